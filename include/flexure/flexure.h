@@ -1,0 +1,38 @@
+/* flexure: distributed structural-dynamics finite elements on PETSc.
+   Umbrella header: include this one in applications. */
+#pragma once
+#include <petsc.h>
+
+#define FLX_NAME_LEN 64
+
+/* Log events, one per phase, so -log_view breaks a run down. */
+PETSC_EXTERN PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt,
+  FLX_Update, FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
+PETSC_EXTERN PetscClassId FLX_CLASSID;
+
+/* Register the flexure types (steppers, elements) and log events. Not collective; called by FlxInitialize(). */
+PETSC_EXTERN PetscErrorCode FlxInitializePackage(void);
+
+/* Raise the same user-input error on every rank of comm when any rank has failed=PETSC_TRUE.
+   The message of the lowest failing rank is used, so the error is collective and nothing hangs.
+   Collective. */
+PETSC_EXTERN PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCode code, const char msg[]);
+
+/* Parse a comma-separated list of reals, e.g. "1,0.5" or "4/3,1/2" (fractions allowed). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok);
+
+/* Eigenvalues of a small dense symmetric matrix (row-major, n x n), ascending, by cyclic Jacobi. A is overwritten. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[]);
+
+#include <flexure/mesh.h>
+#include <flexure/element.h>
+#include <flexure/system.h>
+#include <flexure/model.h>
+#include <flexure/stepper.h>
+#include <flexure/writer.h>
+
+/* Error handler that records the first message of an error instead of printing a traceback; the
+   command line prints it as one line. Install with PetscPushErrorHandler(FlxErrorHandler, NULL). */
+PETSC_EXTERN PetscErrorCode FlxErrorHandler(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
+/* The message recorded for the most recent error (empty if none). Not collective. */
+PETSC_EXTERN const char *FlxErrorGetMessage(void);

@@ -1,0 +1,64 @@
+/* FlxModel: materials, sections, boundary conditions, loads, initial conditions and the assembled
+   operators (lumped mass Vec, stiffness MPIBAIJ with block size 6, consistent mass on request). */
+#pragma once
+#include <flexure/mesh.h>
+#include <flexure/system.h>
+
+typedef struct _p_FlxModel *FlxModel;
+
+/* Time functions for loads: value(t) and its derivative. */
+typedef enum {
+  FLX_TF_CONSTANT,
+  FLX_TF_STEP,
+  FLX_TF_RAMP,
+  FLX_TF_SINE,
+  FLX_TF_HALFSINE,
+  FLX_TF_TABLE
+} FlxTimeFunctionType;
+PETSC_EXTERN const char *const FlxTimeFunctionTypes[];
+
+typedef struct {
+  FlxTimeFunctionType type;
+  PetscReal           t0, t1, freq;
+  PetscInt            ntab;
+  PetscReal          *tab; /* t0, v0, t1, v1, ... */
+} FlxTimeFunction;
+
+/* Read the time function of options prefix pre (e.g. "-load_tip_"). Collective. */
+PETSC_EXTERN PetscErrorCode FlxTimeFunctionSetFromOptions(MPI_Comm comm, const char pre[], const char owner[], FlxTimeFunction *tf);
+/* Value and time derivative at t. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxTimeFunctionEvaluate(const FlxTimeFunction *tf, PetscReal t, PetscReal *f, PetscReal *dfdt);
+PETSC_EXTERN PetscErrorCode FlxTimeFunctionDestroy(FlxTimeFunction *tf);
+
+/* Create a model over a set-up mesh. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model);
+/* Read materials, sections, bcs, loads, initial conditions, point masses, damping. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSetFromOptions(FlxModel model);
+/* Check the input against the mesh and assemble K and the lumped mass. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSetUp(FlxModel model);
+/* Print a summary. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelView(FlxModel model, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode FlxModelDestroy(FlxModel *model);
+
+/* The second-order system the steppers integrate (owned by the model). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetSystem(FlxModel model, FlxSystem *sys);
+/* A new DOF vector (6 per owned node, global PETSc numbering). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelCreateVector(FlxModel model, Vec *v);
+/* Initial displacement and velocity from the -ic_ options (zero on prescribed DOFs). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetInitialConditions(FlxModel model, Vec x, Vec v);
+/* Stiffness (assembled, unconstrained) and lumped mass. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetStiffness(FlxModel model, Mat *K);
+/* Consistent mass, assembled on first request. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetConsistentMass(FlxModel model, Mat *M);
+/* A vector in natural (file) node order, 6 per node, for output. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelCreateNaturalVector(FlxModel model, Vec *xnat);
+/* Scatter a DOF vector to natural (file) node order. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelToNatural(FlxModel model, Vec x, Vec xnat);
+/* Global DOF index (PETSc numbering) of DOF d (0..5) of natural node n. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelNaturalDof(FlxModel model, PetscInt node, PetscInt d, PetscInt *gdof);
+/* Solve K u = f with the constraints applied, f the loads at full value (time functions taken as 1); KSP prefix static_. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
+PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
+
+/* DOF names in storage order. */
+PETSC_EXTERN const char *const FlxDofNames[];

@@ -1,0 +1,62 @@
+/* Implementation of FlxMesh. Never included by public headers. */
+#pragma once
+#include <flexure/flexure.h>
+
+/* The whole mesh as read or generated, on rank 0 only, in natural (file) order. */
+typedef struct {
+  PetscInt     nnodes;
+  PetscReal   *xyz; /* 3 * nnodes */
+  PetscInt     ncells;
+  FlxCellType *type;    /* ncells */
+  PetscInt    *cptr;    /* ncells + 1 */
+  PetscInt    *conn;    /* natural node ids */
+  PetscInt    *group;   /* group of each cell */
+  PetscInt     ngroups;
+  char       (*gname)[FLX_NAME_LEN];
+  PetscInt    *gdim;
+  PetscInt    *gpptr, *gpnodes; /* nodes of dimension-0 groups (points), CSR over groups */
+  PetscInt    *part;            /* owner rank of each node (after partitioning) */
+  PetscInt    *cpart;           /* owner rank of each cell */
+  PetscInt    *perm;            /* natural node id -> global (PETSc) id */
+  PetscInt     edgecut;
+} FlxSerialMesh;
+
+struct _p_FlxMesh {
+  MPI_Comm    comm;
+  PetscMPIInt rank, size;
+  char        file[PETSC_MAX_PATH_LEN];
+  char        source[PETSC_MAX_PATH_LEN + 64];
+  char        generator[32];
+  /* generator parameters */
+  PetscReal beam_length, beam_dir[3];
+  PetscInt  beam_elements;
+  PetscInt  tower_n[3];
+  PetscReal tower_size[3];
+  PetscBool setup;
+
+  FlxSerialMesh *serial; /* rank 0 only; kept until the mesh is written */
+
+  /* distributed data */
+  PetscInt     Nnodes, Ncells[FLX_NUM_CELL_TYPES];
+  PetscInt     nowned, nghost, rstart;
+  PetscInt    *l2g;     /* nowned + nghost global node ids */
+  PetscInt    *natural; /* nowned natural ids */
+  PetscReal   *xyz;     /* 3 * (nowned + nghost) */
+  PetscInt     ncells;
+  FlxCellType *ctype;
+  PetscInt    *cptr, *conn, *cgroup, *cnatural;
+  PetscInt     ngroups;
+  char       (*gname)[FLX_NAME_LEN];
+  PetscInt    *gdim;
+  PetscInt    *gnptr, *gnodes; /* owned nodes of each group, CSR over groups */
+  PetscInt    *dnz, *onz;
+};
+
+/* Serial mesh helpers (rank 0). */
+PETSC_INTERN PetscErrorCode FlxSerialMeshCreate(FlxSerialMesh **sm);
+PETSC_INTERN PetscErrorCode FlxSerialMeshDestroy(FlxSerialMesh **sm);
+PETSC_INTERN PetscErrorCode FlxSerialMeshAddGroup(FlxSerialMesh *sm, const char name[], PetscInt dim, PetscInt *g);
+PETSC_INTERN PetscErrorCode FlxSerialMeshReadGmsh(const char file[], FlxSerialMesh *sm);
+PETSC_INTERN PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm);
+/* Partition (METIS) and distribute the serial mesh of rank 0. Collective. */
+PETSC_INTERN PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh);

@@ -1,0 +1,83 @@
+/* Implementation of FlxModel. Never included by public headers. */
+#pragma once
+#include <flexure/flexure.h>
+
+#define FLX_MAX_NAMES 64
+
+typedef struct {
+  char      name[FLX_NAME_LEN];
+  PetscReal E, nu, rho;
+} FlxMaterial;
+
+typedef struct {
+  char            name[FLX_NAME_LEN];
+  char            material[FLX_NAME_LEN];
+  char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
+  PetscInt        ngroups;
+  char            element[FLX_NAME_LEN];
+  FlxSectionProps props;
+  FlxElementOps   ops;
+} FlxSection;
+
+typedef struct {
+  char      name[FLX_NAME_LEN];
+  char      group[FLX_NAME_LEN];
+  PetscBool dofs[6];
+} FlxBC;
+
+typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY } FlxLoadType;
+
+typedef struct {
+  char            name[FLX_NAME_LEN];
+  char            group[FLX_NAME_LEN]; /* empty for gravity on the whole model */
+  FlxLoadType     type;
+  PetscReal       value[6];
+  FlxTimeFunction tf;
+  PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
+  PetscInt       *idx;
+  PetscReal      *val;
+  Vec             g;   /* gravity: mass times acceleration on translations */
+} FlxLoad;
+
+typedef struct {
+  char      name[FLX_NAME_LEN];
+  char      group[FLX_NAME_LEN];
+  PetscBool velocity;
+  PetscReal value[6];
+} FlxIC;
+
+typedef struct {
+  char      name[FLX_NAME_LEN];
+  char      group[FLX_NAME_LEN];
+  PetscReal mass, inertia[3];
+} FlxPointMass;
+
+struct _p_FlxModel {
+  MPI_Comm     comm;
+  FlxMesh      mesh;
+  PetscInt     nmat, nsec, nbc, nload, nic, npm;
+  FlxMaterial  mat[FLX_MAX_NAMES];
+  FlxSection   sec[FLX_MAX_NAMES];
+  FlxBC        bc[FLX_MAX_NAMES];
+  FlxLoad      load[FLX_MAX_NAMES];
+  FlxIC        ic[FLX_MAX_NAMES];
+  FlxPointMass pm[FLX_MAX_NAMES];
+  PetscReal    aM, bK;
+  PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscBool    allow_rigid;
+  PetscInt    *cell_section; /* section of each local cell */
+  PetscInt     nconstrained; /* global number of prescribed DOFs */
+  Vec          mass, free, work;
+  Mat          K, Mc;
+  ISLocalToGlobalMapping l2g;
+  VecScatter   tonat;
+  Vec          xnat;
+  FlxSystem    sys;
+  PetscBool    setup;
+};
+
+PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
+PETSC_INTERN PetscErrorCode FlxModelCellDescription(FlxModel model, PetscInt cell, char buf[], size_t len);

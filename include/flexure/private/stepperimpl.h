@@ -1,0 +1,63 @@
+/* Implementation of FlxStepper. Never included by public headers. */
+#pragma once
+#include <flexure/flexure.h>
+
+typedef struct {
+  PetscErrorCode (*setfromoptions)(FlxStepper);
+  PetscErrorCode (*setup)(FlxStepper);      /* allocate, compute the method's Omega_max */
+  PetscErrorCode (*startup)(FlxStepper);    /* from x0, v0: the first state; fills lsum for t0 */
+  PetscErrorCode (*step)(FlxStepper);       /* t_n -> t_{n+1}; fills lsum for t_{n+1} */
+  PetscErrorCode (*getstate)(FlxStepper, Vec *, Vec *, Vec *);
+  PetscErrorCode (*probe)(FlxStepper, PetscInt, const PetscInt[], PetscReal[]); /* x, v, a at t_n of local DOFs (-1: 0) */
+  PetscErrorCode (*spectral_radius)(FlxStepper, PetscReal, PetscReal *);      /* rho of the method at Omega */
+  PetscErrorCode (*view)(FlxStepper, PetscViewer);
+  PetscErrorCode (*describe)(FlxStepper, char[], size_t);
+  PetscErrorCode (*destroy)(FlxStepper);
+} FlxStepperOps;
+
+struct _p_FlxStepper {
+  MPI_Comm      comm;
+  PetscMPIInt   rank;
+  char          type[64];
+  FlxStepperOps ops;
+  void         *data;
+  FlxSystem     sys;
+  PetscBool     setup;
+
+  PetscReal t0, time, dt, max_time;
+  PetscInt  step, max_steps, nsteps;
+  PetscBool dt_set, allow_unstable;
+  PetscReal safety;
+  PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
+  PetscInt  power_its, power_maxits;
+  PetscReal power_rtol;
+  Vec       x0, v0;
+
+  /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
+  PetscReal lsum[4];
+  PetscInt  cap, nbuf;
+  PetscReal *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
+  FlxLedgerRow *rows;
+  PetscReal Wh, Dh, B0, scale, peak, maxrel;
+  PetscBool haveB0;
+  PetscReal max_energy_error;
+
+  /* probes */
+  PetscInt   nprobe, *plocal; /* local index or -1 */
+  PetscReal *pbuf, *pred;     /* cap x nprobe x 3 */
+
+  /* output and monitors */
+  PetscInt             output_interval;
+  FlxStepperOutputFn   fields;
+  FlxStepperFlushFn    flush;
+  void                *outctx;
+  FlxStepperPostStepFn poststep;
+  void                *postctx;
+  PetscReal            monitor_interval, wall_start, wall_last;
+
+  FlxStepperConvergedReason reason;
+  char                      reason_msg[1024];
+};
+
+PETSC_INTERN PetscErrorCode FlxStepperRegisterAll(void);
+PETSC_INTERN PetscErrorCode FlxStepperCreate_GCD(FlxStepper);

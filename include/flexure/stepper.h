@@ -1,0 +1,72 @@
+/* FlxStepper: a PETSc-TS-style time stepper for the second-order system FlxSystem.
+   Types are registered by name (-ts_type) and see only the FlxSystem interface. */
+#pragma once
+#include <flexure/system.h>
+
+typedef struct _p_FlxStepper *FlxStepper;
+typedef const char           *FlxStepperType;
+#define FLXSTEPPERGCD "gcd"
+
+typedef enum {
+  FLX_STEPPER_DIVERGED_ENERGY   = -2, /* energy balance error beyond -ts_max_energy_error: unstable */
+  FLX_STEPPER_DIVERGED_NANORINF = -1,
+  FLX_STEPPER_ITERATING         = 0,
+  FLX_STEPPER_CONVERGED_TIME    = 1,
+  FLX_STEPPER_CONVERGED_ITS     = 2
+} FlxStepperConvergedReason;
+
+/* One row of the energy ledger (global values). */
+typedef struct {
+  PetscReal time, kinetic, strain, external_work, damping;
+} FlxLedgerRow;
+
+/* Called at output steps with the state at t. */
+typedef PetscErrorCode (*FlxStepperOutputFn)(FlxStepper, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx);
+/* Called when the ledger and probe buffers are flushed: nrows rows; probe values (rank 0 only, else NULL)
+   are nrows x nprobe x 3 (displacement, velocity, acceleration of each probed DOF). */
+typedef PetscErrorCode (*FlxStepperFlushFn)(FlxStepper, PetscInt nrows, const FlxLedgerRow rows[], const PetscReal probes[], void *ctx);
+typedef PetscErrorCode (*FlxStepperPostStepFn)(FlxStepper, void *ctx);
+
+/* Life cycle (all collective). */
+PETSC_EXTERN PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts);
+PETSC_EXTERN PetscErrorCode FlxStepperSetSystem(FlxStepper ts, FlxSystem sys);
+PETSC_EXTERN PetscErrorCode FlxStepperSetType(FlxStepper ts, FlxStepperType type);
+PETSC_EXTERN PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts);
+/* Method stability analysis, omega_max estimates and the step size. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetUp(FlxStepper ts);
+/* Initial time, displacement and velocity (copied). */
+PETSC_EXTERN PetscErrorCode FlxStepperSetInitialConditions(FlxStepper ts, PetscReal t0, Vec x0, Vec v0);
+/* Advance to the final time (-ts_max_time) or -ts_max_steps; stops cleanly on divergence (see GetConvergedReason). */
+PETSC_EXTERN PetscErrorCode FlxStepperSolve(FlxStepper ts);
+PETSC_EXTERN PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode FlxStepperDestroy(FlxStepper *ts);
+/* Register a stepper type. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperRegister(const char name[], PetscErrorCode (*create)(FlxStepper));
+
+/* Settings and queries. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetTimeStep(FlxStepper ts, PetscReal dt);
+PETSC_EXTERN PetscErrorCode FlxStepperGetTimeStep(FlxStepper ts, PetscReal *dt);
+PETSC_EXTERN PetscErrorCode FlxStepperSetMaxTime(FlxStepper ts, PetscReal tmax);
+PETSC_EXTERN PetscErrorCode FlxStepperGetTime(FlxStepper ts, PetscReal *t, PetscInt *step);
+/* Number of steps the run will take (after SetUp). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetNumSteps(FlxStepper ts, PetscInt *nsteps);
+/* Critical step h_crit = Omega_max / omega_max and the estimates behind it. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetCriticalStep(FlxStepper ts, PetscReal *hcrit, PetscReal *Omega_max, PetscReal *omega_power, PetscReal *omega_bound);
+/* State at the current time t_n (x_n, v_n, a_n); the vectors belong to the stepper. Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a);
+PETSC_EXTERN PetscErrorCode FlxStepperGetConvergedReason(FlxStepper ts, FlxStepperConvergedReason *reason, const char **msg);
+/* Largest relative energy balance error and the peak energy seen so far. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetEnergyError(FlxStepper ts, PetscReal *maxrel, PetscReal *peak);
+/* DOFs (global indices) recorded every step. Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetProbes(FlxStepper ts, PetscInt n, const PetscInt gdofs[]);
+/* Output every interval steps (0: only first and last) and the flush callback. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetOutput(FlxStepper ts, PetscInt interval, FlxStepperOutputFn fields, FlxStepperFlushFn flush, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxStepperSetPostStep(FlxStepper ts, FlxStepperPostStepFn fn, void *ctx);
+/* Type name and a one-line description of the parameters (for attributes). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetDescription(FlxStepper ts, const char **type, char desc[], size_t len);
+
+/* Stability of a GCD parameter set, computed from the stepper's own update (time-integration.md 1):
+   spectral radius of the amplification matrix at Omega = omega h. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho);
+/* Largest Omega reached from 0 with rho <= 1 (0 when there is no stable interval). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscReal *Omega_max);

@@ -1,0 +1,49 @@
+/* FlxSystem: the second-order system M a + f_int(t, x, v) = f_ext(t) that steppers integrate.
+   Steppers see only this interface, never elements: the same stepper integrates a one-DOF pendulum
+   and a million-DOF shell model. */
+#pragma once
+#include <petsc.h>
+
+typedef struct _p_FlxSystem *FlxSystem;
+
+/* f_int(t, x, v): internal force (elastic and any velocity-dependent force except the mass-proportional
+   damping a_M M v, which the stepper applies itself). */
+typedef PetscErrorCode (*FlxSystemInternalFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec f, void *ctx);
+/* f_ext(t), or its first time derivative (for the start-up of higher-degree methods). */
+typedef PetscErrorCode (*FlxSystemExternalFn)(FlxSystem, PetscReal t, Vec f, void *ctx);
+/* Upper bound of the highest natural frequency (rad/s), e.g. element by element. */
+typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, void *ctx);
+
+/* Create a system on comm. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys);
+/* Destroy. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemDestroy(FlxSystem *sys);
+/* Lumped (diagonal) mass and the free-DOF mask (1 free, 0 prescribed). References are taken. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetMass(FlxSystem sys, Vec mass, Vec free);
+PETSC_EXTERN PetscErrorCode FlxSystemGetMass(FlxSystem sys, Vec *mass, Vec *free);
+/* Internal force callback; linear = PETSC_TRUE when f_int(x, v) = K x + C v (enables exact start-up derivatives). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetInternalForce(FlxSystem sys, FlxSystemInternalFn fn, PetscBool linear, void *ctx);
+/* External force callback and, optionally, its time derivative. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetExternalForce(FlxSystem sys, FlxSystemExternalFn fn, FlxSystemExternalFn rate, void *ctx);
+/* Rayleigh damping C = aM M + bK K. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetRayleigh(FlxSystem sys, PetscReal aM, PetscReal bK);
+PETSC_EXTERN PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, PetscReal *bK);
+/* Assembled stiffness (optional; implicit methods and diagnostics). Reference taken. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K);
+PETSC_EXTERN PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K);
+/* Optional omega bound callback and a deterministic start vector for the power iteration
+   (independent of the number of ranks, so the step size is too). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmegaBoundFn fn, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemSetPowerStart(FlxSystem sys, Vec x0);
+
+/* Evaluate f_int(t, x, v). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f);
+/* Evaluate f_ext(t) (zero when none is set). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f);
+/* Evaluate d f_ext/dt (zero when no rate is set). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f);
+/* PETSC_TRUE for a linear system. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);
+/* Estimate omega_max: power iteration on M^-1 K (from below; its tolerance and iteration cap given) and the
+   upper bound (or -1 when the system has none). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, PetscReal *omega_bound);

@@ -1,0 +1,155 @@
+/* flexure command line (thin): flexure [run|static] CASE.yaml [options]. */
+#include <flexure/flexure.h>
+
+static const char help[] = "flexure: distributed structural dynamics of beams and shells (PETSc, METIS, HDF5).\n"
+                           "Usage: mpirun -np P flexure [run|static] CASE.yaml [options]\n"
+                           "  run     transient analysis (default)\n"
+                           "  static  linear static analysis K u = f with the loads at full value\n"
+                           "The case file is a YAML options file; options on the command line override it.\n";
+
+/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. */
+static PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
+{
+  PetscInt N;
+  char   **names, **values;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsLeftGet(NULL, &N, &names, &values));
+  {
+    char list[1024] = "";
+    for (PetscInt k = 0; k < N; k++) {
+      PetscCall(PetscStrlcat(list, k ? ", -" : "-", sizeof(list)));
+      PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
+    }
+    PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
+    PetscCheck(N == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (flexure -help lists every option)", N > 1 ? "s" : "", list);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[], PetscInt *exitcode)
+{
+  FlxMesh    mesh;
+  FlxModel   model;
+  FlxStepper ts = NULL;
+  FlxOutput  out;
+  FlxSystem  sys;
+  PetscBool  help;
+  Vec        x, v;
+
+  PetscFunctionBegin;
+  *exitcode = 0;
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  PetscCall(FlxMeshCreate(comm, &mesh));
+  PetscCall(FlxMeshSetFromOptions(mesh));
+  PetscCall(FlxModelCreate(mesh, &model));
+  PetscCall(FlxModelSetFromOptions(model));
+  if (!isstatic) {
+    PetscCall(FlxStepperCreate(comm, &ts));
+    PetscCall(FlxStepperSetFromOptions(ts));
+  }
+  PetscCall(FlxOutputCreate(comm, &out));
+  PetscCall(FlxOutputSetFromOptions(out));
+  if (help) {
+    PetscCall(FlxOutputDestroy(&out));
+    PetscCall(FlxStepperDestroy(&ts));
+    PetscCall(FlxModelDestroy(&model));
+    PetscCall(FlxMeshDestroy(&mesh));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxMeshSetUp(mesh));
+  PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxModelSetUp(model));
+  PetscCall(FlxModelView(model, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxModelGetSystem(model, &sys));
+  PetscCall(FlxModelCreateVector(model, &x));
+  PetscCall(FlxModelCreateVector(model, &v));
+  if (isstatic) {
+    FlxWriter w;
+    const char *h5;
+    PetscCall(FlxModelSolveStatic(model, x));
+    PetscCall(CheckUnusedOptions(comm));
+    PetscCall(FlxOutputSetUp(out, model, NULL, cmdline));
+    PetscCall(FlxOutputGetWriter(out, &w));
+    {
+      Vec xnat;
+      PetscCall(FlxModelCreateNaturalVector(model, &xnat));
+      PetscCall(FlxModelToNatural(model, x, xnat));
+      PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
+      PetscCall(VecDestroy(&xnat));
+    }
+    PetscCall(FlxOutputPrintProbes(out, x));
+    PetscCall(FlxOutputGetPath(out, &h5, NULL));
+    PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static/displacement)\n", h5));
+  } else {
+    FlxStepperConvergedReason reason;
+    const char               *msg, *h5, *xdmf;
+    PetscReal                 maxrel, peak, t;
+    PetscInt                  steps;
+    PetscCall(FlxStepperSetSystem(ts, sys));
+    PetscCall(FlxModelGetInitialConditions(model, x, v));
+    PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x, v));
+    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_(comm)));
+    PetscCall(FlxOutputSetUp(out, model, ts, cmdline));
+    PetscCall(CheckUnusedOptions(comm));
+    PetscCall(FlxStepperSolve(ts));
+    PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
+    PetscCall(FlxStepperGetEnergyError(ts, &maxrel, &peak));
+    PetscCall(FlxStepperGetTime(ts, &t, &steps));
+    PetscCall(FlxOutputGetPath(out, &h5, &xdmf));
+    if (reason < 0) {
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR, "flexure: error: %s. Results up to the last output are in %s\n", msg, h5));
+      *exitcode = 2;
+    } else {
+      PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s; largest energy balance error %.3e of the peak energy %.6e J\n", steps, (double)t, (double)maxrel, (double)peak));
+      PetscCall(PetscPrintf(comm, "flexure: results in %s (open %s in ParaView)\n", h5, xdmf));
+    }
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&v));
+  PetscCall(FlxOutputDestroy(&out));
+  PetscCall(FlxStepperDestroy(&ts));
+  PetscCall(FlxModelDestroy(&model));
+  PetscCall(FlxMeshDestroy(&mesh));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const char    *cmd = "run", *casefile = NULL;
+  char         **nargv, cmdline[4096] = "";
+  int            nargc = 0, i = 1;
+  PetscErrorCode ierr;
+  PetscInt       exitcode = 0;
+  PetscMPIInt    rank;
+
+  if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "static"))) cmd = argv[i++];
+  if (argc > i && argv[i][0] != '-') casefile = argv[i++];
+  nargv          = (char **)malloc(sizeof(char *) * (argc + 3));
+  nargv[nargc++] = argv[0];
+  if (casefile) {
+    size_t l = strlen(casefile);
+    int    yaml = (l > 5 && !strcmp(casefile + l - 5, ".yaml")) || (l > 4 && !strcmp(casefile + l - 4, ".yml"));
+    nargv[nargc++] = (char *)(yaml ? "-options_file_yaml" : "-options_file");
+    nargv[nargc++] = (char *)casefile;
+  }
+  for (; i < argc; i++) nargv[nargc++] = argv[i];
+  nargv[nargc] = NULL;
+  for (int k = 0; k < argc; k++) {
+    strncat(cmdline, argv[k], sizeof(cmdline) - strlen(cmdline) - 2);
+    strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline) - 1);
+  }
+  PetscCall(PetscInitialize(&nargc, &nargv, NULL, help));
+  PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
+  ierr = Run(PETSC_COMM_WORLD, strcmp(cmd, "static") ? PETSC_FALSE : PETSC_TRUE, cmdline, &exitcode);
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (ierr) {
+    if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());
+    exitcode = 1;
+  }
+  PetscPopErrorHandler();
+  if (PetscFinalize()) exitcode = exitcode ? exitcode : 1;
+  free(nargv);
+  return (int)exitcode;
+}

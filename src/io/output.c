@@ -1,0 +1,224 @@
+/* FlxOutput: the output of a run. Reads -output_* and -probe_* options, opens the results file,
+   writes mesh and attributes, defines the probes and connects the stepper's output callbacks. */
+#include <flexure/flexure.h>
+
+#define FLX_MAX_PROBE_NAMES 64
+
+typedef struct {
+  char     name[FLX_NAME_LEN];
+  PetscInt node, ndof, dofs[6];
+  char     group[FLX_NAME_LEN];
+} ProbeDef;
+
+struct _p_FlxOutput {
+  MPI_Comm  comm;
+  char      path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
+  PetscInt  interval, frames;
+  ProbeDef  probe[FLX_MAX_PROBE_NAMES];
+  PetscInt  nprobe, ntotal;
+  FlxWriter writer;
+  FlxModel  model;
+  Vec       nat[3];
+};
+
+PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(out));
+  (*out)->comm   = comm;
+  (*out)->frames = 100;
+  PetscCall(PetscStrncpy((*out)->path, "results.h5", sizeof((*out)->path)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOutputSetFromOptions(FlxOutput out)
+{
+  char    *names[FLX_MAX_PROBE_NAMES];
+  PetscInt n = FLX_MAX_PROBE_NAMES;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(out->comm, NULL, "Output options", "FlxOutput");
+  PetscCall(PetscOptionsString("-output_file", "Results file PATH.h5 (PATH.xdmf is written beside it)", "FlxOutputSetFromOptions", out->path, out->path, sizeof(out->path), NULL));
+  PetscCall(PetscOptionsInt("-output_interval", "Steps between field outputs (0: from -output_frames)", "FlxOutputSetFromOptions", out->interval, &out->interval, NULL));
+  PetscCall(PetscOptionsInt("-output_frames", "Number of field outputs over the run, when -output_interval is 0", "FlxOutputSetFromOptions", out->frames, &out->frames, NULL));
+  PetscCall(PetscOptionsStringArray("-probe_names", "Names of the probes (node DOFs recorded every step); each configured with -probe_NAME_node or _group, and _dofs", "FlxOutputSetFromOptions", names, &n, NULL));
+  PetscOptionsEnd();
+  PetscCheck(out->interval >= 0 && out->frames > 0, out->comm, PETSC_ERR_USER_INPUT, "-output_interval must be >= 0 and -output_frames > 0");
+  out->nprobe = n;
+  for (PetscInt k = 0; k < n; k++) {
+    ProbeDef *p = &out->probe[k];
+    char      pre[128], dofs[128] = "ux,uy,uz,rx,ry,rz", buf[128], *tok, *save = NULL;
+    PetscBool setn, setg;
+    PetscCall(PetscStrncpy(p->name, names[k], sizeof(p->name)));
+    PetscCall(PetscFree(names[k]));
+    PetscCall(PetscSNPrintf(pre, sizeof(pre), "probe_%s_", p->name));
+    p->node = -1;
+    PetscOptionsBegin(out->comm, pre, "Probe", "FlxOutput");
+    PetscCall(PetscOptionsInt("-node", "Node number (0-based, natural order of the mesh)", "FlxOutputSetFromOptions", p->node, &p->node, &setn));
+    PetscCall(PetscOptionsString("-group", "Physical group of exactly one node", "FlxOutputSetFromOptions", p->group, p->group, sizeof(p->group), &setg));
+    PetscCall(PetscOptionsString("-dofs", "DOFs recorded: list of ux,uy,uz,rx,ry,rz", "FlxOutputSetFromOptions", dofs, dofs, sizeof(dofs), NULL));
+    PetscOptionsEnd();
+    PetscCheck(setn != setg, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': give exactly one of -%snode or -%sgroup", p->name, pre, pre);
+    PetscCall(PetscStrncpy(buf, dofs, sizeof(buf)));
+    p->ndof = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      PetscInt d = -1;
+      for (int j = 0; j < 6; j++)
+        if (!strcmp(tok, FlxDofNames[j])) d = j;
+      PetscCheck(d >= 0 && p->ndof < 6, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': unknown DOF '%s' in -%sdofs (use ux,uy,uz,rx,ry,rz)", p->name, tok, pre);
+      p->dofs[p->ndof++] = d;
+    }
+    out->ntotal += p->ndof;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Natural node id of a probe given by a one-node group. */
+static PetscErrorCode ProbeNode(FlxOutput out, FlxMesh mesh, ProbeDef *p)
+{
+  PetscInt        g, n, tot, id = -1, gid;
+  const PetscInt *nodes, *nat;
+
+  PetscFunctionBegin;
+  if (!p->group[0]) PetscFunctionReturn(0);
+  PetscCall(FlxMeshFindGroup(mesh, p->group, &g));
+  PetscCheck(g >= 0, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': unknown physical group '%s' (-probe_%s_group)", p->name, p->group, p->name);
+  PetscCall(FlxMeshGetGroupNodes(mesh, g, &n, &nodes));
+  PetscCall(FlxMeshGetNaturalIds(mesh, &nat));
+  PetscCallMPI(MPI_Allreduce(&n, &tot, 1, MPIU_INT, MPI_SUM, out->comm));
+  PetscCheck(tot == 1, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': group '%s' has %" PetscInt_FMT " nodes, a probe needs a group of one node (or -probe_%s_node)", p->name, p->group, tot, p->name);
+  if (n) id = nat[nodes[0]];
+  PetscCallMPI(MPI_Allreduce(&id, &gid, 1, MPIU_INT, MPI_MAX, out->comm));
+  p->node = gid;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
+{
+  FlxOutput out = (FlxOutput)ctx;
+  Vec       in[3] = {x, v, a};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++) PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
+  PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow rows[], const PetscReal probes[], void *ctx)
+{
+  FlxOutput  out = (FlxOutput)ctx;
+  PetscReal *times;
+  PetscInt   off = 0;
+
+  PetscFunctionBegin;
+  PetscCall(FlxWriterAppendEnergy(out->writer, n, rows));
+  PetscCall(PetscMalloc1(n + 1, &times));
+  for (PetscInt i = 0; i < n; i++) times[i] = rows[i].time;
+  for (PetscInt p = 0; p < out->nprobe; p++) {
+    PetscCall(FlxWriterAppendProbe(out->writer, p, n, times, probes ? probes + 3 * off : NULL, 3 * out->ntotal));
+    off += out->probe[p].ndof;
+  }
+  PetscCall(PetscFree(times));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, const char cmdline[])
+{
+  FlxMesh     mesh;
+  PetscInt   *gdofs, k = 0, nsteps;
+  PetscMPIInt size;
+  char        desc[512];
+  const char *type;
+
+  PetscFunctionBegin;
+  out->model = model;
+  PetscCall(FlxModelGetMesh(model, &mesh));
+  PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
+  PetscCall(FlxWriterWriteMesh(out->writer, mesh));
+  PetscCall(FlxWriterSetAttribute(out->writer, "flexure_version", FLX_VERSION_STRING));
+  PetscCall(FlxWriterSetAttribute(out->writer, "git_revision", FLX_GIT_REVISION));
+  PetscCall(FlxWriterSetAttribute(out->writer, "command_line", cmdline));
+  PetscCallMPI(MPI_Comm_size(out->comm, &size));
+  PetscCall(FlxWriterSetAttributeReal(out->writer, "ranks", size));
+  for (int j = 0; j < 3; j++) PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
+  for (PetscInt p = 0; p < out->nprobe; p++) PetscCall(ProbeNode(out, mesh, &out->probe[p]));
+  if (ts) {
+    PetscReal dt, hcrit, Om, wp, wb;
+    PetscCall(FlxStepperGetDescription(ts, &type, desc, sizeof(desc)));
+    PetscCall(FlxStepperGetTimeStep(ts, &dt));
+    PetscCall(FlxStepperGetCriticalStep(ts, &hcrit, &Om, &wp, &wb));
+    PetscCall(FlxWriterSetAttribute(out->writer, "stepper", type));
+    PetscCall(FlxWriterSetAttribute(out->writer, "stepper_parameters", desc));
+    PetscCall(FlxWriterSetAttributeReal(out->writer, "dt", dt));
+    PetscCall(FlxWriterSetAttributeReal(out->writer, "critical_step", hcrit));
+    PetscCall(FlxWriterSetAttributeReal(out->writer, "omega_max_power", wp));
+    PetscCall(FlxWriterSetAttributeReal(out->writer, "omega_max_bound", wb));
+    PetscCall(PetscMalloc1(out->ntotal + 1, &gdofs));
+    for (PetscInt p = 0; p < out->nprobe; p++) {
+      char names[64] = "";
+      for (PetscInt d = 0; d < out->probe[p].ndof; d++) {
+        PetscCall(FlxModelNaturalDof(model, out->probe[p].node, out->probe[p].dofs[d], &gdofs[k++]));
+        PetscCall(PetscStrlcat(names, d ? "," : "", sizeof(names)));
+        PetscCall(PetscStrlcat(names, FlxDofNames[out->probe[p].dofs[d]], sizeof(names)));
+      }
+      PetscCall(FlxWriterDefineProbe(out->writer, out->probe[p].name, out->probe[p].ndof, names));
+    }
+    PetscCall(FlxStepperSetProbes(ts, out->ntotal, gdofs));
+    PetscCall(PetscFree(gdofs));
+    PetscCall(FlxStepperGetNumSteps(ts, &nsteps));
+    if (!out->interval) out->interval = PetscMax(1, nsteps / out->frames);
+    PetscCall(FlxStepperSetOutput(ts, out->interval, OutputFields, OutputFlush, out));
+  }
+  PetscCall(FlxWriterFlush(out->writer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOutputGetWriter(FlxOutput out, FlxWriter *w)
+{
+  PetscFunctionBegin;
+  *w = out->writer;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOutputGetPath(FlxOutput out, const char **h5, const char **xdmf)
+{
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(out->xdmf, out->path, sizeof(out->xdmf)));
+  PetscCall(PetscStrlen(out->path, &len));
+  if (len > 3 && !strcmp(out->path + len - 3, ".h5")) out->xdmf[len - 3] = 0;
+  PetscCall(PetscStrlcat(out->xdmf, ".xdmf", sizeof(out->xdmf)));
+  if (h5) *h5 = out->path;
+  if (xdmf) *xdmf = out->xdmf;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOutputDestroy(FlxOutput *out)
+{
+  PetscFunctionBegin;
+  if (!*out) PetscFunctionReturn(0);
+  PetscCall(FlxWriterDestroy(&(*out)->writer));
+  for (int j = 0; j < 3; j++) PetscCall(VecDestroy(&(*out)->nat[j]));
+  PetscCall(PetscFree(*out));
+  PetscFunctionReturn(0);
+}
+
+/* Print the probed DOFs of u (e.g. a static solution) on rank 0: "probe NAME DOF = value". Collective. */
+PetscErrorCode FlxOutputPrintProbes(FlxOutput out, Vec u)
+{
+  PetscInt lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(u, &lo, &hi));
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    for (PetscInt d = 0; d < out->probe[p].ndof; d++) {
+      PetscInt    g;
+      PetscScalar val = 0, sum;
+      PetscCall(FlxModelNaturalDof(out->model, out->probe[p].node, out->probe[p].dofs[d], &g));
+      if (g >= lo && g < hi) PetscCall(VecGetValues(u, 1, &g, &val));
+      PetscCallMPI(MPI_Allreduce(&val, &sum, 1, MPIU_SCALAR, MPI_SUM, out->comm));
+      PetscCall(PetscPrintf(out->comm, "probe %s %s = %.15e\n", out->probe[p].name, FlxDofNames[out->probe[p].dofs[d]], (double)sum));
+    }
+  PetscFunctionReturn(0);
+}

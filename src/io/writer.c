@@ -1,0 +1,332 @@
+/* FlxWriter: HDF5 results file (parallel, collective) and its XDMF sidecar. */
+#include <flexure/private/h5util.h>
+
+#define FLX_MAX_PROBES 64
+
+typedef struct {
+  char    name[FLX_NAME_LEN];
+  PetscInt ndof;
+  hid_t   time, val[3];
+} Probe;
+
+struct _p_FlxWriter {
+  MPI_Comm    comm;
+  PetscMPIInt rank;
+  char        h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
+  hid_t       file, time, fields[3], energy[5];
+  PetscInt    N, ncells[FLX_NUM_CELL_TYPES], nframes;
+  PetscReal  *frame_times;
+  PetscInt    frame_cap;
+  Probe       probe[FLX_MAX_PROBES];
+  PetscInt    nprobe;
+};
+
+static const char *FieldNames[3]  = {"displacement", "velocity", "acceleration"};
+static const char *EnergyNames[5] = {"time", "kinetic", "strain", "external_work", "damping"};
+
+PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout)
+{
+  FlxWriter w;
+  hid_t     fapl, g;
+  size_t    len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&w));
+  w->comm = comm;
+  PetscCallMPI(MPI_Comm_rank(comm, &w->rank));
+  PetscCall(PetscStrncpy(w->h5, path, sizeof(w->h5)));
+  PetscCall(PetscStrlen(path, &len));
+  PetscCall(PetscStrncpy(w->xdmf, path, sizeof(w->xdmf)));
+  if (len > 3 && !strcmp(path + len - 3, ".h5")) w->xdmf[len - 3] = 0;
+  PetscCall(PetscStrlcat(w->xdmf, ".xdmf", sizeof(w->xdmf)));
+  {
+    const char *slash = strrchr(path, '/');
+    PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : path, sizeof(w->h5base)));
+  }
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  FLX_H5ID(fapl, H5Pcreate(H5P_FILE_ACCESS));
+  FLX_H5(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  FLX_H5(H5Pclose(fapl));
+  PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create the results file %s (-output_file): does its directory exist and is it writable?", path);
+  for (int k = 0; k < 3; k++) w->fields[k] = -1;
+  FLX_H5ID(g, H5Gcreate2(w->file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  for (int k = 0; k < 5; k++) {
+    hsize_t dims[1] = {0};
+    PetscCall(FlxH5CreateExtendible(g, EnergyNames[k], H5T_NATIVE_DOUBLE, 1, dims, &w->energy[k]));
+  }
+  FLX_H5(H5Gclose(g));
+  FLX_H5ID(g, H5Gcreate2(w->file, "/probes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Gclose(g));
+  *wout = w;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->file));
+  PetscCall(FlxMeshGetNodeLayout(mesh, &w->N, NULL));
+  {
+    PetscInt nc[FLX_NUM_CELL_TYPES] = {0}, lnc;
+    PetscCall(FlxMeshGetLocalSizes(mesh, NULL, NULL, &lnc));
+    for (PetscInt c = 0; c < lnc; c++) {
+      FlxCellType t;
+      PetscCall(FlxMeshGetCell(mesh, c, &t, NULL, NULL, NULL));
+      nc[t]++;
+    }
+    PetscCallMPI(MPI_Allreduce(nc, w->ncells, FLX_NUM_CELL_TYPES, MPIU_INT, MPI_SUM, w->comm));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterSetAttribute(FlxWriter w, const char name[], const char value[])
+{
+  hid_t  type, space, attr;
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(value, &len));
+  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
+  FLX_H5(H5Tset_size(type, len ? len : 1));
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  if (H5Aexists(w->file, name) > 0) FLX_H5(H5Adelete(w->file, name));
+  FLX_H5ID(attr, H5Acreate2(w->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, type, len ? value : " "));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  FLX_H5(H5Tclose(type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscReal value)
+{
+  hid_t  space, attr;
+  double v = (double)value;
+
+  PetscFunctionBegin;
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  if (H5Aexists(w->file, name) > 0) FLX_H5(H5Adelete(w->file, name));
+  FLX_H5ID(attr, H5Acreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, H5T_NATIVE_DOUBLE, &v));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  PetscFunctionReturn(0);
+}
+
+/* Write the local rows of a natural-order node vector into row 'row' of a T x N x 6 dataset
+   (or, with row < 0, into an N x 6 dataset). */
+static PetscErrorCode WriteNodeRows(FlxWriter w, hid_t dset, PetscInt row, Vec x)
+{
+  PetscInt           lo, hi;
+  const PetscScalar *a;
+  hid_t              fspace, mspace, xfer;
+  hsize_t            start[3], count[3];
+  int                r = row < 0 ? 2 : 3, o = row < 0 ? 0 : 1;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(x, &lo, &hi));
+  PetscCall(VecGetArrayRead(x, &a));
+  FLX_H5ID(fspace, H5Dget_space(dset));
+  if (row >= 0) {
+    start[0] = (hsize_t)row;
+    count[0] = 1;
+  }
+  start[o]     = (hsize_t)(lo / 6);
+  count[o]     = (hsize_t)((hi - lo) / 6);
+  start[o + 1] = 0;
+  count[o + 1] = 6;
+  FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+  FLX_H5ID(mspace, H5Screate_simple(r, count, NULL));
+  FLX_H5ID(xfer, H5Pcreate(H5P_DATASET_XFER));
+  FLX_H5(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE));
+  FLX_H5(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, xfer, a));
+  FLX_H5(H5Pclose(xfer));
+  FLX_H5(H5Sclose(mspace));
+  FLX_H5(H5Sclose(fspace));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec a)
+{
+  Vec     vecs[3] = {x, v, a};
+  double  tt      = (double)t;
+  hsize_t dims[3] = {0, (hsize_t)w->N, 6};
+
+  PetscFunctionBegin;
+  if (w->fields[0] < 0) {
+    hid_t g;
+    FLX_H5ID(g, H5Gcreate2(w->file, "/fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, FieldNames[k], H5T_NATIVE_DOUBLE, 3, dims, &w->fields[k]));
+    FLX_H5(H5Gclose(g));
+    PetscCall(FlxH5CreateExtendible(w->file, "/time", H5T_NATIVE_DOUBLE, 1, dims, &w->time));
+  }
+  for (int k = 0; k < 3; k++) {
+    dims[0] = (hsize_t)(w->nframes + 1);
+    FLX_H5(H5Dset_extent(w->fields[k], dims));
+    PetscCall(WriteNodeRows(w, w->fields[k], w->nframes, vecs[k]));
+  }
+  PetscCall(FlxH5AppendRoot(w->time, H5T_NATIVE_DOUBLE, 1, &tt, w->rank));
+  if (w->nframes == w->frame_cap) {
+    PetscReal *tmp;
+    w->frame_cap = 2 * w->frame_cap + 64;
+    PetscCall(PetscMalloc1(w->frame_cap, &tmp));
+    if (w->nframes) PetscCall(PetscArraycpy(tmp, w->frame_times, w->nframes));
+    PetscCall(PetscFree(w->frame_times));
+    w->frame_times = tmp;
+  }
+  w->frame_times[w->nframes++] = t;
+  PetscCall(FlxWriterFlush(w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
+{
+  hid_t   space, dset;
+  hsize_t dims[2] = {(hsize_t)w->N, 6};
+  char    grp[256], *slash;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(grp, name, sizeof(grp)));
+  slash = strrchr(grp, '/');
+  if (slash && slash != grp) {
+    *slash = 0;
+    if (H5Lexists(w->file, grp, H5P_DEFAULT) <= 0) {
+      hid_t g;
+      FLX_H5ID(g, H5Gcreate2(w->file, grp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      FLX_H5(H5Gclose(g));
+    }
+  }
+  FLX_H5ID(space, H5Screate_simple(2, dims, NULL));
+  FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(WriteNodeRows(w, dset, -1, x));
+  FLX_H5(H5Dclose(dset));
+  FLX_H5(H5Sclose(space));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[])
+{
+  double *col;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &col));
+  for (int k = 0; k < 5; k++) {
+    for (PetscInt i = 0; i < n; i++) col[i] = (double)(&rows[i].time)[k];
+    PetscCall(FlxH5AppendRoot(w->energy[k], H5T_NATIVE_DOUBLE, (hsize_t)n, col, w->rank));
+  }
+  PetscCall(PetscFree(col));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[])
+{
+  Probe  *p = &w->probe[w->nprobe];
+  hid_t   g, type, space, attr;
+  hsize_t dims[2] = {0, (hsize_t)ndof};
+  char    path[256];
+  const char *vn[3] = {"values", "velocity", "acceleration"};
+
+  PetscFunctionBegin;
+  PetscCheck(w->nprobe < FLX_MAX_PROBES, w->comm, PETSC_ERR_USER_INPUT, "at most %d probes", FLX_MAX_PROBES);
+  PetscCall(PetscStrncpy(p->name, name, sizeof(p->name)));
+  p->ndof = ndof;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", name));
+  FLX_H5ID(g, H5Gcreate2(w->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateExtendible(g, "time", H5T_NATIVE_DOUBLE, 1, dims, &p->time));
+  for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, vn[k], H5T_NATIVE_DOUBLE, 2, dims, &p->val[k]));
+  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
+  FLX_H5(H5Tset_size(type, strlen(dofnames) + 1));
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  FLX_H5ID(attr, H5Acreate2(g, "dofs", type, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, type, dofnames));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  FLX_H5(H5Tclose(type));
+  FLX_H5(H5Gclose(g));
+  w->nprobe++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride)
+{
+  Probe  *p = &w->probe[pi];
+  double *buf = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n * p->ndof + 1, &buf));
+  PetscCall(FlxH5AppendRoot(p->time, H5T_NATIVE_DOUBLE, (hsize_t)n, times, w->rank));
+  for (int k = 0; k < 3; k++) {
+    if (w->rank == 0)
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt d = 0; d < p->ndof; d++) buf[i * p->ndof + d] = (double)values[i * stride + 3 * d + k];
+    PetscCall(FlxH5AppendRoot(p->val[k], H5T_NATIVE_DOUBLE, (hsize_t)n, buf, w->rank));
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteXdmf(FlxWriter w)
+{
+  FILE       *fp;
+  const char *topo[FLX_NUM_CELL_TYPES] = {"Polyline\" NodesPerElement=\"2", "Triangle", "Quadrilateral"};
+
+  PetscFunctionBegin;
+  if (w->rank != 0) PetscFunctionReturn(0);
+  fp = fopen(w->xdmf, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", w->xdmf);
+  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n<Domain>\n<Grid Name=\"flexure\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  for (PetscInt f = 0; f < w->nframes; f++) {
+    fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+      if (!w->ncells[t]) continue;
+      fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Uniform\">\n", FlxCellTypeNames[t]);
+      fprintf(fp, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%d\">\n    <DataItem Dimensions=\"%d %d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/connectivity</DataItem>\n   </Topology>\n", topo[t], (int)w->ncells[t], (int)w->ncells[t], (int)FlxCellTypeNodes[t], w->h5base, FlxCellTypeNames[t]);
+      fprintf(fp, "   <Geometry GeometryType=\"XYZ\">\n    <DataItem Dimensions=\"%d 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/mesh/coordinates</DataItem>\n   </Geometry>\n", (int)w->N, w->h5base);
+      for (int k = 0; k < 3; k++)
+        for (int part = 0; part < 2; part++) {
+          static const char *suffix[2] = {"", "_rotation"};
+          fprintf(fp, "   <Attribute Name=\"%s%s\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 3\" Type=\"HyperSlab\">\n", FieldNames[k], suffix[part], (int)w->N);
+          fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 3</DataItem>\n", (int)f, 3 * part, (int)w->N);
+          fprintf(fp, "     <DataItem Dimensions=\"%d %d 6\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)w->nframes, (int)w->N, w->h5base, FieldNames[k]);
+        }
+      fprintf(fp, "   <Attribute Name=\"partition\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\"%d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/partition</DataItem>\n   </Attribute>\n", (int)w->ncells[t], w->h5base, FlxCellTypeNames[t]);
+      fprintf(fp, "  </Grid>\n");
+    }
+    fprintf(fp, " </Grid>\n");
+  }
+  fprintf(fp, "</Grid>\n</Domain>\n</Xdmf>\n");
+  fclose(fp);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterFlush(FlxWriter w)
+{
+  PetscFunctionBegin;
+  FLX_H5(H5Fflush(w->file, H5F_SCOPE_GLOBAL));
+  PetscCall(WriteXdmf(w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
+{
+  FlxWriter w = *wp;
+
+  PetscFunctionBegin;
+  if (!w) PetscFunctionReturn(0);
+  PetscCall(FlxWriterFlush(w));
+  for (int k = 0; k < 3; k++)
+    if (w->fields[k] >= 0) FLX_H5(H5Dclose(w->fields[k]));
+  if (w->fields[0] >= 0) FLX_H5(H5Dclose(w->time));
+  for (int k = 0; k < 5; k++) FLX_H5(H5Dclose(w->energy[k]));
+  for (PetscInt p = 0; p < w->nprobe; p++) {
+    FLX_H5(H5Dclose(w->probe[p].time));
+    for (int k = 0; k < 3; k++) FLX_H5(H5Dclose(w->probe[p].val[k]));
+  }
+  FLX_H5(H5Fclose(w->file));
+  PetscCall(PetscFree(w->frame_times));
+  PetscCall(PetscFree(w));
+  *wp = NULL;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,309 @@
+/* FlxMesh life cycle and accessors. */
+#include <flexure/private/meshimpl.h>
+
+const char *const FlxCellTypeNames[] = {"line2", "tri3", "quad4"};
+const PetscInt    FlxCellTypeNodes[] = {2, 3, 4};
+
+PetscErrorCode FlxSerialMeshCreate(FlxSerialMesh **sm)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(sm));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSerialMeshDestroy(FlxSerialMesh **sm)
+{
+  PetscFunctionBegin;
+  if (!*sm) PetscFunctionReturn(0);
+  PetscCall(PetscFree((*sm)->xyz));
+  PetscCall(PetscFree4((*sm)->type, (*sm)->cptr, (*sm)->conn, (*sm)->group));
+  PetscCall(PetscFree((*sm)->gname));
+  PetscCall(PetscFree((*sm)->gdim));
+  PetscCall(PetscFree((*sm)->gpptr));
+  PetscCall(PetscFree((*sm)->gpnodes));
+  PetscCall(PetscFree((*sm)->part));
+  PetscCall(PetscFree((*sm)->cpart));
+  PetscCall(PetscFree((*sm)->perm));
+  PetscCall(PetscFree(*sm));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSerialMeshAddGroup(FlxSerialMesh *sm, const char name[], PetscInt dim, PetscInt *g)
+{
+  char (*names)[FLX_NAME_LEN];
+  PetscInt *dims;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(sm->ngroups + 1, &names));
+  PetscCall(PetscMalloc1(sm->ngroups + 1, &dims));
+  if (sm->ngroups) {
+    PetscCall(PetscArraycpy(names, sm->gname, sm->ngroups));
+    PetscCall(PetscArraycpy(dims, sm->gdim, sm->ngroups));
+  }
+  PetscCall(PetscStrncpy(names[sm->ngroups], name, FLX_NAME_LEN));
+  dims[sm->ngroups] = dim;
+  PetscCall(PetscFree(sm->gname));
+  PetscCall(PetscFree(sm->gdim));
+  sm->gname = names;
+  sm->gdim  = dims;
+  *g        = sm->ngroups++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshCreate(MPI_Comm comm, FlxMesh *mesh)
+{
+  FlxMesh m;
+
+  PetscFunctionBegin;
+  PetscCall(FlxInitializePackage());
+  PetscCall(PetscNew(&m));
+  m->comm = comm;
+  PetscCallMPI(MPI_Comm_rank(comm, &m->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &m->size));
+  m->beam_length   = 1.0;
+  m->beam_elements = 40;
+  m->beam_dir[0]   = 1.0;
+  m->tower_n[0] = m->tower_n[1] = 4;
+  m->tower_n[2]                 = 40;
+  m->tower_size[0] = m->tower_size[1] = 2.0;
+  m->tower_size[2]                    = 40.0;
+  *mesh                               = m;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
+{
+  PetscBool set, setg;
+  PetscInt  n = 3;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(mesh->comm, NULL, "Mesh options", "FlxMesh");
+  PetscCall(PetscOptionsString("-mesh_file", "Gmsh MSH 4.1 ASCII mesh file", "FlxMeshSetFromOptions", mesh->file, mesh->file, sizeof(mesh->file), &set));
+  PetscCall(PetscOptionsString("-mesh_generate", "Built-in generator instead of a file: beam or tower", "FlxMeshSetFromOptions", mesh->generator, mesh->generator, sizeof(mesh->generator), &setg));
+  PetscCall(PetscOptionsReal("-mesh_beam_length", "Length of the generated beam", "FlxMeshSetFromOptions", mesh->beam_length, &mesh->beam_length, NULL));
+  PetscCall(PetscOptionsInt("-mesh_beam_elements", "Number of elements of the generated beam", "FlxMeshSetFromOptions", mesh->beam_elements, &mesh->beam_elements, NULL));
+  PetscCall(PetscOptionsRealArray("-mesh_beam_direction", "Direction of the generated beam", "FlxMeshSetFromOptions", mesh->beam_dir, &n, NULL));
+  n = 3;
+  PetscCall(PetscOptionsIntArray("-mesh_tower_bays", "Bays of the generated tower in x, y, z", "FlxMeshSetFromOptions", mesh->tower_n, &n, NULL));
+  n = 3;
+  PetscCall(PetscOptionsRealArray("-mesh_tower_size", "Width, depth and height of the generated tower", "FlxMeshSetFromOptions", mesh->tower_size, &n, NULL));
+  PetscOptionsEnd();
+  PetscCheck(!(set && setg), mesh->comm, PETSC_ERR_USER_INPUT, "give either -mesh_file or -mesh_generate, not both");
+  PetscCheck(mesh->beam_elements > 0 && mesh->beam_length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_beam_elements and -mesh_beam_length must be positive");
+  PetscCheck(mesh->tower_n[0] > 0 && mesh->tower_n[1] > 0 && mesh->tower_n[2] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_tower_bays needs three positive counts");
+  if (set) PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "%s", mesh->file));
+  else if (setg) PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "generated %s", mesh->generator));
+  PetscFunctionReturn(0);
+}
+
+/* Read or generate on rank 0; user errors there become one collective error. */
+static PetscErrorCode LoadSerial(FlxMesh mesh)
+{
+  PetscErrorCode ierr = 0;
+  char           msg[1024] = "";
+
+  PetscFunctionBegin;
+  PetscCheck(mesh->file[0] || mesh->generator[0], mesh->comm, PETSC_ERR_USER_INPUT, "no mesh: give -mesh_file FILE.msh or -mesh_generate beam|tower");
+  PetscCall(PetscLogEventBegin(FLX_MeshRead, 0, 0, 0, 0));
+  if (mesh->rank == 0) {
+    PetscCall(FlxSerialMeshCreate(&mesh->serial));
+    if (mesh->file[0]) ierr = FlxSerialMeshReadGmsh(mesh->file, mesh->serial);
+    else ierr = FlxSerialMeshGenerate(mesh, mesh->serial);
+    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
+  }
+  PetscCall(PetscLogEventEnd(FLX_MeshRead, 0, 0, 0, 0));
+  PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshSetUp(FlxMesh mesh)
+{
+  PetscFunctionBegin;
+  if (mesh->setup) PetscFunctionReturn(0);
+  PetscCall(LoadSerial(mesh));
+  PetscCall(FlxMeshPartitionAndDistribute(mesh));
+  mesh->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshDestroy(FlxMesh *mesh)
+{
+  FlxMesh m = *mesh;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscCall(FlxSerialMeshDestroy(&m->serial));
+  PetscCall(PetscFree(m->l2g));
+  PetscCall(PetscFree(m->natural));
+  PetscCall(PetscFree(m->xyz));
+  PetscCall(PetscFree(m->ctype));
+  PetscCall(PetscFree(m->cptr));
+  PetscCall(PetscFree(m->conn));
+  PetscCall(PetscFree(m->cgroup));
+  PetscCall(PetscFree(m->cnatural));
+  PetscCall(PetscFree(m->gname));
+  PetscCall(PetscFree(m->gdim));
+  PetscCall(PetscFree(m->gnptr));
+  PetscCall(PetscFree(m->gnodes));
+  PetscCall(PetscFree2(m->dnz, m->onz));
+  PetscCall(PetscFree(m));
+  *mesh = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer)
+{
+  PetscInt  loc[3], mn[3], mx[3], cut = mesh->rank == 0 && mesh->serial ? mesh->serial->edgecut : 0;
+  PetscInt  Ncells = 0;
+
+  PetscFunctionBegin;
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) Ncells += mesh->Ncells[t];
+  loc[0] = mesh->ncells;
+  loc[1] = mesh->nowned;
+  loc[2] = mesh->nghost;
+  PetscCallMPI(MPI_Allreduce(loc, mn, 3, MPIU_INT, MPI_MIN, mesh->comm));
+  PetscCallMPI(MPI_Allreduce(loc, mx, 3, MPIU_INT, MPI_MAX, mesh->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s\n", mesh->source));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " nodes (%" PetscInt_FMT " DOFs), %" PetscInt_FMT " elements:", mesh->Nnodes, 6 * mesh->Nnodes, Ncells));
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    if (mesh->Ncells[t]) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT " %s", mesh->Ncells[t], FlxCellTypeNames[t]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "; %" PetscInt_FMT " physical groups:", mesh->ngroups));
+  for (PetscInt g = 0; g < mesh->ngroups; g++) PetscCall(PetscViewerASCIIPrintf(viewer, " %s", mesh->gname[g]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Partition (METIS, nodal graph) on %d ranks: elements per rank %" PetscInt_FMT "..%" PetscInt_FMT ", nodes per rank %" PetscInt_FMT "..%" PetscInt_FMT ", ghost nodes per rank %" PetscInt_FMT "..%" PetscInt_FMT ", edge cut %" PetscInt_FMT "\n",
+                                   mesh->size, mn[0], mx[0], mn[1], mx[1], mn[2], mx[2], cut));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetLocalSizes(FlxMesh mesh, PetscInt *nowned, PetscInt *nghost, PetscInt *ncells)
+{
+  PetscFunctionBegin;
+  if (nowned) *nowned = mesh->nowned;
+  if (nghost) *nghost = mesh->nghost;
+  if (ncells) *ncells = mesh->ncells;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetNodeLayout(FlxMesh mesh, PetscInt *Nnodes, PetscInt *rstart)
+{
+  PetscFunctionBegin;
+  if (Nnodes) *Nnodes = mesh->Nnodes;
+  if (rstart) *rstart = mesh->rstart;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetCoordinates(FlxMesh mesh, const PetscReal **xyz)
+{
+  PetscFunctionBegin;
+  *xyz = mesh->xyz;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetCell(FlxMesh mesh, PetscInt k, FlxCellType *type, PetscInt *nn, const PetscInt **nodes, PetscInt *group)
+{
+  PetscFunctionBegin;
+  if (type) *type = mesh->ctype[k];
+  if (nn) *nn = mesh->cptr[k + 1] - mesh->cptr[k];
+  if (nodes) *nodes = mesh->conn + mesh->cptr[k];
+  if (group) *group = mesh->cgroup[k];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetCellNaturalId(FlxMesh mesh, PetscInt k, PetscInt *id)
+{
+  PetscFunctionBegin;
+  *id = mesh->cnatural[k];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetLocalToGlobal(FlxMesh mesh, const PetscInt **l2g)
+{
+  PetscFunctionBegin;
+  *l2g = mesh->l2g;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetNaturalIds(FlxMesh mesh, const PetscInt **natural)
+{
+  PetscFunctionBegin;
+  *natural = mesh->natural;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetNumGroups(FlxMesh mesh, PetscInt *ngroups)
+{
+  PetscFunctionBegin;
+  *ngroups = mesh->ngroups;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetGroup(FlxMesh mesh, PetscInt g, const char **name, PetscInt *dim)
+{
+  PetscFunctionBegin;
+  if (name) *name = mesh->gname[g];
+  if (dim) *dim = mesh->gdim[g];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshFindGroup(FlxMesh mesh, const char name[], PetscInt *g)
+{
+  PetscFunctionBegin;
+  *g = -1;
+  for (PetscInt k = 0; k < mesh->ngroups; k++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(mesh->gname[k], name, &eq));
+    if (eq) {
+      *g = k;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetGroupNodes(FlxMesh mesh, PetscInt g, PetscInt *n, const PetscInt **nodes)
+{
+  PetscFunctionBegin;
+  *n     = mesh->gnptr[g + 1] - mesh->gnptr[g];
+  *nodes = mesh->gnodes + mesh->gnptr[g];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetPreallocation(FlxMesh mesh, const PetscInt **dnz, const PetscInt **onz)
+{
+  PetscFunctionBegin;
+  *dnz = mesh->dnz;
+  *onz = mesh->onz;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshNaturalToGlobal(FlxMesh mesh, PetscInt natural, PetscInt *global, PetscMPIInt *owner)
+{
+  PetscInt    buf[2] = {-1, -1};
+  PetscMPIInt o;
+
+  PetscFunctionBegin;
+  if (mesh->rank == 0 && natural >= 0 && natural < mesh->serial->nnodes) {
+    buf[0] = mesh->serial->perm[natural];
+    buf[1] = mesh->serial->part[natural];
+  }
+  PetscCallMPI(MPI_Bcast(buf, 2, MPIU_INT, 0, mesh->comm));
+  PetscCheck(buf[0] >= 0, mesh->comm, PETSC_ERR_USER_INPUT, "node %" PetscInt_FMT " is not in the mesh %s (it has nodes 0..%" PetscInt_FMT ")", natural, mesh->source, mesh->Nnodes - 1);
+  o = (PetscMPIInt)buf[1];
+  if (global) *global = buf[0];
+  if (owner) *owner = o;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetSource(FlxMesh mesh, const char **source)
+{
+  PetscFunctionBegin;
+  *source = mesh->source;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetComm(FlxMesh mesh, MPI_Comm *comm)
+{
+  PetscFunctionBegin;
+  *comm = mesh->comm;
+  PetscFunctionReturn(0);
+}

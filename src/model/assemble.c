@@ -1,0 +1,234 @@
+/* Assembly of the stiffness (MPIBAIJ, block size 6, exact preallocation from the nodal graph), the
+   lumped mass, the consistent mass (on request) and the element-by-element frequency bound. */
+#include <flexure/private/modelimpl.h>
+
+PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[])
+{
+  const PetscReal *X;
+  const PetscInt  *nodes;
+  PetscInt         nn;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  PetscCall(FlxMeshGetCell(m->mesh, cell, NULL, &nn, &nodes, NULL));
+  for (PetscInt a = 0; a < nn; a++)
+    for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
+  *p   = &m->sec[m->cell_section[cell]].props;
+  *ops = m->sec[m->cell_section[cell]].ops;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
+{
+  PetscInt        nown;
+  const PetscInt *dnz, *onz;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
+  PetscCall(MatCreate(m->comm, A));
+  PetscCall(MatSetSizes(*A, 6 * nown, 6 * nown, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*A, MATBAIJ));
+  PetscCall(MatSetBlockSize(*A, 6));
+  PetscCall(MatXAIJSetPreallocation(*A, 6, dnz, onz, NULL, NULL));
+  PetscCall(MatSetLocalToGlobalMapping(*A, m->l2g, m->l2g));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* Element-by-element bound: max over elements of lambda_max(M_e^-1 K_e) >= omega_max^2 (computed at assembly). */
+static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, void *ctx)
+{
+  PetscFunctionBegin;
+  *omega = ((FlxModel)ctx)->omega_bound;
+  PetscFunctionReturn(0);
+}
+
+/* f_int = K (x + b_K v); the mass-proportional part of the damping is the stepper's. */
+static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
+{
+  FlxModel m = (FlxModel)ctx;
+
+  PetscFunctionBegin;
+  if (m->bK != 0) {
+    PetscCall(VecWAXPY(m->work, m->bK, v, x));
+    PetscCall(MatMult(m->K, m->work, f));
+  } else PetscCall(MatMult(m->K, x, f));
+  PetscFunctionReturn(0);
+}
+
+/* Deterministic start vector for the power iteration: a hash of the natural DOF number, so that the
+   estimate, and so the step size, do not depend on the number of ranks. */
+static PetscErrorCode PowerStart(FlxModel m)
+{
+  Vec             x0;
+  PetscScalar    *a;
+  PetscInt        nown;
+  const PetscInt *nat;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
+  PetscCall(VecDuplicate(m->mass, &x0));
+  PetscCall(VecGetArray(x0, &a));
+  for (PetscInt i = 0; i < nown; i++)
+    for (int d = 0; d < 6; d++) {
+      unsigned long long h = (unsigned long long)(6 * nat[i] + d) * 0x9E3779B97F4A7C15ULL;
+      h ^= h >> 31;
+      h *= 0xBF58476D1CE4E5B9ULL;
+      h ^= h >> 29;
+      a[6 * i + d] = (PetscScalar)((double)(h >> 11) / 9007199254740992.0 - 0.5);
+    }
+  PetscCall(VecRestoreArray(x0, &a));
+  PetscCall(FlxSystemSetPowerStart(m->sys, x0));
+  PetscCall(VecDestroy(&x0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CreateNaturalScatter(FlxModel m)
+{
+  PetscInt        nown;
+  const PetscInt *nat;
+  IS              to;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
+  PetscCall(VecCreateMPI(m->comm, 6 * nown, PETSC_DETERMINE, &m->xnat));
+  PetscCall(ISCreateBlock(m->comm, 6, nown, nat, PETSC_COPY_VALUES, &to));
+  PetscCall(VecScatterCreate(m->mass, NULL, m->xnat, to, &m->tonat));
+  PetscCall(ISDestroy(&to));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelAssemble(FlxModel m)
+{
+  PetscInt        nown, nghost, nc;
+  const PetscInt *l2g;
+  PetscBool       bad = PETSC_FALSE;
+  char            msg[512] = "";
+  PetscReal       lmax = 0, lambda;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, &nc));
+  PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
+  PetscCall(ISLocalToGlobalMappingCreate(m->comm, 6, nown + nghost, l2g, PETSC_COPY_VALUES, &m->l2g));
+  PetscCall(VecCreateMPI(m->comm, 6 * nown, PETSC_DETERMINE, &m->mass));
+  PetscCall(VecSetBlockSize(m->mass, 6));
+  PetscCall(VecSetLocalToGlobalMapping(m->mass, m->l2g));
+  PetscCall(VecZeroEntries(m->mass));
+  PetscCall(CreateBAIJ(m, &m->K));
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              xyz[12], Ke[24 * 24], me[24];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    char                   err[256];
+    PetscErrorCode         ierr;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    ierr = ops->stiffness(xyz, p, Ke, err, sizeof(err));
+    if (ierr == PETSC_ERR_USER_INPUT) {
+      char desc[256];
+      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: %s", desc, err));
+      bad = PETSC_TRUE;
+      break;
+    }
+    PetscCall(ierr);
+    PetscCall(ops->lumped_mass(xyz, p, me));
+    PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
+    lmax = PetscMax(lmax, lambda);
+    PetscCall(MatSetValuesBlockedLocal(m->K, nn, nodes, nn, nodes, Ke, ADD_VALUES));
+    PetscCall(VecSetValuesBlockedLocal(m->mass, nn, nodes, me, ADD_VALUES));
+  }
+  PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
+  m->omega_bound = PetscSqrtReal(m->omega_bound);
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(MatAssemblyBegin(m->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyBegin(m->mass));
+  PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyEnd(m->mass));
+  PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
+  /* point masses on the owned nodes of their groups */
+  for (PetscInt k = 0; k < m->npm; k++) {
+    PetscInt        g, n;
+    const PetscInt *nodes;
+    PetscScalar    *a;
+    PetscCall(FlxMeshFindGroup(m->mesh, m->pm[k].group, &g));
+    PetscCheck(g >= 0, m->comm, PETSC_ERR_USER_INPUT, "point mass '%s': unknown physical group '%s' (-pointmass_%s_group)", m->pm[k].name, m->pm[k].group, m->pm[k].name);
+    PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+    PetscCall(VecGetArray(m->mass, &a));
+    for (PetscInt i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        a[6 * nodes[i] + d] += m->pm[k].mass;
+        a[6 * nodes[i] + 3 + d] += m->pm[k].inertia[d];
+      }
+    PetscCall(VecRestoreArray(m->mass, &a));
+  }
+  { /* every DOF needs mass */
+    const PetscScalar *a;
+    const PetscInt    *nat;
+    PetscCall(VecGetArrayRead(m->mass, &a));
+    PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
+    for (PetscInt i = 0; i < 6 * nown && !bad; i++)
+      if (!(a[i] > 0)) {
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "node %" PetscInt_FMT " has no mass in DOF %s: is it connected to any element or point mass?", nat[i / 6], FlxDofNames[i % 6]));
+        bad = PETSC_TRUE;
+      }
+    PetscCall(VecRestoreArrayRead(m->mass, &a));
+  }
+  PetscCall(VecDuplicate(m->mass, &m->work));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(CreateNaturalScatter(m));
+  PetscCall(PowerStart(m));
+  PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_TRUE, m));
+  PetscCall(FlxSystemSetOmegaBound(m->sys, OmegaBound, m));
+  PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
+{
+  PetscInt nc;
+
+  PetscFunctionBegin;
+  if (!m->Mc) {
+    PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
+    PetscCall(CreateBAIJ(m, &m->Mc));
+    PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+    for (PetscInt c = 0; c < nc; c++) {
+      const FlxSectionProps *p;
+      FlxElementOps          ops;
+      PetscReal              xyz[12], Me[24 * 24];
+      const PetscInt        *nodes;
+      PetscInt               nn;
+      PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+      PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+      PetscCall(ops->consistent_mass(xyz, p, Me));
+      PetscCall(MatSetValuesBlockedLocal(m->Mc, nn, nodes, nn, nodes, Me, ADD_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(m->Mc, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(m->Mc, MAT_FINAL_ASSEMBLY));
+    PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));
+  }
+  *M = m->Mc;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelCreateNaturalVector(FlxModel m, Vec *xnat)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(m->xnat, xnat));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelToNatural(FlxModel m, Vec x, Vec xnat)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(m->tonat, x, xnat, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(m->tonat, x, xnat, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(0);
+}

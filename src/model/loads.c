@@ -1,0 +1,262 @@
+/* Loads (nodal forces, gravity) with time functions, the rigid-body check and the static solve. */
+#include <flexure/private/modelimpl.h>
+
+static PetscErrorCode ExternalForce(FlxSystem, PetscReal, Vec, void *);
+static PetscErrorCode ExternalForceRate(FlxSystem, PetscReal, Vec, void *);
+
+PetscErrorCode FlxModelSetUpLoads(FlxModel m)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < m->nload; k++) {
+    FlxLoad        *l = &m->load[k];
+    PetscInt        g = -1, n;
+    const PetscInt *nodes;
+    if (l->group[0]) {
+      PetscCall(FlxMeshFindGroup(m->mesh, l->group, &g));
+      if (g < 0) {
+        PetscInt    ng;
+        const char *src, *name;
+        char        list[1024] = "";
+        PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
+        for (PetscInt j = 0; j < ng; j++) {
+          PetscCall(FlxMeshGetGroup(m->mesh, j, &name, NULL));
+          PetscCall(PetscStrlcat(list, j ? ", " : "", sizeof(list)));
+          PetscCall(PetscStrlcat(list, name, sizeof(list)));
+        }
+        PetscCall(FlxMeshGetSource(m->mesh, &src));
+        SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "load '%s' (-load_%s_group): unknown physical group '%s': mesh %s has the groups %s", l->name, l->name, l->group, src, list);
+      }
+    }
+    if (l->type == FLX_LOAD_FORCE) {
+      PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+      l->n = 0;
+      PetscCall(PetscMalloc2(6 * n + 1, &l->idx, 6 * n + 1, &l->val));
+      for (PetscInt i = 0; i < n; i++)
+        for (int d = 0; d < 6; d++)
+          if (l->value[d] != 0) {
+            l->idx[l->n]   = 6 * nodes[i] + d;
+            l->val[l->n++] = l->value[d];
+          }
+    } else {
+      PetscScalar       *a;
+      const PetscScalar *ms;
+      PetscCall(VecDuplicate(m->mass, &l->g));
+      PetscCall(VecZeroEntries(l->g));
+      PetscCall(VecGetArray(l->g, &a));
+      PetscCall(VecGetArrayRead(m->mass, &ms));
+      if (g >= 0) {
+        PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+        for (PetscInt i = 0; i < n; i++)
+          for (int d = 0; d < 3; d++) a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];
+      } else {
+        PetscInt nloc;
+        PetscCall(VecGetLocalSize(m->mass, &nloc));
+        for (PetscInt i = 0; i < nloc / 6; i++)
+          for (int d = 0; d < 3; d++) a[6 * i + d] = ms[6 * i + d] * l->value[d];
+      }
+      PetscCall(VecRestoreArrayRead(m->mass, &ms));
+      PetscCall(VecRestoreArray(l->g, &a));
+    }
+  }
+  PetscCall(FlxSystemSetExternalForce(m->sys, ExternalForce, ExternalForceRate, m));
+  PetscFunctionReturn(0);
+}
+
+/* Sum of the loads, each scaled by its time function (rate = PETSC_TRUE: by its derivative; static: by 1). */
+static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(f));
+  PetscCall(VecGetArray(f, &a));
+  for (PetscInt k = 0; k < m->nload; k++) {
+    FlxLoad  *l = &m->load[k];
+    PetscReal s = 1, ds = 0;
+    if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
+    if (mode == 1) s = ds;
+    if (s == 0) continue;
+    for (PetscInt i = 0; i < l->n; i++) a[l->idx[i]] += s * l->val[i];
+  }
+  PetscCall(VecRestoreArray(f, &a));
+  for (PetscInt k = 0; k < m->nload; k++) {
+    FlxLoad  *l = &m->load[k];
+    PetscReal s = 1, ds = 0;
+    if (!l->g) continue;
+    if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
+    if (mode == 1) s = ds;
+    if (s != 0) PetscCall(VecAXPY(f, s, l->g));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExternalForce(FlxSystem sys, PetscReal t, Vec f, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SumLoads((FlxModel)ctx, t, 0, f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExternalForceRate(FlxSystem sys, PetscReal t, Vec f, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SumLoads((FlxModel)ctx, t, 1, f));
+  PetscFunctionReturn(0);
+}
+
+/* Six rigid-body motions (translations; rotations about the centroid, with their rotational DOFs),
+   zeroed on the prescribed DOFs. */
+static PetscErrorCode RigidBodyVectors(FlxModel m, Vec R[6])
+{
+  const PetscReal   *X;
+  const PetscScalar *fr;
+  PetscInt           nown, N;
+  PetscReal          c[3] = {0, 0, 0}, cg[3];
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetNodeLayout(m->mesh, &N, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  for (PetscInt i = 0; i < nown; i++)
+    for (int d = 0; d < 3; d++) c[d] += X[3 * i + d] / N;
+  PetscCallMPI(MPI_Allreduce(c, cg, 3, MPIU_REAL, MPI_SUM, m->comm));
+  PetscCall(VecGetArrayRead(m->free, &fr));
+  for (int k = 0; k < 6; k++) {
+    PetscScalar *a;
+    PetscCall(VecDuplicate(m->mass, &R[k]));
+    PetscCall(VecGetArray(R[k], &a));
+    for (PetscInt i = 0; i < nown; i++) {
+      PetscReal r[3] = {X[3 * i] - cg[0], X[3 * i + 1] - cg[1], X[3 * i + 2] - cg[2]}, u[6] = {0, 0, 0, 0, 0, 0};
+      if (k < 3) u[k] = 1;
+      else {
+        PetscReal th[3] = {0, 0, 0};
+        th[k - 3]       = 1;
+        u[0]            = th[1] * r[2] - th[2] * r[1];
+        u[1]            = th[2] * r[0] - th[0] * r[2];
+        u[2]            = th[0] * r[1] - th[1] * r[0];
+        u[k]            = 1;
+      }
+      for (int d = 0; d < 6; d++) a[6 * i + d] = u[d] * fr[6 * i + d];
+    }
+    PetscCall(VecRestoreArray(R[k], &a));
+  }
+  PetscCall(VecRestoreArrayRead(m->free, &fr));
+  PetscFunctionReturn(0);
+}
+
+/* A rigid-body motion that the constraints allow has zero strain energy: the smallest eigenvalue of
+   (R^T K R, R^T M R) over the constrained rigid motions R is then zero (round-off), against the
+   element bound omega_max^2 otherwise. */
+PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
+{
+  Vec       R[6], KR, MR;
+  PetscReal S[36], G[36], L[36] = {0}, A[36], w[6], omega_bound, gmax = 0;
+  PetscInt  keep[6], nk = 0;
+
+  PetscFunctionBegin;
+  PetscCall(RigidBodyVectors(m, R));
+  PetscCall(VecDuplicate(m->mass, &KR));
+  PetscCall(VecDuplicate(m->mass, &MR));
+  for (int i = 0; i < 6; i++) {
+    PetscCall(MatMult(m->K, R[i], KR));
+    PetscCall(VecPointwiseMult(MR, m->mass, R[i]));
+    for (int j = 0; j < 6; j++) {
+      PetscCall(VecDot(R[j], KR, &S[6 * i + j]));
+      PetscCall(VecDot(R[j], MR, &G[6 * i + j]));
+    }
+    gmax = PetscMax(gmax, G[7 * i]);
+  }
+  for (int i = 0; i < 6; i++)
+    if (G[7 * i] > 1e-12 * gmax) keep[nk++] = i;
+  /* Cholesky of the kept part of G, then eigenvalues of L^-1 S L^-T */
+  for (PetscInt a = 0; a < nk; a++)
+    for (PetscInt b = 0; b <= a; b++) {
+      PetscReal s = G[6 * keep[a] + keep[b]];
+      for (PetscInt k = 0; k < b; k++) s -= L[6 * a + k] * L[6 * b + k];
+      L[6 * a + b] = (a == b) ? PetscSqrtReal(PetscMax(s, 1e-300)) : s / L[6 * b + b];
+    }
+  for (PetscInt j = 0; j < nk; j++) { /* A = L^-1 S L^-T, column by column */
+    PetscReal y[6], z[6];
+    for (PetscInt a = 0; a < nk; a++) {
+      PetscReal s = S[6 * keep[a] + keep[j]];
+      for (PetscInt k = 0; k < a; k++) s -= L[6 * a + k] * y[k];
+      y[a] = s / L[6 * a + a];
+    }
+    for (PetscInt a = 0; a < nk; a++) z[a] = y[a];
+    for (PetscInt a = 0; a < nk; a++) A[a * nk + j] = z[a];
+  }
+  for (PetscInt a = 0; a < nk; a++) /* right multiplication by L^-T: solve rows */
+    for (PetscInt b = 0; b < nk; b++) {
+      PetscReal s = A[a * nk + b];
+      for (PetscInt k = 0; k < b; k++) s -= A[a * nk + k] * L[6 * b + k];
+      A[a * nk + b] = s / L[6 * b + b];
+    }
+  for (PetscInt a = 0; a < nk; a++) /* symmetrize */
+    for (PetscInt b = 0; b < a; b++) A[a * nk + b] = A[b * nk + a] = 0.5 * (A[a * nk + b] + A[b * nk + a]);
+  if (nk) PetscCall(FlxSymEigenvalues(nk, A, w));
+  PetscCall(VecDestroy(&KR));
+  PetscCall(VecDestroy(&MR));
+  for (int i = 0; i < 6; i++) PetscCall(VecDestroy(&R[i]));
+  omega_bound = m->omega_bound;
+  PetscCheck(!(nk > 0 && w[0] < 1e-12 * omega_bound * omega_bound), m->comm, PETSC_ERR_USER_INPUT,
+             "the model is unconstrained: %s rigid-body motion has no stiffness (K is singular). Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs), or accept a free-flying structure with -model_allow_rigid_body",
+             m->nbc ? "a" : "every");
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
+{
+  Mat                Kc;
+  Vec                f;
+  KSP                ksp;
+  PC                 pc;
+  IS                 rows;
+  PetscInt           nloc, rstart, nrows = 0, *idx;
+  const PetscScalar *fr;
+  KSPConvergedReason reason;
+  PetscMPIInt        size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FLX_StaticSolve, 0, 0, 0, 0));
+  PetscCall(VecDuplicate(m->mass, &f));
+  PetscCall(SumLoads(m, 0, 2, f));
+  PetscCall(VecGetLocalSize(m->free, &nloc));
+  PetscCall(VecGetOwnershipRange(m->free, &rstart, NULL));
+  PetscCall(PetscMalloc1(nloc + 1, &idx));
+  PetscCall(VecGetArrayRead(m->free, &fr));
+  for (PetscInt i = 0; i < nloc; i++)
+    if (fr[i] == 0) idx[nrows++] = rstart + i;
+  PetscCall(VecRestoreArrayRead(m->free, &fr));
+  PetscCall(ISCreateGeneral(m->comm, nrows, idx, PETSC_OWN_POINTER, &rows));
+  PetscCall(MatConvert(m->K, MATAIJ, MAT_INITIAL_MATRIX, &Kc));
+  PetscCall(VecZeroEntries(u));
+  PetscCall(MatZeroRowsColumnsIS(Kc, rows, 1.0, u, f));
+  PetscCall(KSPCreate(m->comm, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "static_"));
+  PetscCall(KSPSetOperators(ksp, Kc, Kc));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCallMPI(MPI_Comm_size(m->comm, &size));
+  PetscCall(PCSetType(pc, PCLU));
+  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, f, u));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCheck(reason > 0, m->comm, PETSC_ERR_NOT_CONVERGED, "the static solve failed (%s): is the model constrained?", KSPConvergedReasons[reason]);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&Kc));
+  PetscCall(ISDestroy(&rows));
+  PetscCall(VecDestroy(&f));
+  PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelNaturalDof(FlxModel m, PetscInt node, PetscInt d, PetscInt *gdof)
+{
+  PetscInt g;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshNaturalToGlobal(m->mesh, node, &g, NULL));
+  *gdof = 6 * g + d;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,409 @@
+/* Generalized central differences (GCD) of degree 3, 4 and 5 (seed paper 000; time-integration.md 1).
+   One implementation for the three degrees, following the common solve shape
+
+       v_n = vhat + c h (a_n - ahat),   M a_n + f_int(x_n, v_n) = f_ext(t_n),
+
+   and one fused pass over memory per step: given f_int(x_n) (one MatMult for a linear model) and
+   f_ext(t_n), a single loop computes a_n, the highest derivative, v_n, x_{n+1}, and the local sums of
+   the energy ledger. The same kernel, applied to unit history vectors, builds the amplification matrix
+   for the stability analysis (stability.c), so the analysis is of the code that runs. */
+#include <flexure/private/stepperimpl.h>
+#include "gcd.h"
+
+typedef struct {
+  FlxGCDParams p;
+  char         preset[64];
+  Vec          X, V, A, J, S, D, G, F, Minv, W, Mass;
+  PetscReal    aM;
+  const char  *startup;
+} FlxStepper_GCD;
+
+/* Paper's parameter sets (000, Tables 1-6). */
+static const struct {
+  const char *name;
+  PetscInt    degree;
+  PetscReal   par[4];
+  const char *note;
+} Presets[] = {
+  {"gcd3", 3, {1, 0.5, 0, 0}, "central differences, reformulated (paper eqs. 15-16 with (1, 1/2)); Omega_max 2"},
+  {"gcd3_a4/3", 3, {4.0 / 3, 0.5, 0, 0}, "degree 3 (4/3, 1/2); Omega_max sqrt(12/5)"},
+  {"gcd3_a2", 3, {2, 0.5, 0, 0}, "degree 3 (2, 1/2); Omega_max sqrt(4/3)"},
+  {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
+  {"gcd4_a3/4", 4, {0.75, 1.0 / 3, 0.5, 0}, "degree 4 (3/4, 1/3, 1/2)"},
+  {"gcd4_a5/4", 4, {1.25, 1.0 / 3, 0.5, 0}, "degree 4 (5/4, 1/3, 1/2): no stable interval"},
+  {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper"},
+};
+
+void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
+{
+  const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
+  PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+
+  if (p->degree == 3) { /* eqs. 15-16 */
+    const PetscReal c = be, den = 1 / (1 + aM * c * h);
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      const PetscReal vhat = V[i] + h * (1 - be) * A[i];
+      const PetscReal a = (mi * (F[i] - G[i]) - aM * vhat) * den;
+      const PetscReal v = vhat + c * h * a;
+      const PetscReal xn = x + h * v + h2 * (al * a + (1 - al) * A[i]);
+      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
+      s0 += m * (dold * dold + dn * dn);
+      s1 += (xn + x - dold) * G[i];
+      s2 += (dn + dold) * F[i];
+      s3 += (dn + dold) * aM * m * v;
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      D[i] = dn;
+    }
+  } else if (p->degree == 4) { /* eqs. 40-43 */
+    const PetscReal c = be / (2 * ga), den = 1 / (1 + aM * c * h);
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i], jo = J[i];
+      const PetscReal ahat = A[i] + h * (1 - ga) * jo;
+      const PetscReal vhat = V[i] + h * A[i] + h2 * (1 - be) * jo;
+      const PetscReal a = (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den;
+      const PetscReal j = (a - ahat) / (ga * h);
+      const PetscReal v = vhat + c * h * (a - ahat);
+      const PetscReal xn = x + h * v + h2 * a + h3 * (al * j + (1 - al) * jo);
+      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
+      s0 += m * (dold * dold + dn * dn);
+      s1 += (xn + x - dold) * G[i];
+      s2 += (dn + dold) * F[i];
+      s3 += (dn + dold) * aM * m * v;
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      J[i] = j;
+      D[i] = dn;
+    }
+  } else { /* degree 5, eqs. 69-73 */
+    const PetscReal c = be / (3 * ga), den = 1 / (1 + aM * c * h);
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i], jo = J[i], so = S[i];
+      const PetscReal ahat = A[i] + h * jo + h2 * (1 - ga) * so;
+      const PetscReal vhat = V[i] + h * A[i] + h2 * jo + h3 * (1 - be) * so;
+      const PetscReal a = (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den;
+      const PetscReal s = 2 * (a - ahat) / (ga * h * h);
+      const PetscReal j = jo + h * ((1 - ze) * so + ze * s);
+      const PetscReal v = vhat + c * h * (a - ahat);
+      const PetscReal xn = x + h * v + h2 * a + h3 * j + h4 * ((1 - al) * so + al * s);
+      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
+      s0 += m * (dold * dold + dn * dn);
+      s1 += (xn + x - dold) * G[i];
+      s2 += (dn + dold) * F[i];
+      s3 += (dn + dold) * aM * m * v;
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      J[i] = j;
+      S[i] = s;
+      D[i] = dn;
+    }
+  }
+  lsum[0] = s0;
+  lsum[1] = s1;
+  lsum[2] = s2;
+  lsum[3] = s3;
+}
+
+static PetscErrorCode GCDStep(FlxStepper ts)
+{
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  PetscReal          tn = ts->t0 + (ts->step + 1) * ts->dt;
+  PetscInt           n;
+  const PetscScalar *F, *G, *Mi;
+  PetscScalar       *X, *V, *A, *J = NULL, *S = NULL, *D;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
+  PetscCall(VecGetLocalSize(g->X, &n));
+  PetscCall(VecGetArrayRead(g->F, &F));
+  PetscCall(VecGetArrayRead(g->G, &G));
+  PetscCall(VecGetArrayRead(g->Minv, &Mi));
+  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArray(g->V, &V));
+  PetscCall(VecGetArray(g->A, &A));
+  PetscCall(VecGetArray(g->D, &D));
+  if (g->J) PetscCall(VecGetArray(g->J, &J));
+  if (g->S) PetscCall(VecGetArray(g->S, &S));
+  FlxGCDKernel(&g->p, n, ts->dt, g->aM, F, G, Mi, X, V, A, J, S, D, ts->lsum);
+  if (g->S) PetscCall(VecRestoreArray(g->S, &S));
+  if (g->J) PetscCall(VecRestoreArray(g->J, &J));
+  PetscCall(VecRestoreArray(g->D, &D));
+  PetscCall(VecRestoreArray(g->A, &A));
+  PetscCall(VecRestoreArray(g->V, &V));
+  PetscCall(VecRestoreArray(g->X, &X));
+  PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
+  PetscCall(VecRestoreArrayRead(g->G, &G));
+  PetscCall(VecRestoreArrayRead(g->F, &F));
+  PetscCall(PetscLogFlops(30.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* a = M^-1 (f - f_int(y, z)) - aM z, for the start-up derivatives (linear: f_int(v, a) = K v + C' a). */
+static PetscErrorCode Derivative(FlxStepper ts, PetscReal t, Vec f, Vec y, Vec z, Vec out)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, t, y, z, g->G));
+  PetscCall(VecAYPX(g->G, -1.0, f));
+  PetscCall(VecPointwiseMult(out, g->G, g->Minv));
+  PetscCall(VecAXPY(out, -g->aM, z));
+  PetscFunctionReturn(0);
+}
+
+/* Start-up (time-integration.md 1): a_0 from the equation of motion; for degrees 4 and 5 j_0 (and s_0)
+   from its time derivatives when the system is linear (f_ext'' taken as 0), else 0 as the paper does;
+   x_1 by the Taylor step. The ledger at t_0 uses the backward Taylor point x_{-1}. */
+static PetscErrorCode GCDStartUp(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscReal       h = ts->dt, t0 = ts->t0, c[5] = {1, h, h * h / 2, h * h * h / 6, h * h * h * h / 24};
+  PetscBool       linear;
+  Vec             xm, Fsave;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  PetscCall(VecCopy(ts->x0, g->X));
+  PetscCall(VecCopy(ts->v0, g->V));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
+  PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
+  g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
+  if (g->J) PetscCall(VecZeroEntries(g->J));
+  if (g->S) PetscCall(VecZeroEntries(g->S));
+  if (g->p.degree >= 4 && linear) {
+    PetscCall(VecDuplicate(g->X, &Fsave));
+    PetscCall(FlxSystemComputeExternalForceRate(ts->sys, t0, Fsave));
+    PetscCall(Derivative(ts, t0, Fsave, g->V, g->A, g->J));
+    if (g->p.degree == 5) {
+      PetscCall(VecZeroEntries(Fsave));
+      PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
+    }
+    PetscCall(VecDestroy(&Fsave));
+    g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
+  } else if (g->p.degree >= 4) g->startup = "a_0 from the equation of motion, higher derivatives 0 (nonlinear system, as the paper); x_1 by the Taylor step";
+  /* ledger at t_0: f_int(x_0) and f_ext(t_0) */
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->V, g->G));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
+  PetscCall(VecDuplicate(g->X, &xm));
+  {
+    Vec       hist[5] = {g->X, g->V, g->A, g->J, g->S};
+    PetscReal cp[5], cm[5];
+    for (int k = 0; k < 5; k++) {
+      cp[k] = c[k];
+      cm[k] = (k % 2 ? -1 : 1) * c[k];
+    }
+    PetscCall(VecCopy(g->X, xm));
+    PetscCall(VecCopy(g->X, g->W));
+    for (int k = 1; k < g->p.degree; k++) {
+      PetscCall(VecAXPY(g->W, cp[k], hist[k]));
+      PetscCall(VecAXPY(xm, cm[k], hist[k]));
+    }
+  }
+  { /* sums with x_1 = W, x_{-1} = xm */
+    PetscReal          s[4] = {0, 0, 0, 0};
+    const PetscScalar *x1, *x0, *x_1, *G, *F, *Mi, *V;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(g->X, &n));
+    PetscCall(VecGetArrayRead(g->W, &x1));
+    PetscCall(VecGetArrayRead(g->X, &x0));
+    PetscCall(VecGetArrayRead(xm, &x_1));
+    PetscCall(VecGetArrayRead(g->G, &G));
+    PetscCall(VecGetArrayRead(g->F, &F));
+    PetscCall(VecGetArrayRead(g->Minv, &Mi));
+    PetscCall(VecGetArrayRead(g->V, &V));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
+      s[0] += m * (dold * dold + dn * dn);
+      s[1] += (x1[i] + x_1[i]) * G[i];
+      s[2] += (dn + dold) * F[i];
+      s[3] += (dn + dold) * g->aM * m * V[i];
+    }
+    PetscCall(VecRestoreArrayRead(g->V, &V));
+    PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
+    PetscCall(VecRestoreArrayRead(g->F, &F));
+    PetscCall(VecRestoreArrayRead(g->G, &G));
+    PetscCall(VecRestoreArrayRead(xm, &x_1));
+    PetscCall(VecRestoreArrayRead(g->X, &x0));
+    PetscCall(VecRestoreArrayRead(g->W, &x1));
+    for (int k = 0; k < 4; k++) ts->lsum[k] = s[k];
+  }
+  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W)); /* D = x_1 - x_0 */
+  PetscCall(VecCopy(g->W, g->X));              /* X = x_1 */
+  PetscCall(VecDestroy(&xm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecWAXPY(g->W, -1.0, g->D, g->X)); /* x_n = x_{n+1} - (x_{n+1} - x_n) */
+  if (x) *x = g->W;
+  if (v) *v = g->V;
+  if (a) *a = g->A;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], PetscReal out[])
+{
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  const PetscScalar *X, *D, *V, *A;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(g->X, &X));
+  PetscCall(VecGetArrayRead(g->D, &D));
+  PetscCall(VecGetArrayRead(g->V, &V));
+  PetscCall(VecGetArrayRead(g->A, &A));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt i     = idx[k];
+    out[3 * k]     = i >= 0 ? X[i] - D[i] : 0;
+    out[3 * k + 1] = i >= 0 ? V[i] : 0;
+    out[3 * k + 2] = i >= 0 ? A[i] : 0;
+  }
+  PetscCall(VecRestoreArrayRead(g->A, &A));
+  PetscCall(VecRestoreArrayRead(g->V, &V));
+  PetscCall(VecRestoreArrayRead(g->D, &D));
+  PetscCall(VecRestoreArrayRead(g->X, &X));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal *rho)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxGCDSpectralRadius(g->p.degree, &g->p.alpha, Omega, rho));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDSetUp(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  Vec             mass, free;
+  PetscReal       bK;
+  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &bK));
+  PetscCheck(bK == 0, ts->comm, PETSC_ERR_SUP, "-damping_stiffness %g: stiffness-proportional damping makes the GCD step conditionally explicit (a solve per step), which this version does not have yet; use mass-proportional damping (-damping_mass) with the explicit stepper", (double)bK);
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
+  if (g->p.degree >= 4) PetscCall(VecDuplicate(mass, &g->J));
+  if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
+  PetscCall(VecPointwiseDivide(g->Minv, free, mass));
+  PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDDescribe(FlxStepper ts, char desc[], size_t len)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  char            par[128];
+
+  PetscFunctionBegin;
+  if (g->p.degree == 3) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g", (double)g->p.alpha, (double)g->p.beta));
+  else if (g->p.degree == 4) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma));
+  else PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g, zeta %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma, (double)g->p.zeta));
+  PetscCall(PetscSNPrintf(desc, len, "gcd degree %" PetscInt_FMT " (%s)%s%s", g->p.degree, par, g->preset[0] ? ", preset " : "", g->preset));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "a_0 from the equation of motion, x_1 by the Taylor step"));
+  if (g->aM > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  mass-proportional damping a_M = %g 1/s, explicit (diagonal) solve\n", (double)g->aM));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  char            params[256] = "", preset[64] = "";
+  PetscBool       setp, setpre, setd;
+  PetscInt        degree = g->p.degree;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(ts->comm, NULL, "Generalized central differences (-ts_type gcd)", "FlxStepper");
+  PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
+  PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
+  PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
+  PetscOptionsEnd();
+  PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
+  if (setpre) {
+    size_t k, np = sizeof(Presets) / sizeof(Presets[0]);
+    for (k = 0; k < np; k++)
+      if (!strcmp(Presets[k].name, preset)) break;
+    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", preset);
+    g->p.degree = Presets[k].degree;
+    g->p.alpha  = Presets[k].par[0];
+    g->p.beta   = Presets[k].par[1];
+    g->p.gamma  = Presets[k].par[2];
+    g->p.zeta   = Presets[k].par[3];
+    PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(degree >= 3 && degree <= 5, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_degree %" PetscInt_FMT ": the degree must be 3, 4 or 5", degree);
+  if (setd && !setp) {
+    PetscCheck(degree == 3, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_degree %" PetscInt_FMT " needs -ts_gcd_params (alpha,beta,gamma%s) or a -ts_gcd_preset", degree, degree == 5 ? ",zeta" : "");
+  }
+  if (setp) {
+    PetscReal v[4] = {0, 0, 0, 0};
+    PetscInt  n;
+    PetscBool ok;
+    PetscCall(FlxParseRealList(params, 4, v, &n, &ok));
+    PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma" : "alpha,beta,gamma,zeta");
+    PetscCheck(degree < 4 || v[2] != 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params: gamma must not be 0 (the highest derivative is recovered by dividing by gamma)");
+    g->p.alpha = v[0];
+    g->p.beta  = v[1];
+    g->p.gamma = v[2];
+    g->p.zeta  = v[3];
+    g->preset[0] = 0;
+  }
+  g->p.degree = degree;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDDestroy(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  PetscCall(PetscFree(ts->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
+{
+  FlxStepper_GCD *g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&g));
+  g->p.degree = 3;
+  g->p.alpha  = 1;
+  g->p.beta   = 0.5;
+  PetscCall(PetscStrncpy(g->preset, "gcd3", sizeof(g->preset)));
+  ts->data                = g;
+  ts->ops.setfromoptions  = GCDSetFromOptions;
+  ts->ops.setup           = GCDSetUp;
+  ts->ops.startup         = GCDStartUp;
+  ts->ops.step            = GCDStep;
+  ts->ops.getstate        = GCDGetState;
+  ts->ops.probe           = GCDProbe;
+  ts->ops.spectral_radius = GCDSpectralRadius;
+  ts->ops.view            = GCDView;
+  ts->ops.describe        = GCDDescribe;
+  ts->ops.destroy         = GCDDestroy;
+  PetscFunctionReturn(0);
+}

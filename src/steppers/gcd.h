@@ -1,0 +1,13 @@
+/* GCD kernel shared by the stepper and the stability analysis. */
+#pragma once
+#include <petsc.h>
+
+typedef struct {
+  PetscInt  degree;
+  PetscReal alpha, beta, gamma, zeta; /* contiguous: FlxGCDSpectralRadius takes &alpha */
+} FlxGCDParams;
+
+/* One step over n DOFs (time-integration.md 1). In: X = x_n, V, A, J, S at t_{n-1}, D = x_n - x_{n-1},
+   G = f_int(x_n), F = f_ext(t_n), minv (0 on prescribed DOFs), aM mass-proportional damping.
+   Out: X = x_{n+1}, V, A, J, S at t_n, D = x_{n+1} - x_n, and the local ledger sums. */
+void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);

@@ -1,0 +1,448 @@
+/* FlxStepper core: registry, life cycle, step-size selection, the time loop, the energy ledger,
+   probes, output and progress. The types (gcd.c, ...) supply start-up and step. */
+#include <flexure/private/stepperimpl.h>
+
+static PetscFunctionList FlxStepperList = NULL;
+
+PetscErrorCode FlxStepperRegister(const char name[], PetscErrorCode (*create)(FlxStepper))
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListAdd(&FlxStepperList, name, create));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperRegisterAll(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxStepperRegister(FLXSTEPPERGCD, FlxStepperCreate_GCD));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
+{
+  FlxStepper s;
+
+  PetscFunctionBegin;
+  PetscCall(FlxInitializePackage());
+  PetscCall(PetscNew(&s));
+  s->comm = comm;
+  PetscCallMPI(MPI_Comm_rank(comm, &s->rank));
+  s->max_time         = 1.0;
+  s->max_steps        = PETSC_MAX_INT;
+  s->safety           = 0.9;
+  s->power_maxits     = 1000;
+  s->power_rtol       = 1e-8;
+  s->cap              = 256;
+  s->max_energy_error = 10;
+  s->monitor_interval = 5;
+  *ts                 = s;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetSystem(FlxStepper ts, FlxSystem sys)
+{
+  PetscFunctionBegin;
+  ts->sys = sys;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetType(FlxStepper ts, FlxStepperType type)
+{
+  PetscErrorCode (*create)(FlxStepper) = NULL;
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(ts->type, type, &same));
+  if (same) PetscFunctionReturn(0);
+  PetscCall(PetscFunctionListFind(FlxStepperList, type, &create));
+  PetscCheck(create, ts->comm, PETSC_ERR_USER_INPUT, "unknown stepper type '%s' (-ts_type); available: %s", type, FLXSTEPPERGCD);
+  if (ts->ops.destroy) PetscCall(ts->ops.destroy(ts));
+  PetscCall(PetscMemzero(&ts->ops, sizeof(ts->ops)));
+  PetscCall(PetscStrncpy(ts->type, type, sizeof(ts->type)));
+  PetscCall(create(ts));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
+{
+  char      type[64] = FLXSTEPPERGCD;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  if (ts->type[0]) PetscCall(PetscStrncpy(type, ts->type, sizeof(type)));
+  PetscOptionsBegin(ts->comm, NULL, "Time stepper options", "FlxStepper");
+  PetscCall(PetscOptionsFList("-ts_type", "Time stepper", "FlxStepperSetType", FlxStepperList, type, type, sizeof(type), NULL));
+  PetscCall(PetscOptionsReal("-ts_dt", "Time step (default: safety * critical step)", "FlxStepperSetTimeStep", ts->dt, &ts->dt, &set));
+  if (set) ts->dt_set = PETSC_TRUE;
+  PetscCall(PetscOptionsReal("-ts_max_time", "Final time (s)", "FlxStepperSetMaxTime", ts->max_time, &ts->max_time, NULL));
+  PetscCall(PetscOptionsInt("-ts_max_steps", "Maximum number of steps", "FlxStepperSolve", ts->max_steps, &ts->max_steps, NULL));
+  PetscCall(PetscOptionsReal("-ts_safety", "Safety factor on the critical step", "FlxStepperSetUp", ts->safety, &ts->safety, NULL));
+  PetscCall(PetscOptionsBool("-ts_allow_unstable", "Run with a step above the critical one, or a parameter set without a stable interval", "FlxStepperSetUp", ts->allow_unstable, &ts->allow_unstable, NULL));
+  PetscCall(PetscOptionsInt("-ts_power_max_it", "Maximum power iterations for omega_max", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
+  PetscCall(PetscOptionsReal("-ts_power_rtol", "Relative tolerance of the power iteration", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
+  PetscCall(PetscOptionsReal("-ts_max_energy_error", "Stop as unstable when the energy balance error exceeds this multiple of the energy put in", "FlxStepperSolve", ts->max_energy_error, &ts->max_energy_error, NULL));
+  PetscCall(PetscOptionsReal("-ts_monitor_interval", "Seconds between progress lines (negative: none)", "FlxStepperSolve", ts->monitor_interval, &ts->monitor_interval, NULL));
+  PetscCall(PetscOptionsInt("-ts_ledger_buffer", "Steps buffered between reductions of the energy ledger and probes", "FlxStepperSolve", ts->cap, &ts->cap, NULL));
+  PetscOptionsEnd();
+  PetscCheck(!ts->dt_set || ts->dt > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dt must be positive");
+  PetscCheck(ts->safety > 0 && ts->safety <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety must be in (0, 1]");
+  PetscCheck(ts->cap > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_ledger_buffer must be positive");
+  PetscCall(FlxStepperSetType(ts, type));
+  if (ts->ops.setfromoptions) PetscCall(ts->ops.setfromoptions(ts));
+  PetscFunctionReturn(0);
+}
+
+/* Round down to three significant digits, so the step is a readable number. */
+static PetscReal RoundStep(PetscReal h)
+{
+  PetscReal e = PetscPowReal(10.0, PetscFloorReal(PetscLog10Real(h)) - 2);
+  return PetscFloorReal(h / e) * e;
+}
+
+static PetscErrorCode ChooseStep(FlxStepper ts)
+{
+  PetscBool linear;
+  char      desc[256];
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
+  if (!linear) {
+    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
+  ts->omega_used = ts->omega_power > 0 ? ts->omega_power : ts->omega_bound;
+  PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
+  ts->h_crit = ts->Omega_max / ts->omega_used;
+  if (ts->Omega_max <= 0) {
+    PetscReal rho = 0;
+    if (ts->dt_set) PetscCall(ts->ops.spectral_radius(ts, ts->omega_used * ts->dt, &rho));
+    PetscCheck(ts->allow_unstable && ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s has no stable interval: rho(Omega) > 1 for every Omega > 0. Choose another parameter set, or force it with -ts_allow_unstable and -ts_dt", desc);
+    PetscCall(PetscPrintf(ts->comm, "WARNING: %s has no stable interval; at dt = %g (Omega = %g for omega_max) the highest mode grows by rho = %.10g per step (-ts_allow_unstable)\n", desc, (double)ts->dt, (double)(ts->omega_used * ts->dt), (double)rho));
+    PetscFunctionReturn(0);
+  }
+  if (!ts->dt_set) {
+    ts->dt = RoundStep(ts->safety * ts->h_crit);
+    PetscFunctionReturn(0);
+  }
+  if (ts->dt > ts->h_crit) {
+    PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dt %g is above the critical step %g s of %s (Omega_max %g / omega_max %g rad/s): use -ts_dt <= %g (safety %g) or omit -ts_dt; -ts_allow_unstable runs it anyway", (double)ts->dt, (double)ts->h_crit, desc, (double)ts->Omega_max, (double)ts->omega_used, (double)RoundStep(ts->safety * ts->h_crit), (double)ts->safety);
+    PetscCall(PetscPrintf(ts->comm, "WARNING: -ts_dt %g is above the critical step %g s; running anyway (-ts_allow_unstable)\n", (double)ts->dt, (double)ts->h_crit));
+  } else if (ts->dt > ts->safety * ts->h_crit) {
+    PetscCall(PetscPrintf(ts->comm, "WARNING: -ts_dt %g is within the safety margin of the critical step %g s (safety %g): the omega_max estimate converges from below\n", (double)ts->dt, (double)ts->h_crit, (double)ts->safety));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetUp(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  if (ts->setup) PetscFunctionReturn(0);
+  PetscCheck(ts->sys, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no system: call FlxStepperSetSystem()");
+  if (!ts->type[0]) PetscCall(FlxStepperSetType(ts, FLXSTEPPERGCD));
+  PetscCall(ts->ops.setup(ts));
+  PetscCall(ChooseStep(ts));
+  {
+    PetscReal n = PetscCeilReal((ts->max_time - ts->t0) / ts->dt - 1e-9);
+    ts->nsteps  = (PetscInt)PetscMin(n, (PetscReal)ts->max_steps);
+  }
+  PetscCall(PetscMalloc3(4 * ts->cap, &ts->lbuf, 4 * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
+  PetscCall(PetscMalloc1(ts->cap, &ts->rows));
+  ts->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetInitialConditions(FlxStepper ts, PetscReal t0, Vec x0, Vec v0)
+{
+  PetscFunctionBegin;
+  ts->t0 = t0;
+  if (!ts->x0) PetscCall(VecDuplicate(x0, &ts->x0));
+  if (!ts->v0) PetscCall(VecDuplicate(v0, &ts->v0));
+  PetscCall(VecCopy(x0, ts->x0));
+  PetscCall(VecCopy(v0, ts->v0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetProbes(FlxStepper ts, PetscInt n, const PetscInt gdofs[])
+{
+  PetscInt lo, hi;
+  Vec      mass;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemGetMass(ts->sys, &mass, NULL));
+  PetscCall(VecGetOwnershipRange(mass, &lo, &hi));
+  PetscCall(PetscFree(ts->plocal));
+  PetscCall(PetscFree2(ts->pbuf, ts->pred));
+  ts->nprobe = n;
+  PetscCall(PetscMalloc1(n + 1, &ts->plocal));
+  for (PetscInt k = 0; k < n; k++) ts->plocal[k] = (gdofs[k] >= lo && gdofs[k] < hi) ? gdofs[k] - lo : -1;
+  PetscCall(PetscMalloc2(3 * n * ts->cap + 1, &ts->pbuf, 3 * n * ts->cap + 1, &ts->pred));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetOutput(FlxStepper ts, PetscInt interval, FlxStepperOutputFn fields, FlxStepperFlushFn flush, void *ctx)
+{
+  PetscFunctionBegin;
+  ts->output_interval = interval;
+  ts->fields          = fields;
+  ts->flush           = flush;
+  ts->outctx          = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetPostStep(FlxStepper ts, FlxStepperPostStepFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  ts->poststep = fn;
+  ts->postctx  = ctx;
+  PetscFunctionReturn(0);
+}
+
+/* Store the ledger partial sums and the probed values of the step just taken. */
+static PetscErrorCode Record(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < 4; k++) ts->lbuf[4 * ts->nbuf + k] = ts->lsum[k];
+  ts->tbuf[ts->nbuf] = ts->time;
+  if (ts->nprobe) PetscCall(ts->ops.probe(ts, ts->nprobe, ts->plocal, ts->pbuf + 3 * ts->nprobe * ts->nbuf));
+  ts->nbuf++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&now));
+  if (ts->monitor_interval < 0 || (!force && now - ts->wall_last < ts->monitor_interval)) PetscFunctionReturn(0);
+  ts->wall_last = now;
+  {
+    PetscReal frac = ts->nsteps ? (PetscReal)ts->step / ts->nsteps : 1, eta = frac > 0 ? (now - ts->wall_start) * (1 - frac) / frac : 0;
+    PetscCall(PetscPrintf(ts->comm, "  step %" PetscInt_FMT "/%" PetscInt_FMT "  t = %.6e s  dt = %.4e s  energy balance error %.2e (peak energy %.4e J)  ETA %.0f s\n", ts->step, ts->nsteps, (double)ts->time, (double)ts->dt, (double)ts->maxrel, (double)ts->peak, (double)eta));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Reduce the buffered ledger and probes, turn them into energies (the exact discrete ledger of
+   time-integration.md), detect blow-up and hand the rows to the flush callback. */
+static PetscErrorCode Flush(FlxStepper ts)
+{
+  PetscReal h = ts->dt;
+  PetscBool linear;
+
+  PetscFunctionBegin;
+  if (!ts->nbuf) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(FLX_LedgerFlush, 0, 0, 0, 0));
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(4 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
+  for (PetscInt k = 0; k < ts->nbuf; k++) {
+    const PetscReal *g = ts->gbuf + 4 * k;
+    FlxLedgerRow    *r = &ts->rows[k];
+    PetscReal        B, err;
+    r->time          = ts->tbuf[k];
+    r->kinetic       = g[0] / (4 * h * h);
+    r->strain        = g[1] / 4;
+    r->external_work = ts->Wh + g[2] / 4;
+    r->damping       = ts->Dh + g[3] / 4;
+    ts->Wh += g[2] / 2;
+    ts->Dh += g[3] / 2;
+    B = r->kinetic + r->strain - r->external_work + r->damping;
+    if (PetscIsInfOrNanReal(B)) {
+      if (ts->reason >= 0) {
+        ts->reason = FLX_STEPPER_DIVERGED_NANORINF;
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the solution became Inf or NaN at t = %g s", (double)r->time));
+      }
+      continue;
+    }
+    if (!ts->haveB0) {
+      ts->B0     = B;
+      ts->scale  = PetscAbsReal(B);
+      ts->haveB0 = PETSC_TRUE;
+    }
+    ts->scale = PetscMax(ts->scale, PetscMax(PetscAbsReal(r->external_work), PetscAbsReal(r->damping)));
+    ts->peak  = PetscMax(ts->peak, r->kinetic + r->strain);
+    err       = PetscAbsReal(B - ts->B0);
+    if (!linear) continue;
+    if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, err / PetscMax(ts->peak, ts->scale));
+    if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(ts->scale, PETSC_SMALL * ts->peak) && ts->scale > 0) {
+      ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
+      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J put in)", (double)r->time, (double)err, (double)ts->scale));
+    }
+  }
+  if (ts->nprobe) PetscCallMPI(MPI_Reduce(ts->pbuf, ts->pred, (PetscMPIInt)(3 * ts->nprobe * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
+  if (ts->flush) PetscCall(ts->flush(ts, ts->nbuf, ts->rows, ts->rank == 0 ? ts->pred : NULL, ts->outctx));
+  ts->nbuf = 0;
+  PetscCall(PetscLogEventEnd(FLX_LedgerFlush, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Output(FlxStepper ts)
+{
+  Vec x, v, a;
+
+  PetscFunctionBegin;
+  PetscCall(Flush(ts));
+  if (!ts->fields || ts->reason < 0) PetscFunctionReturn(0);
+  PetscCall(ts->ops.getstate(ts, &x, &v, &a));
+  PetscCall(ts->fields(ts, ts->step, ts->time, x, v, a, ts->outctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSolve(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxStepperSetUp(ts));
+  PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no initial conditions: call FlxStepperSetInitialConditions()");
+  PetscCall(PetscTime(&ts->wall_start));
+  ts->wall_last = ts->wall_start;
+  ts->step      = 0;
+  ts->time      = ts->t0;
+  ts->reason    = FLX_STEPPER_ITERATING;
+  PetscCall(ts->ops.startup(ts));
+  PetscCall(Record(ts));
+  if (ts->poststep) PetscCall(ts->poststep(ts, ts->postctx));
+  PetscCall(Output(ts));
+  while (ts->reason == FLX_STEPPER_ITERATING) {
+    if (ts->step >= ts->nsteps) {
+      ts->reason = ts->step >= ts->max_steps ? FLX_STEPPER_CONVERGED_ITS : FLX_STEPPER_CONVERGED_TIME;
+      break;
+    }
+    PetscCall(PetscLogEventBegin(FLX_Update, 0, 0, 0, 0));
+    PetscCall(ts->ops.step(ts));
+    PetscCall(PetscLogEventEnd(FLX_Update, 0, 0, 0, 0));
+    ts->step++;
+    ts->time = ts->t0 + ts->step * ts->dt;
+    PetscCall(Record(ts));
+    if (ts->poststep) PetscCall(ts->poststep(ts, ts->postctx));
+    if (ts->step == ts->nsteps || (ts->output_interval > 0 && ts->step % ts->output_interval == 0)) {
+      PetscCall(PetscLogEventBegin(FLX_Output, 0, 0, 0, 0));
+      PetscCall(Output(ts));
+      PetscCall(PetscLogEventEnd(FLX_Output, 0, 0, 0, 0));
+    } else if (ts->nbuf == ts->cap) {
+      PetscCall(Flush(ts));
+      PetscCall(Progress(ts, PETSC_FALSE));
+    }
+  }
+  PetscCall(Flush(ts));
+  if (ts->reason < 0 && ts->omega_used > 0) {
+    char tail[512];
+    PetscCall(PetscSNPrintf(tail, sizeof(tail), " after %" PetscInt_FMT " steps of dt = %g s: unstable. The critical step is %g s (Omega_max %g / omega_max %g rad/s); use -ts_dt <= %g or omit -ts_dt", ts->step, (double)ts->dt, (double)ts->h_crit, (double)ts->Omega_max, (double)ts->omega_used, (double)RoundStep(ts->safety * ts->h_crit)));
+    PetscCall(PetscStrlcat(ts->reason_msg, tail, sizeof(ts->reason_msg)));
+  }
+  PetscCall(Progress(ts, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
+{
+  char desc[256];
+
+  PetscFunctionBegin;
+  PetscCall(FlxStepperSetUp(ts));
+  PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
+  if (ts->omega_used > 0) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s); dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->Omega_max, (double)ts->h_crit, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0), (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)ts->max_time));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
+  if (ts->ops.view) PetscCall(ts->ops.view(ts, viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
+{
+  FlxStepper s = *ts;
+
+  PetscFunctionBegin;
+  if (!s) PetscFunctionReturn(0);
+  if (s->ops.destroy) PetscCall(s->ops.destroy(s));
+  PetscCall(VecDestroy(&s->x0));
+  PetscCall(VecDestroy(&s->v0));
+  PetscCall(PetscFree3(s->lbuf, s->gbuf, s->tbuf));
+  PetscCall(PetscFree(s->rows));
+  PetscCall(PetscFree(s->plocal));
+  PetscCall(PetscFree2(s->pbuf, s->pred));
+  PetscCall(PetscFree(s));
+  *ts = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetTimeStep(FlxStepper ts, PetscReal dt)
+{
+  PetscFunctionBegin;
+  ts->dt     = dt;
+  ts->dt_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetTimeStep(FlxStepper ts, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  *dt = ts->dt;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetMaxTime(FlxStepper ts, PetscReal tmax)
+{
+  PetscFunctionBegin;
+  ts->max_time = tmax;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetTime(FlxStepper ts, PetscReal *t, PetscInt *step)
+{
+  PetscFunctionBegin;
+  if (t) *t = ts->time;
+  if (step) *step = ts->step;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetNumSteps(FlxStepper ts, PetscInt *nsteps)
+{
+  PetscFunctionBegin;
+  *nsteps = ts->nsteps;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetCriticalStep(FlxStepper ts, PetscReal *hcrit, PetscReal *Omega_max, PetscReal *omega_power, PetscReal *omega_bound)
+{
+  PetscFunctionBegin;
+  if (hcrit) *hcrit = ts->h_crit;
+  if (Omega_max) *Omega_max = ts->Omega_max;
+  if (omega_power) *omega_power = ts->omega_power;
+  if (omega_bound) *omega_bound = ts->omega_bound;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
+{
+  PetscFunctionBegin;
+  PetscCall(ts->ops.getstate(ts, x, v, a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetConvergedReason(FlxStepper ts, FlxStepperConvergedReason *reason, const char **msg)
+{
+  PetscFunctionBegin;
+  if (reason) *reason = ts->reason;
+  if (msg) *msg = ts->reason_msg;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetEnergyError(FlxStepper ts, PetscReal *maxrel, PetscReal *peak)
+{
+  PetscFunctionBegin;
+  if (maxrel) *maxrel = ts->maxrel;
+  if (peak) *peak = ts->peak;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetDescription(FlxStepper ts, const char **type, char desc[], size_t len)
+{
+  PetscFunctionBegin;
+  if (type) *type = ts->type;
+  if (desc) PetscCall(ts->ops.describe(ts, desc, len));
+  PetscFunctionReturn(0);
+}

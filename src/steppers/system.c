@@ -1,0 +1,200 @@
+/* FlxSystem: the second-order system interface seen by the steppers. */
+#include <flexure/flexure.h>
+
+struct _p_FlxSystem {
+  MPI_Comm              comm;
+  Vec                   mass, free, x0;
+  Mat                   K;
+  FlxSystemInternalFn   fint;
+  FlxSystemExternalFn   fext, fextrate;
+  FlxSystemOmegaBoundFn bound;
+  void                 *fintctx, *fextctx, *boundctx;
+  PetscBool             linear;
+  PetscReal             aM, bK;
+};
+
+PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxInitializePackage());
+  PetscCall(PetscNew(sys));
+  (*sys)->comm = comm;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
+{
+  PetscFunctionBegin;
+  if (!*sys) PetscFunctionReturn(0);
+  PetscCall(VecDestroy(&(*sys)->mass));
+  PetscCall(VecDestroy(&(*sys)->free));
+  PetscCall(VecDestroy(&(*sys)->x0));
+  PetscCall(MatDestroy(&(*sys)->K));
+  PetscCall(PetscFree(*sys));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetMass(FlxSystem sys, Vec mass, Vec free)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectReference((PetscObject)mass));
+  PetscCall(PetscObjectReference((PetscObject)free));
+  PetscCall(VecDestroy(&sys->mass));
+  PetscCall(VecDestroy(&sys->free));
+  sys->mass = mass;
+  sys->free = free;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetMass(FlxSystem sys, Vec *mass, Vec *free)
+{
+  PetscFunctionBegin;
+  if (mass) *mass = sys->mass;
+  if (free) *free = sys->free;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetInternalForce(FlxSystem sys, FlxSystemInternalFn fn, PetscBool linear, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->fint    = fn;
+  sys->linear  = linear;
+  sys->fintctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetExternalForce(FlxSystem sys, FlxSystemExternalFn fn, FlxSystemExternalFn rate, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->fext     = fn;
+  sys->fextrate = rate;
+  sys->fextctx  = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetRayleigh(FlxSystem sys, PetscReal aM, PetscReal bK)
+{
+  PetscFunctionBegin;
+  sys->aM = aM;
+  sys->bK = bK;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, PetscReal *bK)
+{
+  PetscFunctionBegin;
+  if (aM) *aM = sys->aM;
+  if (bK) *bK = sys->bK;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectReference((PetscObject)K));
+  PetscCall(MatDestroy(&sys->K));
+  sys->K = K;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K)
+{
+  PetscFunctionBegin;
+  *K = sys->K;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmegaBoundFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->bound    = fn;
+  sys->boundctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetPowerStart(FlxSystem sys, Vec x0)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectReference((PetscObject)x0));
+  PetscCall(VecDestroy(&sys->x0));
+  sys->x0 = x0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeInternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCheck(sys->fint, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has no internal force (FlxSystemSetInternalForce)");
+  PetscCall(PetscLogEventBegin(FLX_ForceInt, 0, 0, 0, 0));
+  PetscCall(sys->fint(sys, t, x, v, f, sys->fintctx));
+  PetscCall(PetscLogEventEnd(FLX_ForceInt, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FLX_ForceExt, 0, 0, 0, 0));
+  if (sys->fext) PetscCall(sys->fext(sys, t, f, sys->fextctx));
+  else PetscCall(VecZeroEntries(f));
+  PetscCall(PetscLogEventEnd(FLX_ForceExt, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f)
+{
+  PetscFunctionBegin;
+  if (sys->fextrate) PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
+  else PetscCall(VecZeroEntries(f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear)
+{
+  PetscFunctionBegin;
+  *linear = sys->linear;
+  PetscFunctionReturn(0);
+}
+
+/* Power iteration on M^-1 K restricted to free DOFs, with the M-inner-product Rayleigh quotient
+   lambda = x.Kx / x.Mx, which converges to omega_max^2 from below. */
+PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, PetscReal *omega_bound)
+{
+  Vec       x, y, zero, minv;
+  PetscReal lambda = 0, lold = 0, xMx, xKx;
+  PetscInt  k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FLX_CriticalStep, 0, 0, 0, 0));
+  *omega_bound = -1;
+  if (sys->bound) PetscCall(sys->bound(sys, omega_bound, sys->boundctx));
+  PetscCall(VecDuplicate(sys->mass, &x));
+  PetscCall(VecDuplicate(sys->mass, &y));
+  PetscCall(VecDuplicate(sys->mass, &zero));
+  PetscCall(VecDuplicate(sys->mass, &minv));
+  PetscCall(VecZeroEntries(zero));
+  PetscCall(VecPointwiseDivide(minv, sys->free, sys->mass));
+  if (sys->x0) PetscCall(VecCopy(sys->x0, x));
+  else PetscCall(VecSet(x, 1.0));
+  PetscCall(VecPointwiseMult(x, x, sys->free));
+  for (k = 0; k < maxits; k++) {
+    PetscCall(VecPointwiseMult(y, x, sys->mass));
+    PetscCall(VecDot(x, y, &xMx));
+    if (!(xMx > 0)) break;
+    PetscCall(VecScale(x, 1 / PetscSqrtReal(xMx)));
+    PetscCall(sys->fint(sys, 0, x, zero, y, sys->fintctx));
+    PetscCall(VecDot(x, y, &xKx));
+    lambda = xKx;
+    PetscCall(VecPointwiseMult(x, y, minv));
+    if (k > 5 && PetscAbsReal(lambda - lold) <= rtol * PetscAbsReal(lambda)) break;
+    lold = lambda;
+  }
+  *omega_power = PetscSqrtReal(PetscMax(lambda, 0));
+  *its         = k;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&zero));
+  PetscCall(VecDestroy(&minv));
+  PetscCall(PetscLogEventEnd(FLX_CriticalStep, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,142 @@
+/* Small utilities shared by every part of flexure: package registration, collective checks, parsing, tiny eigensolver. */
+#include <flexure/flexure.h>
+#include <flexure/private/stepperimpl.h>
+#include <flexure/private/elementimpl.h>
+
+PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
+  FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
+PetscClassId FLX_CLASSID;
+static PetscBool FlxPackageInitialized = PETSC_FALSE;
+
+PetscErrorCode FlxInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (FlxPackageInitialized) PetscFunctionReturn(0);
+  FlxPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("flexure", &FLX_CLASSID));
+  PetscCall(PetscLogEventRegister("FlxMeshRead", FLX_CLASSID, &FLX_MeshRead));
+  PetscCall(PetscLogEventRegister("FlxMeshPartition", FLX_CLASSID, &FLX_MeshPartition));
+  PetscCall(PetscLogEventRegister("FlxMeshDistrib", FLX_CLASSID, &FLX_MeshDistribute));
+  PetscCall(PetscLogEventRegister("FlxAssemble", FLX_CLASSID, &FLX_Assemble));
+  PetscCall(PetscLogEventRegister("FlxForceInt", FLX_CLASSID, &FLX_ForceInt));
+  PetscCall(PetscLogEventRegister("FlxForceExt", FLX_CLASSID, &FLX_ForceExt));
+  PetscCall(PetscLogEventRegister("FlxUpdate", FLX_CLASSID, &FLX_Update));
+  PetscCall(PetscLogEventRegister("FlxLedgerFlush", FLX_CLASSID, &FLX_LedgerFlush));
+  PetscCall(PetscLogEventRegister("FlxOutput", FLX_CLASSID, &FLX_Output));
+  PetscCall(PetscLogEventRegister("FlxCriticalStep", FLX_CLASSID, &FLX_CriticalStep));
+  PetscCall(PetscLogEventRegister("FlxStaticSolve", FLX_CLASSID, &FLX_StaticSolve));
+  PetscCall(FlxStepperRegisterAll());
+  PetscCall(FlxElementRegisterAll());
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCode code, const char msg[])
+{
+  PetscMPIInt rank, size, first, mine;
+  char        buf[1024];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  mine = failed ? rank : size;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) PetscFunctionReturn(0);
+  buf[0] = 0;
+  if (rank == first && msg) PetscCall(PetscStrncpy(buf, msg, sizeof(buf)));
+  PetscCallMPI(MPI_Bcast(buf, sizeof(buf), MPI_CHAR, first, comm));
+  SETERRQ(comm, code, "%s", buf);
+}
+
+static PetscBool ParseOneReal(const char *s, PetscReal *v)
+{
+  char  *end;
+  double num = strtod(s, &end);
+
+  if (end == s) return PETSC_FALSE;
+  while (*end == ' ') end++;
+  if (*end == '/') {
+    const char *d = end + 1;
+    double      den = strtod(d, &end);
+    if (end == d || den == 0.0) return PETSC_FALSE;
+    num /= den;
+  }
+  while (*end == ' ') end++;
+  if (*end) return PETSC_FALSE;
+  *v = (PetscReal)num;
+  return PETSC_TRUE;
+}
+
+PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok)
+{
+  char  buf[1024], *tok, *save = NULL;
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
+  for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    while (*tok == ' ') tok++;
+    if (k >= max || !ParseOneReal(tok, &vals[k])) {
+      *ok = PETSC_FALSE;
+      break;
+    }
+    k++;
+  }
+  *n = k;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[])
+{
+  PetscFunctionBegin;
+  for (PetscInt sweep = 0; sweep < 100; sweep++) {
+    PetscReal off = 0, diag = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      diag += A[i * n + i] * A[i * n + i];
+      for (PetscInt j = i + 1; j < n; j++) off += A[i * n + j] * A[i * n + j];
+    }
+    if (off <= 1e-30 * diag || off == 0) break;
+    for (PetscInt p = 0; p < n; p++) {
+      for (PetscInt q = p + 1; q < n; q++) {
+        PetscReal apq = A[p * n + q], theta, t, c, s;
+        if (PetscAbsReal(apq) < 1e-300) continue;
+        theta = (A[q * n + q] - A[p * n + p]) / (2 * apq);
+        t     = (theta >= 0 ? 1.0 : -1.0) / (PetscAbsReal(theta) + PetscSqrtReal(theta * theta + 1));
+        c     = 1 / PetscSqrtReal(t * t + 1);
+        s     = t * c;
+        for (PetscInt k = 0; k < n; k++) { /* columns p, q */
+          PetscReal akp = A[k * n + p], akq = A[k * n + q];
+          A[k * n + p] = c * akp - s * akq;
+          A[k * n + q] = s * akp + c * akq;
+        }
+        for (PetscInt k = 0; k < n; k++) { /* rows p, q */
+          PetscReal apk = A[p * n + k], aqk = A[q * n + k];
+          A[p * n + k] = c * apk - s * aqk;
+          A[q * n + k] = s * apk + c * aqk;
+        }
+      }
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) w[i] = A[i * n + i];
+  PetscCall(PetscSortReal(n, w));
+  PetscFunctionReturn(0);
+}
+
+static char FlxLastError[2048];
+
+PetscErrorCode FlxErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) {
+    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE) {
+      snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess ? mess : "unknown error");
+    } else {
+      snprintf(FlxLastError, sizeof(FlxLastError), "%s [internal error %d in %s() at %s:%d]", mess ? mess : "", (int)n, func, file, line);
+    }
+  }
+  return n;
+}
+
+const char *FlxErrorGetMessage(void)
+{
+  return FlxLastError;
+}
