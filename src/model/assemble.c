@@ -52,8 +52,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   PetscFunctionBegin;
   if (m->bK != 0) {
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
-    PetscCall(MatMult(m->K, m->work, f));
-  } else PetscCall(MatMult(m->K, x, f));
+    PetscCall(FlxKMultApply(m->kmult, m->work, f));
+  } else PetscCall(FlxKMultApply(m->kmult, x, f));
   PetscFunctionReturn(0);
 }
 
@@ -152,6 +152,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
   PetscCall(VecAssemblyEnd(m->mass));
   PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(FlxKMultCreate(m, &m->kmult));
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {
     PetscInt        g, n;

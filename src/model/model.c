@@ -439,6 +439,7 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscCall(VecDestroy(&m->free));
   PetscCall(VecDestroy(&m->work));
   PetscCall(MatDestroy(&m->K));
+  PetscCall(FlxKMultDestroy(&m->kmult));
   PetscCall(MatDestroy(&m->Mc));
   PetscCall(ISLocalToGlobalMappingDestroy(&m->l2g));
   PetscCall(VecScatterDestroy(&m->tonat));

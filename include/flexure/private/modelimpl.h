@@ -4,6 +4,11 @@
 
 #define FLX_MAX_NAMES 64
 
+typedef struct _FlxKMult *FlxKMult;
+PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, FlxKMult *);
+PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
+PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
+
 typedef struct {
   char      name[FLX_NAME_LEN];
   PetscReal E, nu, rho;
@@ -69,6 +74,7 @@ struct _p_FlxModel {
   PetscInt     nconstrained; /* global number of prescribed DOFs */
   Vec          mass, free, work;
   Mat          K, Mc;
+  FlxKMult     kmult; /* deterministic K x (kmult.c) */
   ISLocalToGlobalMapping l2g;
   VecScatter   tonat;
   Vec          xnat;
