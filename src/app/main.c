@@ -10,7 +10,7 @@ static const char help[] = "flexure: distributed structural dynamics of beams an
 /* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. */
 static PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
 {
-  PetscInt N;
+  PetscInt N, nleft;
   char   **names, **values;
 
   PetscFunctionBegin;
@@ -21,8 +21,9 @@ static PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
       PetscCall(PetscStrlcat(list, k ? ", -" : "-", sizeof(list)));
       PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
     }
+    nleft = N;
     PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
-    PetscCheck(N == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (flexure -help lists every option)", N > 1 ? "s" : "", list);
+    PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (flexure -help lists every option)", nleft > 1 ? "s" : "", list);
   }
   PetscFunctionReturn(0);
 }
@@ -44,10 +45,8 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
   PetscCall(FlxMeshSetFromOptions(mesh));
   PetscCall(FlxModelCreate(mesh, &model));
   PetscCall(FlxModelSetFromOptions(model));
-  if (!isstatic) {
-    PetscCall(FlxStepperCreate(comm, &ts));
-    PetscCall(FlxStepperSetFromOptions(ts));
-  }
+  PetscCall(FlxStepperCreate(comm, &ts)); /* also in static runs, so a case file serves both */
+  PetscCall(FlxStepperSetFromOptions(ts));
   PetscCall(FlxOutputCreate(comm, &out));
   PetscCall(FlxOutputSetFromOptions(out));
   if (help) {

@@ -1,0 +1,6 @@
+# Sourced by the scripts: repository root and the Open MPI settings for root and oversubscription.
+FLX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FLX_ROOT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export PYTHON=/usr/bin/python3

@@ -1,0 +1,47 @@
+"""Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
+element type, a node id out of range, an unknown physical group, a missing material property, an
+unconstrained (singular) model, a dt above the critical step and a misspelled option."""
+import os
+
+from flxtest import CASE, SOURCE, Checker, args_np_out, run
+
+a = args_np_out()
+c = Checker()
+mesh = open(os.path.join(SOURCE, "meshes", "cantilever.msh")).read().splitlines()
+d = os.path.join(a.out, f"bad_np{a.np}")
+os.makedirs(d, exist_ok=True)
+
+
+def write(name, lines):
+    p = os.path.join(d, name)
+    open(p, "w").write("\n".join(lines) + "\n")
+    return p
+
+
+truncated = write("truncated.msh", mesh[:40])
+i = mesh.index("1 1 1 40")  # element block header: dim 1, entity 1, Gmsh type 1 (line), 40 elements
+unknown = write("unknown_type.msh", mesh[:i] + ["1 1 8 40"] + mesh[i + 1:])
+badnode = write("bad_node.msh", mesh[:i + 1] + ["3 1 99"] + mesh[i + 2:])
+
+# command-line model without a case file (a generated beam), to drop the boundary condition
+gen = ["-mesh_generate", "beam", "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3",
+       "-material_steel_rho", "7850", "-section_names", "bar", "-section_bar_groups", "beam", "-section_bar_material", "steel",
+       "-section_bar_A", "4e-4", "-section_bar_Iy", "1.3e-8", "-section_bar_Iz", "1.3e-8", "-section_bar_J", "2.2e-8",
+       "-load_names", "tip", "-load_tip_group", "tip", "-load_tip_value", "0,-100,0", "-ts_max_time", "0.001"]
+out = ["-output_file", os.path.join(d, "r.h5")]
+cases = [
+    ("truncated .msh", [CASE, "-mesh_file", truncated], "truncated"),
+    ("unknown element type", [CASE, "-mesh_file", unknown], "unknown or unsupported element type 8"),
+    ("node id out of range", [CASE, "-mesh_file", badnode], "refers to node 99"),
+    ("unknown physical group", [CASE, "-bc_clamp_group", "roots"], "unknown physical group 'roots'"),
+    ("missing material property", [CASE, "-material_names", "steel,alu", "-material_alu_nu", "0.33", "-material_alu_rho", "2700"], "-material_alu_E"),
+    ("unconstrained model", gen, "unconstrained"),
+    ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
+    ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
+]
+for what, args, expect in cases:
+    rc, so, se = run(a.np, args + out, timeout=120, check=False)
+    lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
+    ok = rc != 0 and len(lines) == 1 and expect in lines[0] and "PETSC ERROR" not in se + so and "Signal" not in se
+    c.check(ok, f"{what}: exit {rc}, message: {lines[0] if lines else se.strip()[:300]!r}")
+c.done()

@@ -1,0 +1,53 @@
+"""Helpers shared by the test scripts: run flexure under mpirun, parse output, compare numbers."""
+import os
+import subprocess
+import sys
+
+SOURCE = os.environ.get("FLX_SOURCE", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("FLX_BIN", os.path.join(SOURCE, "build", "bin"))
+MPIEXEC = os.environ.get("FLX_MPIEXEC", "mpirun")
+CASE = os.path.join(SOURCE, "examples", "cantilever", "case.yaml")
+
+# The example's data (examples/cantilever/case.yaml)
+E, NU, RHO = 210e9, 0.3, 7850.0
+A, I, KAPPA = 4.0e-4, 1.3333333333333333e-8, 0.8333333333333334
+L, P = 1.0, 100.0
+G = E / (2 * (1 + NU))
+STATIC_TIP = P * L**3 / (3 * E * I) + P * L / (KAPPA * G * A)
+
+
+def run(np_, args, timeout=240, check=True):
+    """Run flexure on np_ ranks from the source directory; return (returncode, stdout, stderr)."""
+    cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure")] + list(args)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        print(p.stdout)
+        print(p.stderr, file=sys.stderr)
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited with {p.returncode}")
+    return p.returncode, p.stdout, p.stderr
+
+
+class Checker:
+    """Collects named checks; exits non-zero if any failed."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def check(self, ok, what):
+        print(("PASS: " if ok else "FAIL: ") + what)
+        if not ok:
+            self.failed += 1
+
+    def done(self):
+        print(f"{'FAIL' if self.failed else 'PASS'}: {self.failed} failed checks")
+        sys.exit(1 if self.failed else 0)
+
+
+def args_np_out(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("--out", default="/tmp")
+    return ap.parse_args(argv)
