@@ -170,6 +170,12 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
+  { /* prescribed DOFs (minv = 0) are at rest: homogeneous constraints */
+    Vec free;
+    PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
+    PetscCall(VecPointwiseMult(g->X, g->X, free));
+    PetscCall(VecPointwiseMult(g->V, g->V, free));
+  }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
   PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
   g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";

@@ -78,6 +78,7 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsInt("-ts_max_steps", "Maximum number of steps", "FlxStepperSolve", ts->max_steps, &ts->max_steps, NULL));
   PetscCall(PetscOptionsReal("-ts_safety", "Safety factor on the critical step", "FlxStepperSetUp", ts->safety, &ts->safety, NULL));
   PetscCall(PetscOptionsBool("-ts_allow_unstable", "Run with a step above the critical one, or a parameter set without a stable interval", "FlxStepperSetUp", ts->allow_unstable, &ts->allow_unstable, NULL));
+  PetscCall(PetscOptionsBool("-ts_omega_bound", "Take omega_max from the element-by-element bound (guaranteed stable, smaller step) instead of the power iteration", "FlxStepperSetUp", ts->use_bound, &ts->use_bound, NULL));
   PetscCall(PetscOptionsInt("-ts_power_max_it", "Maximum power iterations for omega_max", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
   PetscCall(PetscOptionsReal("-ts_power_rtol", "Relative tolerance of the power iteration", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
   PetscCall(PetscOptionsReal("-ts_max_energy_error", "Stop as unstable when the energy balance error exceeds this multiple of the energy put in", "FlxStepperSolve", ts->max_energy_error, &ts->max_energy_error, NULL));
@@ -111,8 +112,8 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
     PetscFunctionReturn(0);
   }
-  PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
-  ts->omega_used = ts->omega_power > 0 ? ts->omega_power : ts->omega_bound;
+  PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
+  ts->omega_used = (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
   PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
   ts->h_crit = ts->Omega_max / ts->omega_used;
   if (ts->Omega_max <= 0) {
@@ -135,6 +136,16 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
+/* Number of steps to the final time (or the step cap). */
+static PetscErrorCode CountSteps(FlxStepper ts)
+{
+  PetscReal n = PetscCeilReal((ts->max_time - ts->t0) / ts->dt - 1e-9);
+
+  PetscFunctionBegin;
+  ts->nsteps = (PetscInt)PetscMax(0, PetscMin(n, (PetscReal)ts->max_steps));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxStepperSetUp(FlxStepper ts)
 {
   PetscFunctionBegin;
@@ -143,10 +154,7 @@ PetscErrorCode FlxStepperSetUp(FlxStepper ts)
   if (!ts->type[0]) PetscCall(FlxStepperSetType(ts, FLXSTEPPERGCD));
   PetscCall(ts->ops.setup(ts));
   PetscCall(ChooseStep(ts));
-  {
-    PetscReal n = PetscCeilReal((ts->max_time - ts->t0) / ts->dt - 1e-9);
-    ts->nsteps  = (PetscInt)PetscMin(n, (PetscReal)ts->max_steps);
-  }
+  PetscCall(CountSteps(ts));
   PetscCall(PetscMalloc3(4 * ts->cap, &ts->lbuf, 4 * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
   PetscCall(PetscMalloc1(ts->cap, &ts->rows));
   ts->setup = PETSC_TRUE;
@@ -295,6 +303,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxStepperSetUp(ts));
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no initial conditions: call FlxStepperSetInitialConditions()");
+  PetscCall(CountSteps(ts));
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;
   ts->step      = 0;

@@ -26,7 +26,7 @@ struct _p_FlxStepper {
 
   PetscReal t0, time, dt, max_time;
   PetscInt  step, max_steps, nsteps;
-  PetscBool dt_set, allow_unstable;
+  PetscBool dt_set, allow_unstable, use_bound;
   PetscReal safety;
   PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
   PetscInt  power_its, power_maxits;
