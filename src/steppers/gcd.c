@@ -26,6 +26,7 @@ static const struct {
   const char *note;
 } Presets[] = {
   {"gcd3", 3, {1, 0.5, 0, 0}, "central differences, reformulated (paper eqs. 15-16 with (1, 1/2)); Omega_max 2"},
+  {"cd_classic", 3, {1, 0.5, 0, 0}, "classic central differences, velocities by differencing displacements (paper eqs. 4-6); for comparison only"},
   {"gcd3_a4/3", 3, {4.0 / 3, 0.5, 0, 0}, "degree 3 (4/3, 1/2); Omega_max sqrt(12/5)"},
   {"gcd3_a2", 3, {2, 0.5, 0, 0}, "degree 3 (2, 1/2); Omega_max sqrt(4/3)"},
   {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
@@ -39,7 +40,25 @@ void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, 
   const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
   PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 
-  if (p->degree == 3) { /* eqs. 15-16 */
+  if (p->classic) { /* eqs. 4-6: velocity by differencing displacements */
+    const PetscReal den = 1 / (1 + aM * h);
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], xm = J[i], dold = D[i], mi = minv[i];
+      const PetscReal a = (mi * (F[i] - G[i]) - aM * (x - xm) / h) * den; /* aM v_n with v_n ~ (x_{n+1} - x_{n-1}) / 2h */
+      const PetscReal xn = 2 * x - xm + h * h * a;
+      const PetscReal v = (xn - xm) / (2 * h);
+      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
+      s0 += m * (dold * dold + dn * dn);
+      s1 += (xn + xm) * G[i];
+      s2 += (dn + dold) * F[i];
+      s3 += (dn + dold) * aM * m * v;
+      J[i] = x;
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      D[i] = dn;
+    }
+  } else if (p->degree == 3) { /* eqs. 15-16 */
     const PetscReal c = be, den = 1 / (1 + aM * c * h);
     for (PetscInt i = 0; i < n; i++) {
       const PetscReal x = X[i], dold = D[i], mi = minv[i];
@@ -238,7 +257,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     PetscCall(VecRestoreArrayRead(g->W, &x1));
     for (int k = 0; k < 4; k++) ts->lsum[k] = s[k];
   }
-  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W)); /* D = x_1 - x_0 */
+  if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
+  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));       /* D = x_1 - x_0 */
   PetscCall(VecCopy(g->W, g->X));              /* X = x_1 */
   PetscCall(VecDestroy(&xm));
   PetscFunctionReturn(0);
@@ -300,7 +320,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &bK));
   PetscCheck(bK == 0, ts->comm, PETSC_ERR_SUP, "-damping_stiffness %g: stiffness-proportional damping makes the GCD step conditionally explicit (a solve per step), which this version does not have yet; use mass-proportional damping (-damping_mass) with the explicit stepper", (double)bK);
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
-  if (g->p.degree >= 4) PetscCall(VecDuplicate(mass, &g->J));
+  if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
@@ -340,7 +360,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Generalized central differences (-ts_type gcd)", "FlxStepper");
-  PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
+  PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
   PetscOptionsEnd();
@@ -349,12 +369,13 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
     size_t k, np = sizeof(Presets) / sizeof(Presets[0]);
     for (k = 0; k < np; k++)
       if (!strcmp(Presets[k].name, preset)) break;
-    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", preset);
+    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", preset);
     g->p.degree = Presets[k].degree;
     g->p.alpha  = Presets[k].par[0];
     g->p.beta   = Presets[k].par[1];
     g->p.gamma  = Presets[k].par[2];
     g->p.zeta   = Presets[k].par[3];
+    g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
     PetscFunctionReturn(0);
   }

@@ -5,9 +5,12 @@
 typedef struct {
   PetscInt  degree;
   PetscReal alpha, beta, gamma, zeta; /* contiguous: FlxGCDSpectralRadius takes &alpha */
+  PetscBool classic;                  /* classic central differences, paper eqs. 4-6 (J holds x_{n-1}) */
 } FlxGCDParams;
 
 /* One step over n DOFs (time-integration.md 1). In: X = x_n, V, A, J, S at t_{n-1}, D = x_n - x_{n-1},
    G = f_int(x_n), F = f_ext(t_n), minv (0 on prescribed DOFs), aM mass-proportional damping.
-   Out: X = x_{n+1}, V, A, J, S at t_n, D = x_{n+1} - x_n, and the local ledger sums. */
+   Out: X = x_{n+1}, V, A, J, S at t_n, D = x_{n+1} - x_n, and the local ledger sums.
+   Classic central differences (p->classic, for comparison only): J holds x_{n-1} and
+   x_{n+1} = 2 x_n - x_{n-1} + h^2 a_n, v_n = (x_{n+1} - x_{n-1}) / (2 h) (paper eqs. 4-6). */
 void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);

@@ -23,7 +23,7 @@ static PetscErrorCode Amplification(const FlxGCDParams *p, PetscReal Omega, Pets
 
 PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho)
 {
-  FlxGCDParams p = {degree, params[0], params[1], degree >= 4 ? params[2] : 0, degree >= 5 ? params[3] : 0};
+  FlxGCDParams p = {degree, params[0], params[1], degree >= 4 ? params[2] : 0, degree >= 5 ? params[3] : 0, PETSC_FALSE};
   PetscReal    A[25], wr[5], wi[5], work[64];
   PetscBLASInt n = (PetscBLASInt)degree, lwork = 64, info, one = 1;
 
