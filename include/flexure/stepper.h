@@ -70,3 +70,10 @@ PETSC_EXTERN PetscErrorCode FlxStepperGetDescription(FlxStepper ts, const char *
 PETSC_EXTERN PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho);
 /* Largest Omega reached from 0 with rho <= 1 (0 when there is no stable interval). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscReal *Omega_max);
+/* Preset k of the GCD family (name NULL past the last). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note);
+/* Degree and (alpha, beta, gamma, zeta) of a gcd stepper. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset);
+/* The 'flexure stability' command: Omega_max and rho(Omega) of the stepper set by the options, one line
+   per preset with -all_presets, or a parameter search with -stability_search_degree. Collective. */
+PETSC_EXTERN PetscErrorCode FlxStabilityCommand(MPI_Comm comm);

@@ -3,8 +3,10 @@
 
 static const char help[] = "flexure: distributed structural dynamics of beams and shells (PETSc, METIS, HDF5).\n"
                            "Usage: mpirun -np P flexure [run|static] CASE.yaml [options]\n"
+                           "       flexure stability [-ts_gcd_preset P | -ts_gcd_degree D -ts_gcd_params a,b,...] [-all_presets]\n"
                            "  run     transient analysis (default)\n"
                            "  static  linear static analysis K u = f with the loads at full value\n"
+                           "  stability  Omega_max and rho(Omega) of a time stepper, computed from its own update\n"
                            "The case file is a YAML options file; options on the command line override it.\n";
 
 /* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. */
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
   PetscInt       exitcode = 0;
   PetscMPIInt    rank;
 
-  if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "static"))) cmd = argv[i++];
+  if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "static") || !strcmp(argv[1], "stability"))) cmd = argv[i++];
   if (argc > i && argv[i][0] != '-') casefile = argv[i++];
   nargv          = (char **)malloc(sizeof(char *) * (argc + 3));
   nargv[nargc++] = argv[0];
@@ -141,7 +143,10 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscInitialize(&nargc, &nargv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
-  ierr = Run(PETSC_COMM_WORLD, strcmp(cmd, "static") ? PETSC_FALSE : PETSC_TRUE, cmdline, &exitcode);
+  if (!strcmp(cmd, "stability")) {
+    ierr = FlxStabilityCommand(PETSC_COMM_WORLD);
+    if (!ierr) ierr = CheckUnusedOptions(PETSC_COMM_WORLD);
+  } else ierr = Run(PETSC_COMM_WORLD, strcmp(cmd, "static") ? PETSC_FALSE : PETSC_TRUE, cmdline, &exitcode);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());

@@ -35,6 +35,35 @@ static const struct {
   {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper"},
 };
 
+PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note)
+{
+  PetscFunctionBegin;
+  *name = NULL;
+  if (k < 0 || k >= (PetscInt)(sizeof(Presets) / sizeof(Presets[0]))) PetscFunctionReturn(0);
+  *name   = Presets[k].name;
+  *degree = Presets[k].degree;
+  for (int i = 0; i < 4; i++) params[i] = Presets[k].par[i];
+  if (note) *note = Presets[k].note;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscBool       isgcd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(ts->type, FLXSTEPPERGCD, &isgcd));
+  PetscCheck(isgcd, ts->comm, PETSC_ERR_ARG_WRONG, "stepper type %s is not gcd", ts->type);
+  *degree   = g->p.degree;
+  params[0] = g->p.alpha;
+  params[1] = g->p.beta;
+  params[2] = g->p.gamma;
+  params[3] = g->p.zeta;
+  if (preset) *preset = g->preset;
+  PetscFunctionReturn(0);
+}
+
 void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
 {
   const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;

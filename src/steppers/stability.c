@@ -69,3 +69,97 @@ PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscRe
   *Omega_max = lo;
   PetscFunctionReturn(0);
 }
+
+static PetscErrorCode FormatParams(PetscInt degree, const PetscReal p[], char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (degree == 3) PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g", (double)p[0], (double)p[1]));
+  else if (degree == 4) PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2]));
+  else PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2], (double)p[3]));
+  PetscFunctionReturn(0);
+}
+
+/* Grid search of a degree's parameter space for sets stable up to at least Omega_min; a few spot values
+   of rho reject most sets before the full scan. Prints one line per set found. */
+static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal range[3], PetscReal Omega_min)
+{
+  const PetscReal spot[] = {1e-3, 1e-2, 0.1, 0.3, 0.6, 1.0};
+  PetscInt        n = (PetscInt)PetscFloorReal((range[1] - range[0]) / range[2] + 0.5) + 1, np = degree - 1, total = 1, found = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < np; k++) total *= n;
+  for (PetscInt idx = 0; idx < total; idx++) {
+    PetscReal p[4] = {0, 0, 0, 0}, rho, O;
+    PetscBool ok = PETSC_TRUE;
+    char      buf[128];
+    for (PetscInt k = 0, r = idx; k < np; k++, r /= n) p[k] = range[0] + (r % n) * range[2];
+    if ((degree >= 4 && p[2] == 0)) continue;
+    for (size_t s = 0; s < sizeof(spot) / sizeof(spot[0]) && ok && spot[s] <= Omega_min + 1e-12; s++) {
+      PetscCall(FlxGCDSpectralRadius(degree, p, spot[s], &rho));
+      if (rho > 1 + 1e-10) ok = PETSC_FALSE;
+    }
+    if (!ok) continue;
+    PetscCall(FlxGCDOmegaMax(degree, p, &O));
+    if (O < Omega_min) continue;
+    PetscCall(FormatParams(degree, p, buf, sizeof(buf)));
+    PetscCall(PetscPrintf(comm, "candidate degree=%" PetscInt_FMT " params=%s Omega_max=%.10f\n", degree, buf, (double)O));
+    found++;
+  }
+  PetscCall(PetscPrintf(comm, "searched %" PetscInt_FMT " sets, %" PetscInt_FMT " stable up to Omega >= %g\n", total, found, (double)Omega_min));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
+{
+  PetscBool  all = PETSC_FALSE, help;
+  PetscInt   npts = 41, sdeg = 0, nr = 3, degree;
+  PetscReal  Omax = -1, range[3] = {0, 2, 0.1}, Omin = 1, params[4], O;
+  FlxStepper ts;
+  char       buf[128];
+  const char *preset;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Stability analysis (flexure stability)", "FlxStability");
+  PetscCall(PetscOptionsBool("-all_presets", "One line per preset: name, degree, parameters, Omega_max", "FlxStabilityCommand", all, &all, NULL));
+  PetscCall(PetscOptionsReal("-stability_omega", "Largest Omega of the rho(Omega) table (default 1.5 Omega_max, or 3)", "FlxStabilityCommand", Omax, &Omax, NULL));
+  PetscCall(PetscOptionsInt("-stability_points", "Rows of the rho(Omega) table", "FlxStabilityCommand", npts, &npts, NULL));
+  PetscCall(PetscOptionsInt("-stability_search_degree", "Search this degree's parameter space (3, 4 or 5)", "FlxStabilityCommand", sdeg, &sdeg, NULL));
+  PetscCall(PetscOptionsRealArray("-stability_search_range", "lo,hi,step of every parameter in the search", "FlxStabilityCommand", range, &nr, NULL));
+  PetscCall(PetscOptionsReal("-stability_search_min", "Keep sets stable up to at least this Omega", "FlxStabilityCommand", Omin, &Omin, NULL));
+  PetscOptionsEnd();
+  PetscCall(FlxStepperCreate(comm, &ts));
+  PetscCall(FlxStepperSetFromOptions(ts));
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) {
+    PetscCall(FlxStepperDestroy(&ts));
+    PetscFunctionReturn(0);
+  }
+  if (all) {
+    for (PetscInt k = 0;; k++) {
+      const char *name;
+      PetscCall(FlxGCDGetPreset(k, &name, &degree, params, NULL));
+      if (!name) break;
+      PetscCall(FlxGCDOmegaMax(degree, params, &O));
+      PetscCall(FormatParams(degree, params, buf, sizeof(buf)));
+      PetscCall(PetscPrintf(comm, "%s degree=%" PetscInt_FMT " params=%s Omega_max=%.10f\n", name, degree, buf, (double)O));
+    }
+  } else if (sdeg) {
+    PetscCheck(sdeg >= 3 && sdeg <= 5 && nr == 3 && range[2] > 0, comm, PETSC_ERR_USER_INPUT, "-stability_search_degree 3|4|5 with -stability_search_range lo,hi,step");
+    PetscCall(Search(comm, sdeg, range, Omin));
+  } else {
+    PetscCall(FlxStepperGCDGetParameters(ts, &degree, params, &preset));
+    PetscCall(FlxGCDOmegaMax(degree, params, &O));
+    PetscCall(FormatParams(degree, params, buf, sizeof(buf)));
+    PetscCall(PetscPrintf(comm, "gcd degree %" PetscInt_FMT " params %s%s%s\n", degree, buf, preset[0] ? " preset " : "", preset));
+    PetscCall(PetscPrintf(comm, "Omega_max = %.10f%s\n", (double)O, O > 0 ? "" : " (no stable interval: rho > 1 for every Omega > 0)"));
+    if (Omax <= 0) Omax = O > 0 ? 1.5 * O : 3;
+    PetscCall(PetscPrintf(comm, "%14s %18s\n", "Omega", "rho"));
+    for (PetscInt k = 0; k < npts; k++) {
+      PetscReal Om = Omax * k / PetscMax(npts - 1, 1), rho;
+      PetscCall(FlxGCDSpectralRadius(degree, params, Om, &rho));
+      PetscCall(PetscPrintf(comm, "%14.8f %18.12f\n", (double)Om, (double)rho));
+    }
+  }
+  PetscCall(FlxStepperDestroy(&ts));
+  PetscFunctionReturn(0);
+}
