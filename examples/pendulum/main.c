@@ -52,7 +52,7 @@ static PetscErrorCode PostStep(FlxStepper ts, void *ctx)
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+static PetscErrorCode Run(void)
 {
   Pendulum   p = {9.81, 1.0, 0, 0};
   FlxSystem  sys;
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
   Vec        mass, free, x0, v0;
   PetscBool  view = PETSC_FALSE;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Pendulum", "");
   PetscCall(PetscOptionsReal("-pendulum_g", "Gravity (m/s^2)", "", p.g, &p.g, NULL));
   PetscCall(PetscOptionsReal("-pendulum_length", "Rod length (m)", "", p.L, &p.L, NULL));
@@ -98,6 +98,18 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&free));
   PetscCall(VecDestroy(&x0));
   PetscCall(VecDestroy(&v0));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscErrorCode ierr;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
+  ierr = Run();
+  if (ierr) fprintf(stderr, "flexure-pendulum: error: %s\n", FlxErrorGetMessage());
+  PetscPopErrorHandler();
   PetscCall(PetscFinalize());
-  return 0;
+  return ierr ? 1 : 0;
 }

@@ -108,21 +108,24 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
-  if (!linear) {
-    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
+  if (linear) {
+    PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
+    ts->omega_used = (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
+    PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
+    ts->h_crit = ts->Omega_max / ts->omega_used;
+  } else PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
+  if (ts->Omega_max <= 0) { /* the method has no stable interval */
+    char      growth[256] = "";
+    PetscReal rho;
+    if (ts->dt_set && ts->omega_used > 0) {
+      PetscCall(ts->ops.spectral_radius(ts, ts->omega_used * ts->dt, &rho));
+      PetscCall(PetscSNPrintf(growth, sizeof(growth), "; at dt = %g (Omega = %g for omega_max %g rad/s) the highest mode grows by rho = %.10g per step", (double)ts->dt, (double)(ts->omega_used * ts->dt), (double)ts->omega_used, (double)rho));
+    }
+    PetscCheck(ts->allow_unstable && ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s has no stable interval: rho(Omega) > 1 for every Omega > 0%s. Choose another parameter set, or force it with -ts_allow_unstable and -ts_dt", desc, growth);
+    PetscCall(PetscPrintf(ts->comm, "WARNING: %s has no stable interval%s (-ts_allow_unstable)\n", desc, growth));
     PetscFunctionReturn(0);
   }
-  PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
-  ts->omega_used = (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
-  PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
-  ts->h_crit = ts->Omega_max / ts->omega_used;
-  if (ts->Omega_max <= 0) {
-    PetscReal rho = 0;
-    if (ts->dt_set) PetscCall(ts->ops.spectral_radius(ts, ts->omega_used * ts->dt, &rho));
-    PetscCheck(ts->allow_unstable && ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s has no stable interval: rho(Omega) > 1 for every Omega > 0. Choose another parameter set, or force it with -ts_allow_unstable and -ts_dt", desc);
-    PetscCall(PetscPrintf(ts->comm, "WARNING: %s has no stable interval; at dt = %g (Omega = %g for omega_max) the highest mode grows by rho = %.10g per step (-ts_allow_unstable)\n", desc, (double)ts->dt, (double)(ts->omega_used * ts->dt), (double)rho));
-    PetscFunctionReturn(0);
-  }
+  if (!linear) PetscFunctionReturn(0);
   if (!ts->dt_set) {
     ts->dt = RoundStep(ts->safety * ts->h_crit);
     PetscFunctionReturn(0);
