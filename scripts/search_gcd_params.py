@@ -12,7 +12,7 @@ import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "build", "bin")
+BIN = os.environ.get("FLX_BIN", os.path.join(ROOT, "build", "bin"))
 
 
 def pendulum_error(degree, params, h):
@@ -29,15 +29,18 @@ def main():
     ap.add_argument("--min-omega", type=float, default=1.0)
     ap.add_argument("--steps", default="1e-2,1e-3")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--pendulum-runs", type=int, default=200, help="candidates (most accurate at Omega = 0.1) run on the pendulum")
     a = ap.parse_args()
     out = subprocess.run([os.path.join(BIN, "flexure"), "stability", "-stability_search_degree", str(a.degree),
                           "-stability_search_range", a.range, "-stability_search_min", repr(a.min_omega)],
                          capture_output=True, text=True, check=True).stdout
-    cands = re.findall(r"params=(\S+) Omega_max=(\S+)", out)
+    cands = re.findall(r"params=(\S+) Omega_max=(\S+) error\(0.1\)=(\S+)", out)
     print(out.strip().splitlines()[-1])
+    # rank by the one-step error of the linear oscillator at Omega = 0.1, keep the best for the pendulum
+    cands = sorted(cands, key=lambda c: float(c[2]))[: a.pendulum_runs]
     steps = [float(s) for s in a.steps.split(",")]
     rows = []
-    for params, om in cands:
+    for params, om, _ in cands:
         errs = [pendulum_error(a.degree, params, h) for h in steps]
         rows.append((errs[0], float(om), params, errs))
     rows.sort()

@@ -68,6 +68,8 @@ PETSC_EXTERN PetscErrorCode FlxStepperGetDescription(FlxStepper ts, const char *
 /* Stability of a GCD parameter set, computed from the stepper's own update (time-integration.md 1):
    spectral radius of the amplification matrix at Omega = omega h. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho);
+/* The same for a = -omega^2 x - 2 zeta omega v with the velocity term in the conditionally explicit solve. */
+PETSC_EXTERN PetscErrorCode FlxGCDSpectralRadiusDamped(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal zeta, PetscReal *rho);
 /* Largest Omega reached from 0 with rho <= 1 (0 when there is no stable interval). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscReal *Omega_max);
 /* Preset k of the GCD family (name NULL past the last). Not collective. */

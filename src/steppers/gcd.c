@@ -10,12 +10,28 @@
 #include <flexure/private/stepperimpl.h>
 #include "gcd.h"
 
+typedef enum {
+  GCD_SOLVE_AUTO,
+  GCD_SOLVE_EXPLICIT,
+  GCD_SOLVE_KSP,
+  GCD_SOLVE_FIXED_POINT
+} GCDSolve;
+static const char *const GCDSolves[] = {"auto", "explicit", "ksp", "fixed_point", "GCDSolve", "GCD_SOLVE_", NULL};
+static PetscErrorCode    SetUpKSP(FlxStepper);
+
 typedef struct {
   FlxGCDParams p;
   char         preset[64];
   Vec          X, V, A, J, S, D, G, F, Minv, W, Mass;
-  PetscReal    aM;
+  PetscReal    aM, bK;
   const char  *startup;
+  /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
+  GCDSolve  solve;
+  Vec       Wv, Rhs, Anew, Zero, Free, Vt;
+  Mat       Aop;    /* (1 + aM c h) M + c h bK K */
+  KSP       ksp;
+  PetscReal fp_rtol;
+  PetscInt  fp_maxit, its_total, its_max, nsolves;
 } FlxStepper_GCD;
 
 /* Paper's parameter sets (000, Tables 1-6). */
@@ -64,90 +80,113 @@ PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, Petsc
   PetscFunctionReturn(0);
 }
 
-void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
+/* Known parts of the common solve shape (time-integration.md 1): v_n = vhat + c h (a_n - ahat). */
+#define GCD_HATS3 \
+  const PetscReal ahat = 0, vhat = V[i] + h * (1 - be) * A[i]
+#define GCD_HATS4 \
+  const PetscReal jo = J[i], ahat = A[i] + h * (1 - ga) * jo, vhat = V[i] + h * A[i] + h2 * (1 - be) * jo
+#define GCD_HATS5 \
+  const PetscReal jo = J[i], so = S[i], ahat = A[i] + h * jo + h2 * (1 - ga) * so, vhat = V[i] + h * A[i] + h2 * jo + h3 * (1 - be) * so
+/* a_n: given (conditionally explicit solve), or the explicit diagonal solve with mass-proportional damping */
+#define GCD_ACCEL (Ag ? Ag[i] : (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den)
+/* ledger sums; the damping force is aM M v_n (explicit) or the residual f_ext - K x - M a (solved) */
+#define GCD_LEDGER(xprev) \
+  do { \
+    const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0; \
+    s0 += m * (dold * dold + dn * dn); \
+    s1 += (xn + (xprev)) * G[i]; \
+    s2 += (dn + dold) * F[i]; \
+    s3 += (dn + dold) * (Ag ? (mi > 0 ? F[i] - G[i] - m * a : 0) : aM * m * v); \
+    D[i] = dn; \
+  } while (0)
+
+PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p)
+{
+  return p->degree == 3 ? p->beta : p->degree == 4 ? p->beta / (2 * p->gamma) : p->beta / (3 * p->gamma);
+}
+
+void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W)
+{
+  const PetscReal be = p->beta, ga = p->gamma, h2 = h * h / 2, h3 = h * h * h / 6, c = FlxGCDSolveCoefficient(p);
+
+  if (p->degree == 3)
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS3;
+      W[i] = vhat - c * h * ahat;
+    }
+  else if (p->degree == 4)
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS4;
+      W[i] = vhat - c * h * ahat;
+    }
+  else
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS5;
+      (void)so;
+      W[i] = vhat - c * h * ahat;
+    }
+}
+
+void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
 {
   const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
+  const PetscReal c = FlxGCDSolveCoefficient(p), den = 1 / (1 + aM * c * h);
   PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 
   if (p->classic) { /* eqs. 4-6: velocity by differencing displacements */
-    const PetscReal den = 1 / (1 + aM * h);
     for (PetscInt i = 0; i < n; i++) {
       const PetscReal x = X[i], xm = J[i], dold = D[i], mi = minv[i];
-      const PetscReal a = (mi * (F[i] - G[i]) - aM * (x - xm) / h) * den; /* aM v_n with v_n ~ (x_{n+1} - x_{n-1}) / 2h */
+      const PetscReal vhat = (x - xm) / h, ahat = 0; /* aM v_n with v_n ~ (x_n - x_{n-1}) / h + h a_n */
+      const PetscReal a  = GCD_ACCEL;
       const PetscReal xn = 2 * x - xm + h * h * a;
-      const PetscReal v = (xn - xm) / (2 * h);
-      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
-      s0 += m * (dold * dold + dn * dn);
-      s1 += (xn + xm) * G[i];
-      s2 += (dn + dold) * F[i];
-      s3 += (dn + dold) * aM * m * v;
+      const PetscReal v  = (xn - xm) / (2 * h);
+      GCD_LEDGER(xm);
       J[i] = x;
       X[i] = xn;
       V[i] = v;
       A[i] = a;
-      D[i] = dn;
     }
   } else if (p->degree == 3) { /* eqs. 15-16 */
-    const PetscReal c = be, den = 1 / (1 + aM * c * h);
     for (PetscInt i = 0; i < n; i++) {
       const PetscReal x = X[i], dold = D[i], mi = minv[i];
-      const PetscReal vhat = V[i] + h * (1 - be) * A[i];
-      const PetscReal a = (mi * (F[i] - G[i]) - aM * vhat) * den;
-      const PetscReal v = vhat + c * h * a;
+      GCD_HATS3;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * (al * a + (1 - al) * A[i]);
-      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
-      s0 += m * (dold * dold + dn * dn);
-      s1 += (xn + x - dold) * G[i];
-      s2 += (dn + dold) * F[i];
-      s3 += (dn + dold) * aM * m * v;
+      GCD_LEDGER(x - dold);
       X[i] = xn;
       V[i] = v;
       A[i] = a;
-      D[i] = dn;
     }
   } else if (p->degree == 4) { /* eqs. 40-43 */
-    const PetscReal c = be / (2 * ga), den = 1 / (1 + aM * c * h);
     for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], dold = D[i], mi = minv[i], jo = J[i];
-      const PetscReal ahat = A[i] + h * (1 - ga) * jo;
-      const PetscReal vhat = V[i] + h * A[i] + h2 * (1 - be) * jo;
-      const PetscReal a = (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den;
-      const PetscReal j = (a - ahat) / (ga * h);
-      const PetscReal v = vhat + c * h * (a - ahat);
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      GCD_HATS4;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal j  = (a - ahat) / (ga * h);
+      const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * a + h3 * (al * j + (1 - al) * jo);
-      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
-      s0 += m * (dold * dold + dn * dn);
-      s1 += (xn + x - dold) * G[i];
-      s2 += (dn + dold) * F[i];
-      s3 += (dn + dold) * aM * m * v;
+      GCD_LEDGER(x - dold);
       X[i] = xn;
       V[i] = v;
       A[i] = a;
       J[i] = j;
-      D[i] = dn;
     }
   } else { /* degree 5, eqs. 69-73 */
-    const PetscReal c = be / (3 * ga), den = 1 / (1 + aM * c * h);
     for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], dold = D[i], mi = minv[i], jo = J[i], so = S[i];
-      const PetscReal ahat = A[i] + h * jo + h2 * (1 - ga) * so;
-      const PetscReal vhat = V[i] + h * A[i] + h2 * jo + h3 * (1 - be) * so;
-      const PetscReal a = (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den;
-      const PetscReal s = 2 * (a - ahat) / (ga * h * h);
-      const PetscReal j = jo + h * ((1 - ze) * so + ze * s);
-      const PetscReal v = vhat + c * h * (a - ahat);
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      GCD_HATS5;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal s  = 2 * (a - ahat) / (ga * h * h);
+      const PetscReal j  = jo + h * ((1 - ze) * so + ze * s);
+      const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * a + h3 * j + h4 * ((1 - al) * so + al * s);
-      const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;
-      s0 += m * (dold * dold + dn * dn);
-      s1 += (xn + x - dold) * G[i];
-      s2 += (dn + dold) * F[i];
-      s3 += (dn + dold) * aM * m * v;
+      GCD_LEDGER(x - dold);
       X[i] = xn;
       V[i] = v;
       A[i] = a;
       J[i] = j;
       S[i] = s;
-      D[i] = dn;
     }
   }
   lsum[0] = s0;
@@ -156,38 +195,136 @@ void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, 
   lsum[3] = s3;
 }
 
-static PetscErrorCode GCDStep(FlxStepper ts)
+/* Run the fused kernel on the vectors; Ag (a_n) NULL for the explicit solve. */
+static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
 {
   FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
-  PetscReal          tn = ts->t0 + (ts->step + 1) * ts->dt;
   PetscInt           n;
-  const PetscScalar *F, *G, *Mi;
+  const PetscScalar *F, *G, *Mi, *Aa = NULL;
   PetscScalar       *X, *V, *A, *J = NULL, *S = NULL, *D;
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
-  PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
   PetscCall(VecGetLocalSize(g->X, &n));
   PetscCall(VecGetArrayRead(g->F, &F));
   PetscCall(VecGetArrayRead(g->G, &G));
   PetscCall(VecGetArrayRead(g->Minv, &Mi));
+  if (Ag) PetscCall(VecGetArrayRead(Ag, &Aa));
   PetscCall(VecGetArray(g->X, &X));
   PetscCall(VecGetArray(g->V, &V));
   PetscCall(VecGetArray(g->A, &A));
   PetscCall(VecGetArray(g->D, &D));
   if (g->J) PetscCall(VecGetArray(g->J, &J));
   if (g->S) PetscCall(VecGetArray(g->S, &S));
-  FlxGCDKernel(&g->p, n, ts->dt, g->aM, F, G, Mi, X, V, A, J, S, D, ts->lsum);
+  FlxGCDKernel(&g->p, n, ts->dt, g->aM, F, G, Mi, Aa, X, V, A, J, S, D, ts->lsum);
   if (g->S) PetscCall(VecRestoreArray(g->S, &S));
   if (g->J) PetscCall(VecRestoreArray(g->J, &J));
   PetscCall(VecRestoreArray(g->D, &D));
   PetscCall(VecRestoreArray(g->A, &A));
   PetscCall(VecRestoreArray(g->V, &V));
   PetscCall(VecRestoreArray(g->X, &X));
+  if (Ag) PetscCall(VecRestoreArrayRead(Ag, &Aa));
   PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
   PetscCall(VecRestoreArrayRead(g->G, &G));
   PetscCall(VecRestoreArrayRead(g->F, &F));
   PetscCall(PetscLogFlops(30.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* w = vhat - c h ahat into g->Wv */
+static PetscErrorCode Predict(FlxStepper ts)
+{
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  PetscInt           n;
+  const PetscScalar *V, *A, *J = NULL, *S = NULL;
+  PetscScalar       *W;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(g->X, &n));
+  PetscCall(VecGetArrayRead(g->V, &V));
+  PetscCall(VecGetArrayRead(g->A, &A));
+  if (g->J) PetscCall(VecGetArrayRead(g->J, &J));
+  if (g->S) PetscCall(VecGetArrayRead(g->S, &S));
+  PetscCall(VecGetArrayWrite(g->Wv, &W));
+  FlxGCDPredict(&g->p, n, ts->dt, V, A, J, S, W);
+  PetscCall(VecRestoreArrayWrite(g->Wv, &W));
+  if (g->S) PetscCall(VecRestoreArrayRead(g->S, &S));
+  if (g->J) PetscCall(VecRestoreArrayRead(g->J, &J));
+  PetscCall(VecRestoreArrayRead(g->A, &A));
+  PetscCall(VecRestoreArrayRead(g->V, &V));
+  PetscFunctionReturn(0);
+}
+
+/* dx_{n+1}/da_n of the update, to measure the fixed point's convergence on x_{n+1} (paper section 8) */
+static PetscReal DxDa(const FlxGCDParams *p, PetscReal h)
+{
+  PetscReal c = FlxGCDSolveCoefficient(p);
+  if (p->degree == 3) return h * h * (c + p->alpha / 2);
+  if (p->degree == 4) return h * h * (c + 0.5 + p->alpha / (6 * p->gamma));
+  return h * h * (c + 0.5 + p->zeta / (3 * p->gamma) + p->alpha / (12 * p->gamma));
+}
+
+/* Conditionally explicit solve for a_n: M a + f_int(x_n, w + c h a) = f_ext, with mass-proportional damping
+   aM M (w + c h a). KSP: linear model, (M (1 + aM c h) + c h bK K) a = f_ext - K (x_n + bK w) - aM M w.
+   Fixed point: a <- ((f_ext - f_int(x_n, w + c h a)) / m - aM w) / (1 + aM c h), until x_{n+1} stops changing. */
+static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt, den = 1 / (1 + g->aM * c * h);
+
+  PetscFunctionBegin;
+  PetscCall(Predict(ts));
+  if (g->solve == GCD_SOLVE_KSP) {
+    KSPConvergedReason reason;
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) */
+    PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
+    PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
+    PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
+    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0 */
+    PetscCall(VecCopy(g->A, g->Anew));
+    PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
+    PetscCall(KSPGetConvergedReason(g->ksp, &reason));
+    PetscCall(KSPGetIterationNumber(g->ksp, its));
+    PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
+  } else {
+    PetscReal dx = 0, xn;
+    PetscCall(VecCopy(g->A, g->Anew));
+    PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
+    for (*its = 1; *its <= g->fp_maxit; (*its)++) {
+      PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
+      PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Vt, g->Rhs));
+      PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
+      PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
+      PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
+      PetscCall(VecScale(g->Rhs, den));               /* new a */
+      PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs));      /* old - new */
+      PetscCall(VecNorm(g->Anew, NORM_INFINITY, &dx));
+      PetscCall(VecCopy(g->Rhs, g->Anew));
+      if (DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL)) break;
+    }
+    PetscCheck(*its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the fixed-point iteration of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (change of x_{n+1} %g): reduce -ts_dt or use -ts_gcd_solve ksp", g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDStep(FlxStepper ts)
+{
+  FlxStepper_GCD *g  = (FlxStepper_GCD *)ts->data;
+  PetscReal       tn = ts->t0 + (ts->step + 1) * ts->dt;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
+  if (g->solve == GCD_SOLVE_EXPLICIT) {
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+    PetscCall(RunKernel(ts, NULL));
+  } else {
+    PetscInt its = 0;
+    PetscCall(SolveAcceleration(ts, tn, &its));
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Zero, g->G)); /* elastic force, for the ledger */
+    g->its_total += its;
+    g->its_max = PetscMax(g->its_max, its);
+    g->nsolves++;
+    PetscCall(RunKernel(ts, g->Anew));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -216,6 +353,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  if (g->solve == GCD_SOLVE_KSP) PetscCall(SetUpKSP(ts));
+  g->its_total = g->its_max = g->nsolves = 0;
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
   { /* prescribed DOFs (minv = 0) are at rest: homogeneous constraints */
@@ -328,12 +467,58 @@ static PetscErrorCode GCDProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal *rho)
+static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(FlxGCDSpectralRadius(g->p.degree, &g->p.alpha, Omega, rho));
+  PetscCall(FlxGCDSpectralRadiusDamped(g->p.degree, &g->p.alpha, Omega, zeta, rho));
+  PetscFunctionReturn(0);
+}
+
+/* Operator (1 + aM c h) M + c h bK K of the conditionally explicit solve and its KSP (CG + Jacobi by
+   default, options prefix -ts_gcd_); built once the step is known. */
+static PetscErrorCode SetUpKSP(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  Mat             K;
+  PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt;
+  IS              fixed;
+  PetscInt        lo, n, nfix = 0, *idx;
+  const PetscScalar *fr;
+  PC              pc;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemGetStiffness(ts->sys, &K));
+  PetscCheck(K, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp needs the assembled stiffness of a linear system");
+  PetscCall(MatDestroy(&g->Aop));
+  PetscCall(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, &g->Aop));
+  PetscCall(MatScale(g->Aop, c * h * g->bK));
+  PetscCall(VecCopy(g->Mass, g->Vt));
+  PetscCall(VecScale(g->Vt, 1 + g->aM * c * h));
+  PetscCall(MatDiagonalSet(g->Aop, g->Vt, ADD_VALUES));
+  PetscCall(VecGetOwnershipRange(g->Free, &lo, NULL));
+  PetscCall(VecGetLocalSize(g->Free, &n));
+  PetscCall(PetscMalloc1(n + 1, &idx));
+  PetscCall(VecGetArrayRead(g->Free, &fr));
+  for (PetscInt i = 0; i < n; i++)
+    if (fr[i] == 0) idx[nfix++] = lo + i;
+  PetscCall(VecRestoreArrayRead(g->Free, &fr));
+  PetscCall(ISCreateGeneral(ts->comm, nfix, idx, PETSC_OWN_POINTER, &fixed));
+  PetscCall(MatZeroRowsColumnsIS(g->Aop, fixed, 1.0, NULL, NULL));
+  PetscCall(ISDestroy(&fixed));
+  if (!g->ksp) {
+    PetscCall(KSPCreate(ts->comm, &g->ksp));
+    PetscCall(KSPSetOptionsPrefix(g->ksp, "ts_gcd_"));
+    PetscCall(KSPSetType(g->ksp, KSPCG));
+    PetscCall(KSPGetPC(g->ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(g->ksp, 1e-14, 1e-300, PETSC_DEFAULT, 1000));
+    PetscCall(KSPSetInitialGuessNonzero(g->ksp, PETSC_TRUE));
+    PetscCall(KSPSetFromOptions(g->ksp));
+  }
+  PetscCall(KSPSetOperators(g->ksp, g->Aop, g->Aop));
+  PetscCall(KSPSetUp(g->ksp));
   PetscFunctionReturn(0);
 }
 
@@ -341,16 +526,26 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
   Vec             mass, free;
-  PetscReal       bK;
+  PetscBool       linear;
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
-  PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &bK));
-  PetscCheck(bK == 0, ts->comm, PETSC_ERR_SUP, "-damping_stiffness %g: stiffness-proportional damping makes the GCD step conditionally explicit (a solve per step), which this version does not have yet; use mass-proportional damping (-damping_mass) with the explicit stepper", (double)bK);
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &g->bK));
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  g->Mass = mass;
+  g->Free = free;
+  if (g->solve == GCD_SOLVE_AUTO) g->solve = g->bK == 0 ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
+  PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || g->bK == 0, ts->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness %g makes the GCD step conditionally explicit: use -ts_gcd_solve ksp (or fixed_point)", (double)g->bK);
+  PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
+  if (g->solve != GCD_SOLVE_EXPLICIT) {
+    Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
+    for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++) PetscCall(VecDuplicate(mass, cv[k]));
+    PetscCall(VecZeroEntries(g->Zero));
+  }
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
   PetscFunctionReturn(0);
@@ -376,7 +571,17 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "a_0 from the equation of motion, x_1 by the Taylor step"));
-  if (g->aM > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  mass-proportional damping a_M = %g 1/s, explicit (diagonal) solve\n", (double)g->aM));
+  if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1})" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDReport(FlxStepper ts, PetscViewer viewer)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  if (g->solve != GCD_SOLVE_EXPLICIT && g->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "conditionally explicit %s solve: %.2f iterations per step on average, at most %" PetscInt_FMT ", over %" PetscInt_FMT " steps\n", GCDSolves[g->solve], (double)g->its_total / g->nsolves, g->its_max, g->nsolves));
   PetscFunctionReturn(0);
 }
 
@@ -392,6 +597,9 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
+  PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
+  PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point: tolerance on the change of x_{n+1} relative to max |x|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
+  PetscCall(PetscOptionsInt("-ts_gcd_fp_max_it", "Fixed point: maximum iterations per step", "FlxStepperGCD", g->fp_maxit, &g->fp_maxit, NULL));
   PetscOptionsEnd();
   PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
   if (setpre) {
@@ -436,6 +644,13 @@ static PetscErrorCode GCDDestroy(FlxStepper ts)
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  PetscCall(VecDestroy(&g->Wv));
+  PetscCall(VecDestroy(&g->Rhs));
+  PetscCall(VecDestroy(&g->Anew));
+  PetscCall(VecDestroy(&g->Zero));
+  PetscCall(VecDestroy(&g->Vt));
+  PetscCall(MatDestroy(&g->Aop));
+  PetscCall(KSPDestroy(&g->ksp));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -449,6 +664,8 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   g->p.degree = 3;
   g->p.alpha  = 1;
   g->p.beta   = 0.5;
+  g->fp_rtol  = 1e-14;
+  g->fp_maxit = 100;
   PetscCall(PetscStrncpy(g->preset, "gcd3", sizeof(g->preset)));
   ts->data                = g;
   ts->ops.setfromoptions  = GCDSetFromOptions;
@@ -459,6 +676,7 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   ts->ops.probe           = GCDProbe;
   ts->ops.spectral_radius = GCDSpectralRadius;
   ts->ops.view            = GCDView;
+  ts->ops.report          = GCDReport;
   ts->ops.describe        = GCDDescribe;
   ts->ops.destroy         = GCDDestroy;
   PetscFunctionReturn(0);

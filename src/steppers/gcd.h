@@ -10,7 +10,14 @@ typedef struct {
 
 /* One step over n DOFs (time-integration.md 1). In: X = x_n, V, A, J, S at t_{n-1}, D = x_n - x_{n-1},
    G = f_int(x_n), F = f_ext(t_n), minv (0 on prescribed DOFs), aM mass-proportional damping.
+   Ag: NULL for the explicit diagonal solve (G = f_int(x_n), mass-proportional damping aM), or a_n from a
+   conditionally explicit solve (G then the elastic force K x_n only).
    Out: X = x_{n+1}, V, A, J, S at t_n, D = x_{n+1} - x_n, and the local ledger sums.
    Classic central differences (p->classic, for comparison only): J holds x_{n-1} and
    x_{n+1} = 2 x_n - x_{n-1} + h^2 a_n, v_n = (x_{n+1} - x_{n-1}) / (2 h) (paper eqs. 4-6). */
-void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);
+void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);
+
+/* c of the solve shape v_n = vhat + c h (a_n - ahat). */
+PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p);
+/* w = vhat - c h ahat, so that v_n = w + c h a_n (the velocity the conditionally explicit solve sees). */
+void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W);

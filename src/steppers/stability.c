@@ -6,32 +6,69 @@
 #include <petscblaslapack.h>
 #include "gcd.h"
 
-static PetscErrorCode Amplification(const FlxGCDParams *p, PetscReal Omega, PetscReal Amat[25])
+/* Columns of A(Omega) for a = -Omega^2 x - 2 zeta Omega v (h = 1): with zeta = 0 the explicit kernel; with
+   damping the conditionally explicit path (w from FlxGCDPredict, a_n solved for the scalar, then the kernel). */
+static PetscErrorCode Amplification(const FlxGCDParams *p, PetscReal Omega, PetscReal zeta, PetscReal Amat[25])
 {
-  PetscInt n = p->degree;
+  PetscInt  n = p->degree;
+  PetscReal c = FlxGCDSolveCoefficient(p);
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < n; k++) {
-    PetscReal y[5] = {0, 0, 0, 0, 0}, F = 0, G, minv = 1, D = 0, lsum[4];
+    PetscReal y[5] = {0, 0, 0, 0, 0}, F = 0, G, minv = 1, D = 0, lsum[4], w, a;
     y[k] = 1;
     G    = Omega * Omega * y[0];
-    FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
+    if (zeta == 0) FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, NULL, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
+    else {
+      FlxGCDPredict(p, 1, 1.0, &y[1], &y[2], &y[3], &y[4], &w);
+      a = -(G + 2 * zeta * Omega * w) / (1 + 2 * zeta * Omega * c);
+      FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, &a, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
+    }
     for (PetscInt i = 0; i < n; i++) Amat[i + n * k] = y[i]; /* column-major */
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho)
+/* Eigenvalues of the amplification matrix A(Omega). */
+static PetscErrorCode Eigenvalues(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal zeta, PetscReal wr[5], PetscReal wi[5])
 {
   FlxGCDParams p = {degree, params[0], params[1], degree >= 4 ? params[2] : 0, degree >= 5 ? params[3] : 0, PETSC_FALSE};
-  PetscReal    A[25], wr[5], wi[5], work[64];
+  PetscReal    A[25], work[64];
   PetscBLASInt n = (PetscBLASInt)degree, lwork = 64, info, one = 1;
 
   PetscFunctionBegin;
   PetscCheck(degree >= 3 && degree <= 5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "GCD degree %" PetscInt_FMT " is not 3, 4 or 5", degree);
-  PetscCall(Amplification(&p, Omega, A));
+  PetscCall(Amplification(&p, Omega, zeta, A));
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &n, A, &n, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
   PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK geev failed: %d", (int)info);
+  PetscFunctionReturn(0);
+}
+
+/* Distance of the principal eigenvalue to the exact exp(i Omega): the local error of one step of a = -Omega^2 x. */
+static PetscErrorCode PrincipalError(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *err)
+{
+  PetscReal wr[5], wi[5];
+
+  PetscFunctionBegin;
+  PetscCall(Eigenvalues(degree, params, Omega, 0, wr, wi));
+  *err = PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < degree; i++) *err = PetscMin(*err, PetscSqrtReal(PetscSqr(wr[i] - PetscCosReal(Omega)) + PetscSqr(PetscAbsReal(wi[i]) - PetscSinReal(Omega))));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxGCDSpectralRadius(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal *rho)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxGCDSpectralRadiusDamped(degree, params, Omega, 0, rho));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxGCDSpectralRadiusDamped(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal zeta, PetscReal *rho)
+{
+  PetscReal wr[5], wi[5];
+
+  PetscFunctionBegin;
+  PetscCall(Eigenvalues(degree, params, Omega, zeta, wr, wi));
   *rho = 0;
   for (PetscInt i = 0; i < degree; i++) *rho = PetscMax(*rho, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
   PetscFunctionReturn(0);
@@ -102,7 +139,11 @@ static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal ran
     PetscCall(FlxGCDOmegaMax(degree, p, &O));
     if (O < Omega_min) continue;
     PetscCall(FormatParams(degree, p, buf, sizeof(buf)));
-    PetscCall(PetscPrintf(comm, "candidate degree=%" PetscInt_FMT " params=%s Omega_max=%.10f\n", degree, buf, (double)O));
+    {
+      PetscReal e = 0;
+      PetscCall(PrincipalError(degree, p, 0.1, &e));
+      PetscCall(PetscPrintf(comm, "candidate degree=%" PetscInt_FMT " params=%s Omega_max=%.10f error(0.1)=%.3e\n", degree, buf, (double)O, (double)e));
+    }
     found++;
   }
   PetscCall(PetscPrintf(comm, "searched %" PetscInt_FMT " sets, %" PetscInt_FMT " stable up to Omega >= %g\n", total, found, (double)Omega_min));

@@ -100,6 +100,28 @@ static PetscReal RoundStep(PetscReal h)
   return PetscFloorReal(h / e) * e;
 }
 
+/* With Rayleigh damping the modes sit on zeta(omega) = aM / (2 omega) + bK omega / 2: check the method's
+   damped spectral radius along that curve up to omega_max and lower h_crit until all are stable. */
+static PetscErrorCode DampedCriticalStep(FlxStepper ts)
+{
+  PetscReal aM, bK;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
+  if (bK == 0) PetscFunctionReturn(0); /* the explicit path treats aM exactly; undamped analysis holds */
+  for (int it = 0; it < 200; it++) {
+    PetscBool ok = PETSC_TRUE;
+    for (int k = 1; k <= 32 && ok; k++) {
+      PetscReal w = ts->omega_used * k / 32, rho;
+      PetscCall(ts->ops.spectral_radius(ts, w * ts->h_crit, aM / (2 * w) + bK * w / 2, &rho));
+      if (rho > 1 + 1e-10) ok = PETSC_FALSE;
+    }
+    if (ok) PetscFunctionReturn(0);
+    ts->h_crit *= 0.98;
+  }
+  SETERRQ(ts->comm, PETSC_ERR_USER_INPUT, "no stable step found for the Rayleigh damping aM = %g, bK = %g", (double)aM, (double)bK);
+}
+
 static PetscErrorCode ChooseStep(FlxStepper ts)
 {
   PetscBool linear;
@@ -118,7 +140,7 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     char      growth[256] = "";
     PetscReal rho;
     if (ts->dt_set && ts->omega_used > 0) {
-      PetscCall(ts->ops.spectral_radius(ts, ts->omega_used * ts->dt, &rho));
+      PetscCall(ts->ops.spectral_radius(ts, ts->omega_used * ts->dt, 0, &rho));
       PetscCall(PetscSNPrintf(growth, sizeof(growth), "; at dt = %g (Omega = %g for omega_max %g rad/s) the highest mode grows by rho = %.10g per step", (double)ts->dt, (double)(ts->omega_used * ts->dt), (double)ts->omega_used, (double)rho));
     }
     PetscCheck(ts->allow_unstable && ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s has no stable interval: rho(Omega) > 1 for every Omega > 0%s. Choose another parameter set, or force it with -ts_allow_unstable and -ts_dt", desc, growth);
@@ -126,6 +148,7 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     PetscFunctionReturn(0);
   }
   if (!linear) PetscFunctionReturn(0);
+  PetscCall(DampedCriticalStep(ts));
   if (!ts->dt_set) {
     ts->dt = RoundStep(ts->safety * ts->h_crit);
     PetscFunctionReturn(0);
@@ -344,6 +367,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
     PetscCall(PetscStrlcat(ts->reason_msg, tail, sizeof(ts->reason_msg)));
   }
   PetscCall(Progress(ts, PETSC_TRUE));
+  if (ts->ops.report) PetscCall(ts->ops.report(ts, PETSC_VIEWER_STDOUT_(ts->comm)));
   PetscFunctionReturn(0);
 }
 

@@ -9,7 +9,8 @@ typedef struct {
   PetscErrorCode (*step)(FlxStepper);       /* t_n -> t_{n+1}; fills lsum for t_{n+1} */
   PetscErrorCode (*getstate)(FlxStepper, Vec *, Vec *, Vec *);
   PetscErrorCode (*probe)(FlxStepper, PetscInt, const PetscInt[], PetscReal[]); /* x, v, a at t_n of local DOFs (-1: 0) */
-  PetscErrorCode (*spectral_radius)(FlxStepper, PetscReal, PetscReal *);      /* rho of the method at Omega */
+  PetscErrorCode (*spectral_radius)(FlxStepper, PetscReal, PetscReal, PetscReal *); /* rho of the method at (Omega, zeta) */
+  PetscErrorCode (*report)(FlxStepper, PetscViewer);                            /* statistics after a run */
   PetscErrorCode (*view)(FlxStepper, PetscViewer);
   PetscErrorCode (*describe)(FlxStepper, char[], size_t);
   PetscErrorCode (*destroy)(FlxStepper);
