@@ -15,6 +15,12 @@ for name, ref in [("gcd3", 2.0), ("gcd3_a4/3", math.sqrt(12 / 5)), ("gcd3_a2", m
     v = float(om.get(name, "nan"))
     c.check(abs(v - ref) < 1e-6, f"{name}: Omega_max {v:.10f} vs {ref:.10f} (1e-6)")
 c.check(float(om.get("gcd4_a5/4", "nan")) == 0, "gcd4_a5/4: no stable interval (Omega_max 0)")
+c.check(float(om.get("gcd5_paper", "nan")) == 0, "gcd5_paper (4/5, 1, 1, 1): no stable interval (the paper says about 0.6)")
+# the degree-5 preset found by the search: stable to Omega_max >= 1 and pendulum error <= 1e-5 at h = 1e-2
+o5 = float(om.get("gcd5", "nan"))
+p = subprocess.run([os.path.join(BIN, "flexure-pendulum"), "-ts_gcd_preset", "gcd5", "-ts_dt", "1e-2"], capture_output=True, text=True)
+e5 = float(p.stdout.strip().splitlines()[-1].split("=")[1]) if p.returncode == 0 else float("inf")
+c.check(o5 >= 1 and e5 <= 1e-5, f"gcd5 preset: Omega_max {o5:.7f} (>= 1), pendulum error {e5:.3e} at h = 1e-2 (<= 1e-5)")
 out = subprocess.run([os.path.join(BIN, "flexure"), "stability", "-ts_gcd_degree", "4", "-ts_gcd_params", "5/4,1/3,1/2",
                       "-stability_omega", "0.1", "-stability_points", "2"], capture_output=True, text=True, check=True).stdout
 rho = float(out.strip().splitlines()[-1].split()[1])

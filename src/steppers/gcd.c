@@ -48,7 +48,8 @@ static const struct {
   {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
   {"gcd4_a3/4", 4, {0.75, 1.0 / 3, 0.5, 0}, "degree 4 (3/4, 1/3, 1/2)"},
   {"gcd4_a5/4", 4, {1.25, 1.0 / 3, 0.5, 0}, "degree 4 (5/4, 1/3, 1/2): no stable interval"},
-  {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper"},
+  {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper: no stable interval (rho(0.1) = 1.0026729)"},
+  {"gcd5", 5, {1, 0.8, 0.7, 0.5}, "degree 5 (1, 4/5, 7/10, 1/2) found by scripts/search_gcd_params.py: Omega_max 1.4770979, pendulum 5.60e-7 at h = 1e-2, 5.51e-11 at 1e-3"},
 };
 
 PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note)
@@ -486,7 +487,6 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   IS              fixed;
   PetscInt        lo, n, nfix = 0, *idx;
   const PetscScalar *fr;
-  PC              pc;
 
   PetscFunctionBegin;
   PetscCall(FlxSystemGetStiffness(ts->sys, &K));
@@ -507,16 +507,6 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   PetscCall(ISCreateGeneral(ts->comm, nfix, idx, PETSC_OWN_POINTER, &fixed));
   PetscCall(MatZeroRowsColumnsIS(g->Aop, fixed, 1.0, NULL, NULL));
   PetscCall(ISDestroy(&fixed));
-  if (!g->ksp) {
-    PetscCall(KSPCreate(ts->comm, &g->ksp));
-    PetscCall(KSPSetOptionsPrefix(g->ksp, "ts_gcd_"));
-    PetscCall(KSPSetType(g->ksp, KSPCG));
-    PetscCall(KSPGetPC(g->ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    PetscCall(KSPSetTolerances(g->ksp, 1e-14, 1e-300, PETSC_DEFAULT, 1000));
-    PetscCall(KSPSetInitialGuessNonzero(g->ksp, PETSC_TRUE));
-    PetscCall(KSPSetFromOptions(g->ksp));
-  }
   PetscCall(KSPSetOperators(g->ksp, g->Aop, g->Aop));
   PetscCall(KSPSetUp(g->ksp));
   PetscFunctionReturn(0);
@@ -545,6 +535,17 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
     for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++) PetscCall(VecDuplicate(mass, cv[k]));
     PetscCall(VecZeroEntries(g->Zero));
+  }
+  if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
+    PC pc;
+    PetscCall(KSPCreate(ts->comm, &g->ksp));
+    PetscCall(KSPSetOptionsPrefix(g->ksp, "ts_gcd_"));
+    PetscCall(KSPSetType(g->ksp, KSPCG));
+    PetscCall(KSPGetPC(g->ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(g->ksp, 1e-14, 1e-300, PETSC_DEFAULT, 1000));
+    PetscCall(KSPSetInitialGuessNonzero(g->ksp, PETSC_TRUE));
+    PetscCall(KSPSetFromOptions(g->ksp));
   }
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
@@ -594,7 +595,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Generalized central differences (-ts_type gcd)", "FlxStepper");
-  PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
+  PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
   PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
@@ -606,7 +607,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
     size_t k, np = sizeof(Presets) / sizeof(Presets[0]);
     for (k = 0; k < np; k++)
       if (!strcmp(Presets[k].name, preset)) break;
-    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper", preset);
+    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5", preset);
     g->p.degree = Presets[k].degree;
     g->p.alpha  = Presets[k].par[0];
     g->p.beta   = Presets[k].par[1];

@@ -39,7 +39,7 @@ struct _p_FlxStepper {
   PetscInt  cap, nbuf;
   PetscReal *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
   FlxLedgerRow *rows;
-  PetscReal Wh, Dh, B0, scale, peak, maxrel;
+  PetscReal Wh, Dh, B0, scale, input, peak, maxrel;
   PetscBool haveB0;
   PetscReal max_energy_error;
 
