@@ -118,7 +118,7 @@ static PetscErrorCode FormatParams(PetscInt degree, const PetscReal p[], char bu
 
 /* Grid search of a degree's parameter space for sets stable up to at least Omega_min; a few spot values
    of rho reject most sets before the full scan. Prints one line per set found. */
-static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal range[3], PetscReal Omega_min)
+static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal range[3], PetscReal Omega_min, PetscInt nz, const PetscReal zeta[])
 {
   const PetscReal spot[] = {1e-3, 1e-2, 0.1, 0.3, 0.6, 1.0};
   PetscInt        n = (PetscInt)PetscFloorReal((range[1] - range[0]) / range[2] + 0.5) + 1, np = degree - 1, total = 1, found = 0;
@@ -138,6 +138,12 @@ static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal ran
     if (!ok) continue;
     PetscCall(FlxGCDOmegaMax(degree, p, &O));
     if (O < Omega_min) continue;
+    for (PetscInt z = 0; z < nz && ok; z++) /* stable with damping too (conditionally explicit step) */
+      for (PetscReal Om = 0.01; Om <= Omega_min && ok; Om += 0.05) {
+        PetscCall(FlxGCDSpectralRadiusDamped(degree, p, Om, zeta[z], &rho));
+        if (rho > 1 + 1e-10) ok = PETSC_FALSE;
+      }
+    if (!ok) continue;
     PetscCall(FormatParams(degree, p, buf, sizeof(buf)));
     {
       PetscReal e = 0;
@@ -154,7 +160,9 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
 {
   PetscBool  all = PETSC_FALSE, help;
   PetscInt   npts = 41, sdeg = 0, nr = 3, degree;
-  PetscReal  Omax = -1, range[3] = {0, 2, 0.1}, Omin = 1, params[4], O;
+  PetscReal  Omax = -1, range[3] = {0, 2, 0.1}, Omin = 1, params[4], O, zeta[8];
+  PetscInt   nz = 8;
+  PetscBool  zset;
   FlxStepper ts;
   char       buf[128];
   const char *preset;
@@ -167,6 +175,8 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
   PetscCall(PetscOptionsInt("-stability_search_degree", "Search this degree's parameter space (3, 4 or 5)", "FlxStabilityCommand", sdeg, &sdeg, NULL));
   PetscCall(PetscOptionsRealArray("-stability_search_range", "lo,hi,step of every parameter in the search", "FlxStabilityCommand", range, &nr, NULL));
   PetscCall(PetscOptionsReal("-stability_search_min", "Keep sets stable up to at least this Omega", "FlxStabilityCommand", Omin, &Omin, NULL));
+  PetscCall(PetscOptionsRealArray("-stability_search_zeta", "Also require stability with these damping ratios (conditionally explicit step)", "FlxStabilityCommand", zeta, &nz, &zset));
+  if (!zset) nz = 0;
   PetscOptionsEnd();
   PetscCall(FlxStepperCreate(comm, &ts));
   PetscCall(FlxStepperSetFromOptions(ts));
@@ -186,7 +196,7 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
     }
   } else if (sdeg) {
     PetscCheck(sdeg >= 3 && sdeg <= 5 && nr == 3 && range[2] > 0, comm, PETSC_ERR_USER_INPUT, "-stability_search_degree 3|4|5 with -stability_search_range lo,hi,step");
-    PetscCall(Search(comm, sdeg, range, Omin));
+    PetscCall(Search(comm, sdeg, range, Omin, nz, zeta));
   } else {
     PetscCall(FlxStepperGCDGetParameters(ts, &degree, params, &preset));
     PetscCall(FlxGCDOmegaMax(degree, params, &O));
