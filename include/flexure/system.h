@@ -42,6 +42,11 @@ PETSC_EXTERN PetscErrorCode FlxSystemComputeInternalForce(FlxSystem sys, PetscRe
 PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f);
 /* Evaluate d f_ext/dt (zero when no rate is set). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f);
+/* Declare that f_int depends on the velocity (beyond Rayleigh damping): the explicit steppers then solve
+   for the acceleration (conditionally explicit). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBool vdep);
+/* PETSC_TRUE when f_int depends on v (declared, or stiffness-proportional damping). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep);
 /* PETSC_TRUE for a linear system. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);
 /* Estimate omega_max: power iteration on M^-1 K (from below; its tolerance and iteration cap given) and the

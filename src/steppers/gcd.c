@@ -516,7 +516,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
   Vec             mass, free;
-  PetscBool       linear;
+  PetscBool       linear, vdep;
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
@@ -525,8 +525,9 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   g->Mass = mass;
   g->Free = free;
-  if (g->solve == GCD_SOLVE_AUTO) g->solve = g->bK == 0 ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
-  PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || g->bK == 0, ts->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness %g makes the GCD step conditionally explicit: use -ts_gcd_solve ksp (or fixed_point)", (double)g->bK);
+  PetscCall(FlxSystemIsVelocityDependent(ts->sys, &vdep));
+  if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
+  PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
   PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));

@@ -9,7 +9,7 @@ struct _p_FlxSystem {
   FlxSystemExternalFn   fext, fextrate;
   FlxSystemOmegaBoundFn bound;
   void                 *fintctx, *fextctx, *boundctx;
-  PetscBool             linear;
+  PetscBool             linear, vdep;
   PetscReal             aM, bK;
 };
 
@@ -146,6 +146,20 @@ PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec
   PetscFunctionBegin;
   if (sys->fextrate) PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
   else PetscCall(VecZeroEntries(f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBool vdep)
+{
+  PetscFunctionBegin;
+  sys->vdep = vdep;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep)
+{
+  PetscFunctionBegin;
+  *vdep = (PetscBool)(sys->vdep || sys->bK != 0);
   PetscFunctionReturn(0);
 }
 
