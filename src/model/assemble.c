@@ -158,8 +158,9 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscInt        g, n;
     const PetscInt *nodes;
     PetscScalar    *a;
-    PetscCall(FlxMeshFindGroup(m->mesh, m->pm[k].group, &g));
-    PetscCheck(g >= 0, m->comm, PETSC_ERR_USER_INPUT, "point mass '%s': unknown physical group '%s' (-pointmass_%s_group)", m->pm[k].name, m->pm[k].group, m->pm[k].name);
+    char            what[128];
+    PetscCall(PetscSNPrintf(what, sizeof(what), "point mass '%s' (-pointmass_%s_group)", m->pm[k].name, m->pm[k].name));
+    PetscCall(FlxModelRequireGroup(m, what, m->pm[k].group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     PetscCall(VecGetArray(m->mass, &a));
     for (PetscInt i = 0; i < n; i++)

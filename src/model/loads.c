@@ -12,20 +12,9 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
     PetscInt        g = -1, n;
     const PetscInt *nodes;
     if (l->group[0]) {
-      PetscCall(FlxMeshFindGroup(m->mesh, l->group, &g));
-      if (g < 0) {
-        PetscInt    ng;
-        const char *src, *name;
-        char        list[1024] = "";
-        PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
-        for (PetscInt j = 0; j < ng; j++) {
-          PetscCall(FlxMeshGetGroup(m->mesh, j, &name, NULL));
-          PetscCall(PetscStrlcat(list, j ? ", " : "", sizeof(list)));
-          PetscCall(PetscStrlcat(list, name, sizeof(list)));
-        }
-        PetscCall(FlxMeshGetSource(m->mesh, &src));
-        SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "load '%s' (-load_%s_group): unknown physical group '%s': mesh %s has the groups %s", l->name, l->name, l->group, src, list);
-      }
+      char what[128];
+      PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s' (-load_%s_group)", l->name, l->name));
+      PetscCall(FlxModelRequireGroup(m, what, l->group, &g));
     }
     if (l->type == FLX_LOAD_FORCE) {
       PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));

@@ -283,7 +283,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
 }
 
 /* Group index by name, or a collective error that lists the groups of the mesh. */
-static PetscErrorCode RequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g)
+PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g)
 {
   char        list[1024] = "";
   const char *src, *name;
@@ -333,7 +333,7 @@ static PetscErrorCode AssignSections(FlxModel m)
       PetscInt g;
       char     what[128];
       PetscCall(PetscSNPrintf(what, sizeof(what), "section '%s' (-section_%s_groups)", m->sec[s].name, m->sec[s].name));
-      PetscCall(RequireGroup(m, what, m->sec[s].groups[k], &g));
+      PetscCall(FlxModelRequireGroup(m, what, m->sec[s].groups[k], &g));
       PetscCheck(gsec[g] < 0, m->comm, PETSC_ERR_USER_INPUT, "group '%s' is given two sections ('%s' and '%s')", m->sec[s].groups[k], m->sec[gsec[g]].name, m->sec[s].name);
       gsec[g] = s;
     }
@@ -375,7 +375,7 @@ static PetscErrorCode ApplyBCs(FlxModel m)
     const PetscInt *nodes;
     char            what[128];
     PetscCall(PetscSNPrintf(what, sizeof(what), "boundary condition '%s' (-bc_%s_group)", m->bc[k].name, m->bc[k].name));
-    PetscCall(RequireGroup(m, what, m->bc[k].group, &g));
+    PetscCall(FlxModelRequireGroup(m, what, m->bc[k].group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     for (PetscInt i = 0; i < n; i++)
       for (int d = 0; d < 6; d++)
@@ -400,7 +400,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
     PetscInt g;
     char     what[128];
     PetscCall(PetscSNPrintf(what, sizeof(what), "initial condition '%s' (-ic_%s_group)", m->ic[k].name, m->ic[k].name));
-    PetscCall(RequireGroup(m, what, m->ic[k].group, &g));
+    PetscCall(FlxModelRequireGroup(m, what, m->ic[k].group, &g));
   }
   if (!m->allow_rigid) PetscCall(FlxModelCheckRigidBody(m));
   PetscCall(FlxSystemSetMass(m->sys, m->mass, m->free));

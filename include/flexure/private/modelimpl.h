@@ -86,4 +86,6 @@ PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
+/* Index of the physical group called group, or a collective error that names what asked for it and lists the mesh's groups. */
+PETSC_INTERN PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g);
 PETSC_INTERN PetscErrorCode FlxModelCellDescription(FlxModel model, PetscInt cell, char buf[], size_t len);
