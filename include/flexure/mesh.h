@@ -25,7 +25,8 @@ PETSC_EXTERN PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer);
 /* Free the mesh. Collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshDestroy(FlxMesh *mesh);
 
-/* Local sizes: owned nodes, ghost nodes, local cells. Not collective. */
+/* Local sizes: owned nodes, ghost nodes, local cells (the owned cells and the halo cells owned elsewhere
+   that touch an owned node, in natural order). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetLocalSizes(FlxMesh mesh, PetscInt *nowned, PetscInt *nghost, PetscInt *ncells);
 /* Global number of nodes and the first owned node in the global (PETSc) numbering. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetNodeLayout(FlxMesh mesh, PetscInt *Nnodes, PetscInt *rstart);
@@ -33,6 +34,8 @@ PETSC_EXTERN PetscErrorCode FlxMeshGetNodeLayout(FlxMesh mesh, PetscInt *Nnodes,
 PETSC_EXTERN PetscErrorCode FlxMeshGetCoordinates(FlxMesh mesh, const PetscReal **xyz);
 /* Cell k: type, number of nodes, local node ids, group index. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetCell(FlxMesh mesh, PetscInt k, FlxCellType *type, PetscInt *nn, const PetscInt **nodes, PetscInt *group);
+/* Whether local cell k is owned by this rank (PETSC_FALSE for halo cells). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxMeshIsCellOwned(FlxMesh mesh, PetscInt k, PetscBool *owned);
 /* Natural (file-order) global id of cell k. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetCellNaturalId(FlxMesh mesh, PetscInt k, PetscInt *id);
 /* Global (PETSc) node id of each local node (owned then ghost). Not collective. */

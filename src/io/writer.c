@@ -72,8 +72,10 @@ PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
     PetscCall(FlxMeshGetLocalSizes(mesh, NULL, NULL, &lnc));
     for (PetscInt c = 0; c < lnc; c++) {
       FlxCellType t;
+      PetscBool   owned;
       PetscCall(FlxMeshGetCell(mesh, c, &t, NULL, NULL, NULL));
-      nc[t]++;
+      PetscCall(FlxMeshIsCellOwned(mesh, c, &owned));
+      nc[t] += owned;
     }
     PetscCallMPI(MPI_Allreduce(nc, w->ncells, FLX_NUM_CELL_TYPES, MPIU_INT, MPI_SUM, w->comm));
   }

@@ -141,6 +141,7 @@ PetscErrorCode FlxMeshDestroy(FlxMesh *mesh)
   PetscCall(PetscFree(m->conn));
   PetscCall(PetscFree(m->cgroup));
   PetscCall(PetscFree(m->cnatural));
+  PetscCall(PetscFree(m->cowned));
   PetscCall(PetscFree(m->gname));
   PetscCall(PetscFree(m->gdim));
   PetscCall(PetscFree(m->gnptr));
@@ -158,7 +159,7 @@ PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer)
 
   PetscFunctionBegin;
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) Ncells += mesh->Ncells[t];
-  loc[0] = mesh->ncells;
+  loc[0] = mesh->ncowned;
   loc[1] = mesh->nowned;
   loc[2] = mesh->nghost;
   PetscCallMPI(MPI_Allreduce(loc, mn, 3, MPIU_INT, MPI_MIN, mesh->comm));
@@ -206,6 +207,13 @@ PetscErrorCode FlxMeshGetCell(FlxMesh mesh, PetscInt k, FlxCellType *type, Petsc
   if (nn) *nn = mesh->cptr[k + 1] - mesh->cptr[k];
   if (nodes) *nodes = mesh->conn + mesh->cptr[k];
   if (group) *group = mesh->cgroup[k];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshIsCellOwned(FlxMesh mesh, PetscInt k, PetscBool *owned)
+{
+  PetscFunctionBegin;
+  *owned = mesh->cowned[k];
   PetscFunctionReturn(0);
 }
 

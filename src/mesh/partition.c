@@ -116,6 +116,17 @@ static PetscErrorCode PartitionNodes(FlxSerialMesh *sm, PetscMPIInt size, const 
   PetscFunctionReturn(0);
 }
 
+/* A rank holds the cells it owns and the halo cells owned elsewhere that touch one of its nodes, so that
+   it can assemble its rows from every contributing cell, in natural cell order, without off-process
+   entries: the assembled values then do not depend on the partition. */
+static PetscBool CellOnRank(const FlxSerialMesh *sm, PetscInt c, PetscMPIInt r)
+{
+  if (sm->cpart[c] == r) return PETSC_TRUE;
+  for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
+    if (sm->part[sm->conn[k]] == r) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 /* Everything a rank receives, packed into one int and one real buffer. */
 typedef struct {
   PetscInt   hdr[8]; /* nowned, ncells, nconn, nghost, nmember, rstart */
@@ -135,7 +146,7 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
       nmem += mptr[i + 1] - mptr[i];
     }
   for (PetscInt c = 0; c < sm->ncells; c++)
-    if (sm->cpart[c] == r) {
+    if (CellOnRank(sm, c, r)) {
       nc++;
       ncn += sm->cptr[c + 1] - sm->cptr[c];
       for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) {
@@ -149,7 +160,7 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   PetscCall(PetscMalloc1(ngh + 1, &ghosts));
   ngh = 0;
   for (PetscInt c = 0; c < sm->ncells; c++)
-    if (sm->cpart[c] == r)
+    if (CellOnRank(sm, c, r))
       for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) {
         PetscInt j = sm->conn[k];
         if (ghostmark[j] == r) {
@@ -164,7 +175,7 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   pk->hdr[3] = ngh;
   pk->hdr[4] = nmem;
   pk->hdr[5] = rstart[r];
-  PetscCall(PetscMalloc1(4 * nown + 1 + nmem + 4 * nc + 1 + ncn + ngh + 1, &pk->ints));
+  PetscCall(PetscMalloc1(4 * nown + 1 + nmem + 5 * nc + 1 + ncn + ngh + 1, &pk->ints));
   PetscCall(PetscMalloc1(3 * (nown + ngh) + 1, &pk->reals));
   ip = pk->ints;
   rp = pk->reals;
@@ -190,21 +201,22 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   for (PetscInt i = 0; i < sm->nnodes; i++)
     if (sm->part[i] == r)
       for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++) *ip++ = midx[q];
-  /* cells: type, group, natural id, cptr, conn (global ids) */
+  /* cells (owned and halo, natural order): type, group, natural id, owned flag, cptr, conn (global ids) */
   for (PetscInt c = 0; c < sm->ncells; c++)
-    if (sm->cpart[c] == r) {
+    if (CellOnRank(sm, c, r)) {
       *ip++ = sm->type[c];
       *ip++ = sm->group[c];
       *ip++ = c;
+      *ip++ = sm->cpart[c] == r;
     }
   *ip++ = 0;
   for (PetscInt c = 0, acc = 0; c < sm->ncells; c++)
-    if (sm->cpart[c] == r) {
+    if (CellOnRank(sm, c, r)) {
       acc += sm->cptr[c + 1] - sm->cptr[c];
       *ip++ = acc;
     }
   for (PetscInt c = 0; c < sm->ncells; c++)
-    if (sm->cpart[c] == r)
+    if (CellOnRank(sm, c, r))
       for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) *ip++ = sm->perm[sm->conn[k]];
   /* ghosts (global ids, sorted) and their coordinates */
   {
@@ -294,12 +306,15 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
   PetscCall(PetscMalloc1(nc, &mesh->ctype));
   PetscCall(PetscMalloc1(nc, &mesh->cgroup));
   PetscCall(PetscMalloc1(nc, &mesh->cnatural));
+  PetscCall(PetscMalloc1(nc, &mesh->cowned));
   PetscCall(PetscMalloc1(nc + 1, &mesh->cptr));
   PetscCall(PetscMalloc1(ncn + 1, &mesh->conn));
   for (PetscInt c = 0; c < nc; c++) {
     mesh->ctype[c]    = (FlxCellType)*ip++;
     mesh->cgroup[c]   = *ip++;
     mesh->cnatural[c] = *ip++;
+    mesh->cowned[c]   = *ip++ ? PETSC_TRUE : PETSC_FALSE;
+    mesh->ncowned += mesh->cowned[c];
   }
   PetscCall(PetscArraycpy(mesh->cptr, ip, nc + 1));
   ip += nc + 1;

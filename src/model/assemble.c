@@ -18,6 +18,23 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   PetscFunctionReturn(0);
 }
 
+/* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass that belong to owned nodes.
+   Every rank holds all cells touching its nodes (halo cells included) in natural order, so each block is
+   summed in the same order at any number of ranks and nothing goes off-process. */
+static PetscErrorCode AddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
+{
+  PetscInt nown;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  for (PetscInt a = 0; a < nn; a++) {
+    if (nodes[a] >= nown) continue;
+    PetscCall(MatSetValuesBlockedLocal(A, 1, &nodes[a], nn, nodes, Ke + 36 * nn * a, ADD_VALUES));
+    if (me) PetscCall(VecSetValuesBlockedLocal(m->mass, 1, &nodes[a], me + 6 * a, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
 {
   PetscInt        nown;
@@ -33,6 +50,7 @@ static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
   PetscCall(MatXAIJSetPreallocation(*A, 6, dnz, onz, NULL, NULL));
   PetscCall(MatSetLocalToGlobalMapping(*A, m->l2g, m->l2g));
   PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
@@ -141,8 +159,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscCall(ops->lumped_mass(xyz, p, me));
     PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
     lmax = PetscMax(lmax, lambda);
-    PetscCall(MatSetValuesBlockedLocal(m->K, nn, nodes, nn, nodes, Ke, ADD_VALUES));
-    PetscCall(VecSetValuesBlockedLocal(m->mass, nn, nodes, me, ADD_VALUES));
+    PetscCall(AddOwnedRows(m, m->K, nn, nodes, Ke, me));
   }
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
   m->omega_bound = PetscSqrtReal(m->omega_bound);
@@ -210,7 +227,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
-      PetscCall(MatSetValuesBlockedLocal(m->Mc, nn, nodes, nn, nodes, Me, ADD_VALUES));
+      PetscCall(AddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
     }
     PetscCall(MatAssemblyBegin(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Mc, MAT_FINAL_ASSEMBLY));

@@ -42,7 +42,8 @@ struct _p_FlxMesh {
   PetscInt    *l2g;     /* nowned + nghost global node ids */
   PetscInt    *natural; /* nowned natural ids */
   PetscReal   *xyz;     /* 3 * (nowned + nghost) */
-  PetscInt     ncells;
+  PetscInt     ncells, ncowned; /* local cells (owned and halo), owned ones */
+  PetscBool   *cowned;
   FlxCellType *ctype;
   PetscInt    *cptr, *conn, *cgroup, *cnatural;
   PetscInt     ngroups;
