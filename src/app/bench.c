@@ -106,6 +106,19 @@ int main(int argc, char **argv)
   PetscCall(Triad(comm, 4 * nloc, &gbs));
   PetscCall(TimeOp(comm, reps, OpMatMult, K, x, v, &tmm));
   PetscCall(TimeOp(comm, reps, OpForce, sys, x, v, &tkm));
+  { /* the two products must agree */
+    Vec       w;
+    PetscReal nd, nv;
+    PetscCall(VecDuplicate(x, &w));
+    PetscCall(VecSetRandom(x, NULL));
+    PetscCall(MatMult(K, x, w));
+    PetscCall(OpForce(sys, x, v));
+    PetscCall(VecNorm(w, NORM_INFINITY, &nv));
+    PetscCall(VecAXPY(w, -1.0, v));
+    PetscCall(VecNorm(w, NORM_INFINITY, &nd));
+    PetscCall(PetscPrintf(comm, "bench: |PETSc K x - flexure K x| / |K x| = %.2e\n", (double)(nd / nv)));
+    PetscCall(VecDestroy(&w));
+  }
   PetscCall(VecZeroEntries(x));
   PetscCall(VecZeroEntries(v));
   PetscCall(FlxStepperSetSystem(ts, sys));
