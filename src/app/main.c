@@ -90,6 +90,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
     const char               *msg, *h5, *xdmf;
     PetscReal                 maxrel, peak, t;
     PetscInt                  steps;
+    PetscLogDouble            wall0, wall1;
     PetscCall(FlxStepperSetSystem(ts, sys));
     PetscCall(FlxModelGetInitialConditions(model, x, v));
     PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x, v));
@@ -97,7 +98,9 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
     PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_(comm)));
     PetscCall(FlxOutputSetUp(out, model, ts, cmdline));
     PetscCall(CheckUnusedOptions(comm));
+    PetscCall(PetscTime(&wall0));
     PetscCall(FlxStepperSolve(ts));
+    PetscCall(PetscTime(&wall1));
     PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
     PetscCall(FlxStepperGetEnergyError(ts, &maxrel, &peak));
     PetscCall(FlxStepperGetTime(ts, &t, &steps));
@@ -106,7 +109,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
       PetscCall(PetscFPrintf(comm, PETSC_STDERR, "flexure: error: %s. Results up to the last output are in %s\n", msg, h5));
       *exitcode = 2;
     } else {
-      PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s; largest energy balance error %.3e of the peak energy %.6e J\n", steps, (double)t, (double)maxrel, (double)peak));
+      PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s in %.3f s of wall time; largest energy balance error %.3e of the peak energy %.6e J\n", steps, (double)t, (double)(wall1 - wall0), (double)maxrel, (double)peak));
       PetscCall(PetscPrintf(comm, "flexure: results in %s (open %s in ParaView)\n", h5, xdmf));
     }
   }
