@@ -19,6 +19,8 @@ struct _p_FlxOutput {
   FlxWriter writer;
   FlxModel  model;
   Vec       nat[3];
+  PetscReal *times; /* probe times of a flush, grown on demand */
+  PetscInt   ntimes;
 };
 
 PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
@@ -112,13 +114,17 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
 
   PetscFunctionBegin;
   PetscCall(FlxWriterAppendEnergy(out->writer, n, rows));
-  PetscCall(PetscMalloc1(n + 1, &times));
+  if (n > out->ntimes) {
+    PetscCall(PetscFree(out->times));
+    out->ntimes = n;
+    PetscCall(PetscMalloc1(n, &out->times));
+  }
+  times = out->times;
   for (PetscInt i = 0; i < n; i++) times[i] = rows[i].time;
   for (PetscInt p = 0; p < out->nprobe; p++) {
     PetscCall(FlxWriterAppendProbe(out->writer, p, n, times, probes ? probes + 3 * off : NULL, 3 * out->ntotal));
     off += out->probe[p].ndof;
   }
-  PetscCall(PetscFree(times));
   PetscFunctionReturn(0);
 }
 
@@ -200,6 +206,7 @@ PetscErrorCode FlxOutputDestroy(FlxOutput *out)
   if (!*out) PetscFunctionReturn(0);
   PetscCall(FlxWriterDestroy(&(*out)->writer));
   for (int j = 0; j < 3; j++) PetscCall(VecDestroy(&(*out)->nat[j]));
+  PetscCall(PetscFree((*out)->times));
   PetscCall(PetscFree(*out));
   PetscFunctionReturn(0);
 }

@@ -19,7 +19,21 @@ struct _p_FlxWriter {
   PetscInt    frame_cap;
   Probe       probe[FLX_MAX_PROBES];
   PetscInt    nprobe;
+  double     *buf; /* staging for appended rows, grown on demand (no allocation once the run is going) */
+  PetscInt    bufcap;
 };
+
+static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
+{
+  PetscFunctionBegin;
+  if (n > w->bufcap) {
+    PetscCall(PetscFree(w->buf));
+    w->bufcap = PetscMax(n, 2 * w->bufcap);
+    PetscCall(PetscMalloc1(w->bufcap, &w->buf));
+  }
+  *buf = w->buf;
+  PetscFunctionReturn(0);
+}
 
 static const char *FieldNames[3]  = {"displacement", "velocity", "acceleration"};
 static const char *EnergyNames[5] = {"time", "kinetic", "strain", "external_work", "damping"};
@@ -213,12 +227,11 @@ PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow
   double *col;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n + 1, &col));
+  PetscCall(Staging(w, n + 1, &col));
   for (int k = 0; k < 5; k++) {
     for (PetscInt i = 0; i < n; i++) col[i] = (double)(&rows[i].time)[k];
     PetscCall(FlxH5AppendRoot(w->energy[k], H5T_NATIVE_DOUBLE, (hsize_t)n, col, w->rank));
   }
-  PetscCall(PetscFree(col));
   PetscFunctionReturn(0);
 }
 
@@ -257,7 +270,7 @@ PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const 
   double *buf = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n * p->ndof + 1, &buf));
+  PetscCall(Staging(w, n * p->ndof + 1, &buf));
   PetscCall(FlxH5AppendRoot(p->time, H5T_NATIVE_DOUBLE, (hsize_t)n, times, w->rank));
   for (int k = 0; k < 3; k++) {
     if (w->rank == 0)
@@ -265,7 +278,6 @@ PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const 
         for (PetscInt d = 0; d < p->ndof; d++) buf[i * p->ndof + d] = (double)values[i * stride + 3 * d + k];
     PetscCall(FlxH5AppendRoot(p->val[k], H5T_NATIVE_DOUBLE, (hsize_t)n, buf, w->rank));
   }
-  PetscCall(PetscFree(buf));
   PetscFunctionReturn(0);
 }
 
@@ -328,6 +340,7 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   }
   FLX_H5(H5Fclose(w->file));
   PetscCall(PetscFree(w->frame_times));
+  PetscCall(PetscFree(w->buf));
   PetscCall(PetscFree(w));
   *wp = NULL;
   PetscFunctionReturn(0);
