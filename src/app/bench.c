@@ -73,7 +73,10 @@ int main(int argc, char **argv)
   PetscLogDouble t0, t1;
   PetscMPIInt    size;
   MatInfo        info;
-  char           desc[256];
+  char           desc[256], *presets[16];
+  PetscInt       npre = 16;
+  PetscBool      set;
+  PetscReal      tfirst = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -81,7 +84,12 @@ int main(int argc, char **argv)
   PetscOptionsBegin(comm, NULL, "Benchmark", "flexure-bench");
   PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps timed", "", steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-bench_reps", "Repetitions of each product", "", reps, &reps, NULL));
+  PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets timed one after the other (default gcd3)", "", presets, &npre, &set));
   PetscOptionsEnd();
+  if (!set) {
+    npre = 1;
+    PetscCall(PetscStrallocpy("gcd3", &presets[0]));
+  }
   PetscCall(FlxMeshCreate(comm, &mesh));
   PetscCall(FlxMeshSetFromOptions(mesh));
   PetscCall(FlxModelCreate(mesh, &model));
@@ -119,35 +127,43 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "bench: |PETSc K x - flexure K x| / |K x| = %.2e\n", (double)(nd / nv)));
     PetscCall(VecDestroy(&w));
   }
-  PetscCall(VecZeroEntries(x));
-  PetscCall(VecZeroEntries(v));
-  PetscCall(FlxStepperSetSystem(ts, sys));
-  PetscCall(FlxStepperSetInitialConditions(ts, 0, x, v));
-  PetscCall(FlxStepperSetUp(ts));
-  PetscCall(FlxStepperGetDescription(ts, NULL, desc, sizeof(desc)));
-  {
-    PetscReal dt;
-    PetscCall(FlxStepperGetTimeStep(ts, &dt));
-    PetscCall(FlxStepperSetMaxTime(ts, dt * steps));
-  }
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(FlxStepperSolve(ts));
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t1));
-  tstep = (t1 - t0) / steps;
-  {
-    FlxStepperConvergedReason reason;
-    const char               *msg;
-    PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
-    PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
-  }
   /* compulsory traffic of a step: the matrix (36 values + 1 index per block) and about 11 vector streams */
   bytes = nnzb * (36 * 8 + 4) + 11.0 * 8 * N;
-  PetscCall(PetscPrintf(comm, "bench: ranks %d, DOFs %" PetscInt_FMT ", blocks %.0f, %s\n", size, N, (double)nnzb, desc));
+  PetscCall(PetscPrintf(comm, "bench: ranks %d, DOFs %" PetscInt_FMT ", blocks %.0f\n", size, N, (double)nnzb));
   PetscCall(PetscPrintf(comm, "bench: triad %.2f GB/s -> bandwidth bound of a step %.2f ns/DOF (%.0f bytes/DOF)\n", (double)gbs, (double)(bytes / (gbs * 1e9) / N * 1e9), (double)(bytes / N)));
   PetscCall(PetscPrintf(comm, "bench: PETSc MatMult %.2f ns/DOF; flexure K x (deterministic order) %.2f ns/DOF\n", (double)(tmm / N * 1e9), (double)(tkm / N * 1e9)));
-  PetscCall(PetscPrintf(comm, "bench: explicit step %.2f ns/DOF = %.3f x MatMult (%" PetscInt_FMT " steps, including ledger)\n", (double)(tstep / N * 1e9), (double)(tstep / tmm), steps));
+  for (PetscInt k = 0; k < npre; k++) { /* every stepper on the same model, one after the other */
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", presets[k]));
+    PetscCall(FlxStepperDestroy(&ts));
+    PetscCall(FlxStepperCreate(comm, &ts));
+    PetscCall(FlxStepperSetFromOptions(ts));
+    PetscCall(VecZeroEntries(x));
+    PetscCall(VecZeroEntries(v));
+    PetscCall(FlxStepperSetSystem(ts, sys));
+    PetscCall(FlxStepperSetInitialConditions(ts, 0, x, v));
+    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxStepperGetDescription(ts, NULL, desc, sizeof(desc)));
+    {
+      PetscReal dt;
+      PetscCall(FlxStepperGetTimeStep(ts, &dt));
+      PetscCall(FlxStepperSetMaxTime(ts, dt * steps));
+    }
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&t0));
+    PetscCall(FlxStepperSolve(ts));
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&t1));
+    tstep = (t1 - t0) / steps;
+    {
+      FlxStepperConvergedReason reason;
+      const char               *msg;
+      PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
+      PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
+    }
+    if (k == 0) tfirst = tstep;
+    PetscCall(PetscPrintf(comm, "bench: %-10s step %7.2f ns/DOF = %.3f x MatMult = %.3f x %s step (%s)\n", presets[k], (double)(tstep / N * 1e9), (double)(tstep / tmm), (double)(tstep / tfirst), presets[0], desc));
+  }
+  for (PetscInt k = 0; k < npre; k++) PetscCall(PetscFree(presets[k]));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&v));
   PetscCall(FlxStepperDestroy(&ts));
