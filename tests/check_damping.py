@@ -1,4 +1,5 @@
-"""Stiffness-proportional Rayleigh damping (conditionally explicit GCD step, KSP on M + c h C): the decay
+"""Rayleigh damping. Mass-proportional (explicit step): the decay rate is aM / 2. Stiffness-proportional
+(conditionally explicit GCD step, KSP on M + c h C): the decay
 rate of the first mode matches bK omega_1^2 / 2 (damping ratio bK omega_1 / 2) to 1%, for each degree:
  - the example cantilever (40 elements) with gcd3 and a 1% damping ratio;
  - an 8-element cantilever with 0.5% and gcd3, gcd4_damped and gcd5_damped (the paper's degree-4 and
@@ -38,10 +39,10 @@ def decay(f):
     return s, w
 
 
-def check(f, bK, what, balance_tol):
+def check(f, bK, what, balance_tol, aM=0.0):
     s, w = decay(f)
-    expected = bK * w**2 / 2
-    c.check(abs(s / expected - 1) < 0.01, f"{what}: decay rate {s:.5f} 1/s vs bK omega^2/2 = {expected:.5f} 1/s ({100 * (s / expected - 1):+.3f}%, tolerance 1%), damping ratio {s / w:.5f}")
+    expected = bK * w**2 / 2 + aM / 2
+    c.check(abs(s / expected - 1) < 0.01, f"{what}: decay rate {s:.5f} 1/s vs aM/2 + bK omega^2/2 = {expected:.5f} 1/s ({100 * (s / expected - 1):+.3f}%, tolerance 1%), damping ratio {s / w:.5f}")
     e = f["energy"]
     B = e["kinetic"][:] + e["strain"][:] - e["external_work"][:] + e["damping"][:]
     err = np.max(np.abs(B - B[0])) / np.max(e["kinetic"][:] + e["strain"][:])
@@ -61,6 +62,12 @@ gen = ["-mesh_generate", "beam", "-mesh_beam_elements", "8", "-material_names", 
        "-bc_names", "clamp", "-bc_clamp_group", "root", "-load_names", "tip", "-load_tip_group", "tip", "-load_tip_value", "0,-100,0",
        "-probe_names", "tip", "-probe_tip_group", "tip", "-probe_tip_dofs", "uy", "-ts_max_time", "0.3", "-output_frames", "3",
        "-ts_monitor_interval", "-1"]
+aM = 2.1  # mass-proportional: damping ratio aM / (2 omega_1) = 1%, explicit (diagonal) step
+out = os.path.join(a.out, f"damped_mass_np{a.np}.h5")
+_, so, _ = run(a.np, [CASE, "-damping_mass", repr(aM), "-ts_max_time", "0.2", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
+c.check("conditionally explicit" not in so, "mass-proportional damping keeps the step explicit")
+check(h5py.File(out, "r"), 0.0, "40 elements, gcd3, mass-proportional", 1e-6, aM=aM)
+
 bK = 9.5e-5
 for preset, tol in (("gcd3", 1e-6), ("gcd4_damped", 1e-6), ("gcd5_damped", 1e-6)):
     out = os.path.join(a.out, f"damped8_{preset}_np{a.np}.h5")
