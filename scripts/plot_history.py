@@ -21,7 +21,7 @@ def main():
     ap.add_argument("-o", "--output", default="history.png")
     a = ap.parse_args()
     f = h5py.File(a.results, "r")
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    fig, (ax1, ax2, ax3) = plt.subplots(3, 1, figsize=(9, 9), sharex=True, gridspec_kw={"height_ratios": [3, 3, 1.5]})
     probes = list(f["probes"].keys()) if "probes" in f else []
     if probes:
         name = a.probe or probes[0]
@@ -44,15 +44,15 @@ def main():
         ax2.plot(t, D, label="damping")
     bal = T + U - W + D
     peak = max(np.max(T + U), 1e-300)
-    ax3 = ax2.twinx()
-    ax3.plot(t, (bal - bal[0]) / peak, color="k", lw=0.5, alpha=0.6)
-    ax3.set_ylabel("balance error / peak energy", fontsize=8)
-    ax2.set_xlabel("time (s)")
+    ax3.plot(t, (bal - bal[0]) / peak, color="k", lw=0.5)
+    ax3.set_ylabel("balance error\n/ peak energy", fontsize=8)
+    ax3.grid(True, alpha=0.3)
+    ax3.set_xlabel("time (s)")
     ax2.set_ylabel("energy (J)")
-    ax2.legend(loc="best", fontsize=8)
+    ax2.legend(loc="upper right", fontsize=8)
     ax2.grid(True, alpha=0.3)
-    ax2.text(0.01, 0.02, f"max |balance error| / peak energy = {np.max(np.abs(bal - bal[0])) / peak:.2e}",
-             transform=ax2.transAxes, fontsize=8)
+    ax3.text(0.01, 0.05, f"max |kinetic + strain - external work + damping - E0| / peak energy = {np.max(np.abs(bal - bal[0])) / peak:.2e}",
+             transform=ax3.transAxes, fontsize=8)
     fig.tight_layout()
     fig.savefig(a.output, dpi=120)
     print(f"wrote {a.output}")
