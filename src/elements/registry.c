@@ -10,6 +10,13 @@ PetscErrorCode FlxElementRegister(const char name[], PetscErrorCode (*create)(Fl
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxElementFinalizeRegistry(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListDestroy(&FlxElementList));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxElementRegisterAll(void)
 {
   PetscFunctionBegin;

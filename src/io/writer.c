@@ -281,15 +281,20 @@ PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteXdmf(FlxWriter w)
+/* Rank 0 writes the XDMF file; *ok reports whether it could (checked collectively by the caller). */
+static PetscErrorCode WriteXdmf(FlxWriter w, PetscBool *ok)
 {
   FILE       *fp;
   const char *topo[FLX_NUM_CELL_TYPES] = {"Polyline\" NodesPerElement=\"2", "Triangle", "Quadrilateral"};
 
   PetscFunctionBegin;
+  *ok = PETSC_TRUE;
   if (w->rank != 0) PetscFunctionReturn(0);
   fp = fopen(w->xdmf, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", w->xdmf);
+  if (!fp) {
+    *ok = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n<Domain>\n<Grid Name=\"flexure\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt f = 0; f < w->nframes; f++) {
     fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
@@ -317,9 +322,14 @@ static PetscErrorCode WriteXdmf(FlxWriter w)
 
 PetscErrorCode FlxWriterFlush(FlxWriter w)
 {
+  PetscBool ok;
+  char      msg[PETSC_MAX_PATH_LEN + 64];
+
   PetscFunctionBegin;
   FLX_H5(H5Fflush(w->file, H5F_SCOPE_GLOBAL));
-  PetscCall(WriteXdmf(w));
+  PetscCall(WriteXdmf(w, &ok));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s", w->xdmf));
+  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_WRITE, msg));
   PetscFunctionReturn(0);
 }
 

@@ -210,7 +210,7 @@ static PetscErrorCode ReadNodes(Lexer *lx, FlxSerialMesh *sm, PetscInt **tagmap,
 
 static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities *ent, PetscInt *pdim, PetscInt *ptag, PetscInt nnamed, const PetscInt *tagmap, PetscInt maxtag)
 {
-  PetscInt  nblocks, nelem, mintag, maxetag, nc = 0, nconn = 0;
+  PetscInt  nblocks, nelem, mintag, maxetag, nc = 0, nconn = 0, nread = 0;
   PetscInt *pts = NULL, npts = 0, *ptsg = NULL;
 
   PetscFunctionBegin;
@@ -241,6 +241,8 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
       LEXFAIL(lx, "unknown or unsupported element type %" PetscInt_FMT " (flexure reads Gmsh types 1 = 2-node line, 2 = 3-node triangle, 3 = 4-node quad, 15 = point; use first-order elements)", gtype);
     }
     if (edim < 0 || edim > 3) LEXFAIL(lx, "entity dimension %" PetscInt_FMT " is not in 0..3", edim);
+    if (nb < 0 || nread + nb > nelem) LEXFAIL(lx, "element blocks hold more elements than the %" PetscInt_FMT " announced in the header", nelem);
+    nread += nb;
     phys = EntityPhysical(ent, edim, etag);
     if (phys >= 0) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys, &g));
     for (PetscInt e = 0; e < nb && !lx->failed; e++) {
@@ -265,6 +267,7 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
     }
   }
   sm->ncells = nc;
+  if (!lx->failed && nread != nelem) LEXFAIL(lx, "found %" PetscInt_FMT " elements but the header announced %" PetscInt_FMT, nread, nelem);
   PetscCall(ExpectWord(lx, "$EndElements"));
   if (!lx->failed) { /* point groups: CSR of their nodes */
     PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));

@@ -374,21 +374,39 @@ static PetscErrorCode BroadcastGlobals(FlxMesh mesh)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
+/* Rank 0: compact, build the nodal graph and partition it. */
+static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj)
 {
-  Pack pk;
+  FlxSerialMesh *sm = mesh->serial;
 
   PetscFunctionBegin;
+  if (!sm->gpptr) PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));
+  PetscCall(CompactNodes(sm));
+  PetscCall(PetscLogEventBegin(FLX_MeshPartition, 0, 0, 0, 0));
+  PetscCall(NodalGraph(sm, xadj, adj));
+  PetscCall(PartitionNodes(sm, mesh->size, *xadj, *adj));
+  PetscCall(PetscLogEventEnd(FLX_MeshPartition, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
+{
+  Pack           pk;
+  PetscInt      *xadj = NULL, *adj = NULL;
+  PetscErrorCode ierr = 0;
+  char           msg[1024] = "";
+
+  PetscFunctionBegin;
+  /* errors of rank 0's serial work (too few nodes for the ranks, METIS) become one collective error */
+  if (mesh->rank == 0) {
+    ierr = Partition(mesh, &xadj, &adj);
+    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
+  }
+  PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
   if (mesh->rank == 0) {
     FlxSerialMesh *sm = mesh->serial;
-    PetscInt      *xadj, *adj, *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark;
+    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark;
 
-    if (!sm->gpptr) PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));
-    PetscCall(CompactNodes(sm));
-    PetscCall(PetscLogEventBegin(FLX_MeshPartition, 0, 0, 0, 0));
-    PetscCall(NodalGraph(sm, &xadj, &adj));
-    PetscCall(PartitionNodes(sm, mesh->size, xadj, adj));
-    PetscCall(PetscLogEventEnd(FLX_MeshPartition, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
     for (PetscInt c = 0; c < sm->ncells; c++) sm->cpart[c] = sm->part[sm->conn[sm->cptr[c]]];

@@ -5,7 +5,9 @@
    millions of times and the differences grow. This kernel reads the same storage (the diagonal and
    off-diagonal SeqBAIJ parts) but sums the blocks of every row in increasing natural (file) node order,
    which is the order of a 1-rank run: the same run at 1, 2 or 4 ranks gives the same bits. Its cost is
-   PETSc's: one pass over the matrix, one halo exchange. */
+   PETSc's: one pass over the matrix, one halo exchange.
+   It keeps pointers into K's storage: K must not be changed in place after FlxKMultCreate (the model never
+   does; solvers that need a modified matrix work on a copy, as the static solve does). */
 #include <flexure/private/modelimpl.h>
 
 struct _FlxKMult {

@@ -394,8 +394,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     PetscCall(VecDestroy(&Fsave));
     g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
   } else if (g->p.degree >= 4) g->startup = "a_0 from the equation of motion, higher derivatives 0 (nonlinear system, as the paper); x_1 by the Taylor step";
-  /* ledger at t_0: f_int(x_0) and f_ext(t_0) */
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->V, g->G));
+  /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
   PetscCall(VecDuplicate(g->X, &xm));
   {
@@ -414,7 +414,7 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   }
   { /* sums with x_1 = W, x_{-1} = xm */
     PetscReal          s[4] = {0, 0, 0, 0};
-    const PetscScalar *x1, *x0, *x_1, *G, *F, *Mi, *V;
+    const PetscScalar *x1, *x0, *x_1, *G, *F, *Mi, *V, *A;
     PetscInt           n;
     PetscCall(VecGetLocalSize(g->X, &n));
     PetscCall(VecGetArrayRead(g->W, &x1));
@@ -424,13 +424,15 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     PetscCall(VecGetArrayRead(g->F, &F));
     PetscCall(VecGetArrayRead(g->Minv, &Mi));
     PetscCall(VecGetArrayRead(g->V, &V));
+    PetscCall(VecGetArrayRead(g->A, &A));
     for (PetscInt i = 0; i < n; i++) {
       PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
       s[0] += m * (dold * dold + dn * dn);
       s[1] += (x1[i] + x_1[i]) * G[i];
       s[2] += (dn + dold) * F[i];
-      s[3] += (dn + dold) * g->aM * m * V[i];
+      s[3] += (dn + dold) * (g->Zero ? (Mi[i] > 0 ? F[i] - G[i] - m * A[i] : 0) : g->aM * m * V[i]); /* damping force, as the kernel */
     }
+    PetscCall(VecRestoreArrayRead(g->A, &A));
     PetscCall(VecRestoreArrayRead(g->V, &V));
     PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
     PetscCall(VecRestoreArrayRead(g->F, &F));

@@ -8,11 +8,21 @@ PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble,
 PetscClassId FLX_CLASSID;
 static PetscBool FlxPackageInitialized = PETSC_FALSE;
 
+static PetscErrorCode FlxFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxStepperFinalizeRegistry());
+  PetscCall(FlxElementFinalizeRegistry());
+  FlxPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxInitializePackage(void)
 {
   PetscFunctionBegin;
   if (FlxPackageInitialized) PetscFunctionReturn(0);
   FlxPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(FlxFinalizePackage));
   PetscCall(PetscClassIdRegister("flexure", &FLX_CLASSID));
   PetscCall(PetscLogEventRegister("FlxMeshRead", FLX_CLASSID, &FLX_MeshRead));
   PetscCall(PetscLogEventRegister("FlxMeshPartition", FLX_CLASSID, &FLX_MeshPartition));

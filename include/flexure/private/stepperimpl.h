@@ -61,4 +61,5 @@ struct _p_FlxStepper {
 };
 
 PETSC_INTERN PetscErrorCode FlxStepperRegisterAll(void);
+PETSC_INTERN PetscErrorCode FlxStepperFinalizeRegistry(void);
 PETSC_INTERN PetscErrorCode FlxStepperCreate_GCD(FlxStepper);
