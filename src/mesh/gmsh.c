@@ -99,10 +99,10 @@ static PetscErrorCode ExpectWord(Lexer *lx, const char *word)
   PetscFunctionReturn(0);
 }
 
-/* Physical tags of the entities, per dimension: entity tag -> first physical tag */
+/* Physical tags of the entities, per dimension: entity tag -> its physical tags (CSR) */
 typedef struct {
   PetscInt  n[4];
-  PetscInt *tag[4], *phys[4];
+  PetscInt *tag[4], *pptr[4], *ptags[4];
 } Entities;
 
 static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
@@ -111,18 +111,28 @@ static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
   for (int d = 0; d < 4; d++) PetscCall(ExpectInt(lx, "number of entities", &ent->n[d]));
   if (lx->failed) PetscFunctionReturn(0);
   for (int d = 0; d < 4; d++) {
-    PetscCall(PetscMalloc2(ent->n[d], &ent->tag[d], ent->n[d], &ent->phys[d]));
+    PetscInt cap = ent->n[d] + 1;
+    PetscCall(PetscMalloc2(ent->n[d] + 1, &ent->tag[d], ent->n[d] + 1, &ent->pptr[d]));
+    PetscCall(PetscMalloc1(cap, &ent->ptags[d]));
+    ent->pptr[d][0] = 0;
     for (PetscInt e = 0; e < ent->n[d] && !lx->failed; e++) {
       PetscReal x;
       PetscInt  nphys, nb, tmp;
       PetscCall(ExpectInt(lx, "entity tag", &ent->tag[d][e]));
       for (int k = 0; k < (d == 0 ? 3 : 6); k++) PetscCall(ExpectReal(lx, "entity coordinate", &x));
       PetscCall(ExpectInt(lx, "number of physical tags", &nphys));
-      ent->phys[d][e] = -1;
-      for (PetscInt k = 0; k < nphys; k++) {
-        PetscCall(ExpectInt(lx, "physical tag", &tmp));
-        if (k == 0) ent->phys[d][e] = tmp;
+      if (lx->failed) break;
+      if (nphys < 0 || nphys > 1000) LEXFAIL(lx, "implausible number of physical tags %" PetscInt_FMT, nphys);
+      if (ent->pptr[d][e] + nphys > cap) {
+        PetscInt *t;
+        cap = 2 * (ent->pptr[d][e] + nphys);
+        PetscCall(PetscMalloc1(cap, &t));
+        PetscCall(PetscArraycpy(t, ent->ptags[d], ent->pptr[d][e]));
+        PetscCall(PetscFree(ent->ptags[d]));
+        ent->ptags[d] = t;
       }
+      for (PetscInt k = 0; k < nphys; k++) PetscCall(ExpectInt(lx, "physical tag", &ent->ptags[d][ent->pptr[d][e] + k]));
+      ent->pptr[d][e + 1] = ent->pptr[d][e] + nphys;
       if (d > 0) {
         PetscCall(ExpectInt(lx, "number of bounding entities", &nb));
         for (PetscInt k = 0; k < nb; k++) PetscCall(ExpectInt(lx, "bounding entity tag", &tmp));
@@ -133,11 +143,34 @@ static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
   PetscFunctionReturn(0);
 }
 
-static PetscInt EntityPhysical(const Entities *ent, PetscInt dim, PetscInt tag)
+/* Physical tags of entity (dim, tag): count and pointer (0 when it is in no physical group). */
+static PetscInt EntityPhysical(const Entities *ent, PetscInt dim, PetscInt tag, const PetscInt **tags)
 {
   for (PetscInt e = 0; e < ent->n[dim]; e++)
-    if (ent->tag[dim][e] == tag) return ent->phys[dim][e];
-  return -1;
+    if (ent->tag[dim][e] == tag) {
+      *tags = ent->ptags[dim] + ent->pptr[dim][e];
+      return ent->pptr[dim][e + 1] - ent->pptr[dim][e];
+    }
+  return 0;
+}
+
+/* Append (node, group) to the point-membership list, growing it. */
+static PetscErrorCode AddMember(PetscInt **pts, PetscInt **ptsg, PetscInt *n, PetscInt *cap, PetscInt node, PetscInt g)
+{
+  PetscFunctionBegin;
+  if (*n == *cap) {
+    PetscInt *a, *b;
+    *cap = 2 * *cap + 16;
+    PetscCall(PetscMalloc2(*cap, &a, *cap, &b));
+    PetscCall(PetscArraycpy(a, *pts, *n));
+    PetscCall(PetscArraycpy(b, *ptsg, *n));
+    PetscCall(PetscFree2(*pts, *ptsg));
+    *pts  = a;
+    *ptsg = b;
+  }
+  (*pts)[*n]    = node;
+  (*ptsg)[(*n)++] = g;
+  PetscFunctionReturn(0);
 }
 
 /* group index of physical (dim, tag), adding an unnamed group when needed */
@@ -211,7 +244,7 @@ static PetscErrorCode ReadNodes(Lexer *lx, FlxSerialMesh *sm, PetscInt **tagmap,
 static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities *ent, PetscInt *pdim, PetscInt *ptag, PetscInt nnamed, const PetscInt *tagmap, PetscInt maxtag)
 {
   PetscInt  nblocks, nelem, mintag, maxetag, nc = 0, nconn = 0, nread = 0;
-  PetscInt *pts = NULL, npts = 0, *ptsg = NULL;
+  PetscInt *pts = NULL, npts = 0, *ptsg = NULL, cap = 0;
 
   PetscFunctionBegin;
   PetscCall(ExpectInt(lx, "number of element blocks", &nblocks));
@@ -222,10 +255,12 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
   if (!tagmap) LEXFAIL(lx, "$Elements before $Nodes");
   if (nelem < 0) LEXFAIL(lx, "negative element count");
   PetscCall(PetscMalloc4(nelem, &sm->type, nelem + 1, &sm->cptr, 4 * nelem, &sm->conn, nelem, &sm->group));
-  PetscCall(PetscMalloc2(nelem, &pts, nelem, &ptsg));
+  cap = nelem + 16;
+  PetscCall(PetscMalloc2(cap, &pts, cap, &ptsg));
   sm->cptr[0] = 0;
   for (PetscInt b = 0; b < nblocks && !lx->failed; b++) {
-    PetscInt    edim, etag, gtype, nb, nn, phys, g = -1;
+    PetscInt    edim, etag, gtype, nb, nn, nphys, g = -1, gextra[8], nextra = 0;
+    const PetscInt *phys = NULL;
     FlxCellType ct = FLX_CELL_LINE2;
     PetscCall(ExpectInt(lx, "entity dimension", &edim));
     PetscCall(ExpectInt(lx, "entity tag", &etag));
@@ -243,8 +278,11 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
     if (edim < 0 || edim > 3) LEXFAIL(lx, "entity dimension %" PetscInt_FMT " is not in 0..3", edim);
     if (nb < 0 || nread + nb > nelem) LEXFAIL(lx, "element blocks hold more elements than the %" PetscInt_FMT " announced in the header", nelem);
     nread += nb;
-    phys = EntityPhysical(ent, edim, etag);
-    if (phys >= 0) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys, &g));
+    /* an entity in several physical groups: its cells take the first one (sections, element groups);
+       their nodes belong to all of them (boundary conditions, loads, probes) */
+    nphys = EntityPhysical(ent, edim, etag, &phys);
+    if (nphys > 0) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[0], &g));
+    for (PetscInt k = 1; k < nphys && nextra < 8; k++) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[k], &gextra[nextra++]));
     for (PetscInt e = 0; e < nb && !lx->failed; e++) {
       PetscInt etagv, nodes[4];
       PetscCall(ExpectInt(lx, "element tag", &etagv));
@@ -255,9 +293,10 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
       }
       if (lx->failed) break;
       if (g < 0) continue; /* outside every physical group: not part of the model */
+      for (PetscInt x = 0; x < nextra; x++)
+        for (PetscInt k = 0; k < nn; k++) PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[k]], gextra[x]));
       if (gtype == 15) {
-        pts[npts]    = tagmap[nodes[0]];
-        ptsg[npts++] = g;
+        PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[0]], g));
         continue;
       }
       sm->type[nc]  = ct;
@@ -302,7 +341,7 @@ static PetscErrorCode SkipSection(Lexer *lx, const char *name)
 /* Read the file into sm. On a user error, sets err (file:line: message) and returns 0 with *failed set. */
 static PetscErrorCode ReadGmshFile(Lexer *lx, FlxSerialMesh *sm)
 {
-  Entities    ent     = {{0}, {0}, {0}};
+  Entities    ent     = {{0}, {0}, {0}, {0}};
   PetscInt   *pdim    = NULL, *ptag = NULL, nnamed = 0, *tagmap = NULL, maxtag = 0;
   PetscBool   haveFmt = PETSC_FALSE, haveNodes = PETSC_FALSE, haveElems = PETSC_FALSE;
   const char *t;
@@ -356,7 +395,10 @@ static PetscErrorCode ReadGmshFile(Lexer *lx, FlxSerialMesh *sm)
   if (!lx->failed && !haveFmt) LEXFAIL(lx, "no $MeshFormat section: not a Gmsh MSH 4.1 file");
   if (!lx->failed && (!haveNodes || !haveElems)) LEXFAIL(lx, "the file has no %s section (is the file truncated?)", haveNodes ? "$Elements" : "$Nodes");
   if (!lx->failed && sm->ncells == 0) LEXFAIL(lx, "no elements in any physical group: define physical groups in the .geo file");
-  for (int d = 0; d < 4; d++) PetscCall(PetscFree2(ent.tag[d], ent.phys[d]));
+  for (int d = 0; d < 4; d++) {
+    PetscCall(PetscFree2(ent.tag[d], ent.pptr[d]));
+    PetscCall(PetscFree(ent.ptags[d]));
+  }
   PetscCall(PetscFree2(pdim, ptag));
   PetscCall(PetscFree(tagmap));
   PetscFunctionReturn(0);
