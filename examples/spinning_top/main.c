@@ -9,12 +9,12 @@
    b = -(dM/dtheta q') theta' + e_theta (q'.dM/dtheta q' / 2 + m g l sin theta). As a system with unit
    mass: f_int(q, q') = -M^-1 b. Energy E = q'.M q' / 2 + m g l cos theta.
    Prints max_energy_error = max_n |E(x_n, v_n) - E(t_0)| as its last line. */
-#include <flexure/flexure.h>
+#include "../common/ode.h"
 
 static const char help[] = "The paper's spinning top integrated by a flexure stepper (conditionally explicit).\n";
 
 typedef struct {
-  PetscReal I1, I3, mgl, E0, maxerr;
+  PetscReal I1, I3, mgl;
 } Top;
 
 static void MassMatrix(const Top *p, PetscReal th, PetscReal M[9], PetscReal dM[9])
@@ -59,99 +59,28 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
 }
 
 /* E = I1/2 (theta'^2 + phi'^2 sin^2 theta) + I3/2 (psi' + phi' cos theta)^2 + m g l cos theta */
-static PetscReal Energy(const Top *p, const PetscScalar *q, const PetscScalar *w)
+static PetscReal Energy(const PetscScalar q[], const PetscScalar w[], void *ctx)
 {
-  PetscReal s = PetscSinReal(q[1]), c = PetscCosReal(q[1]), w3 = w[2] + w[0] * c;
+  const Top *p = (const Top *)ctx;
+  PetscReal  s = PetscSinReal(q[1]), c = PetscCosReal(q[1]), w3 = w[2] + w[0] * c;
   return 0.5 * p->I1 * (w[1] * w[1] + w[0] * w[0] * s * s) + 0.5 * p->I3 * w3 * w3 + p->mgl * c;
-}
-
-static PetscErrorCode PostStep(FlxStepper ts, void *ctx)
-{
-  Top               *p = (Top *)ctx;
-  Vec                x, v;
-  const PetscScalar *q, *w;
-  PetscInt           step;
-
-  PetscFunctionBegin;
-  PetscCall(FlxStepperGetState(ts, &x, &v, NULL));
-  PetscCall(FlxStepperGetTime(ts, NULL, &step));
-  PetscCall(VecGetArrayRead(x, &q));
-  PetscCall(VecGetArrayRead(v, &w));
-  if (step == 0) p->E0 = Energy(p, q, w);
-  else p->maxerr = PetscMax(p->maxerr, PetscAbsReal(Energy(p, q, w) - p->E0));
-  PetscCall(VecRestoreArrayRead(x, &q));
-  PetscCall(VecRestoreArrayRead(v, &w));
-  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode Run(void)
 {
-  Top        p = {5e-5, 2e-4, 2e-2 * 9.81 * 0.05, 0, 0};
-  FlxSystem  sys;
-  FlxStepper ts;
-  Vec        mass, free, x0, v0;
-  PetscBool  view = PETSC_FALSE, set;
+  Top             p     = {5e-5, 2e-4, 2e-2 * 9.81 * 0.05};
+  const PetscReal x0[3] = {0, PETSC_PI / 6, 0}, v0[3] = {0, 0, 4 * PETSC_PI};
+  FlxExampleODE   ode   = {3, x0, v0, InternalForce, PETSC_TRUE, Energy, &p, "5:1.62,1.03522,1.0291293,1.016", PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Spinning top", "");
-  PetscCall(PetscOptionsBool("-top_view", "Print the stepper", "", view, &view, NULL));
+  PetscCall(PetscOptionsBool("-top_view", "Print the stepper", "", ode.view, &ode.view, NULL));
   PetscOptionsEnd();
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3, &mass));
-  PetscCall(VecDuplicate(mass, &free));
-  PetscCall(VecDuplicate(mass, &x0));
-  PetscCall(VecDuplicate(mass, &v0));
-  PetscCall(VecSet(mass, 1.0));
-  PetscCall(VecSet(free, 1.0));
-  PetscCall(VecSetValue(x0, 0, 0.0, INSERT_VALUES));
-  PetscCall(VecSetValue(x0, 1, PETSC_PI / 6, INSERT_VALUES));
-  PetscCall(VecSetValue(x0, 2, 0.0, INSERT_VALUES));
-  PetscCall(VecSetValue(v0, 0, 0.0, INSERT_VALUES));
-  PetscCall(VecSetValue(v0, 1, 0.0, INSERT_VALUES));
-  PetscCall(VecSetValue(v0, 2, 4 * PETSC_PI, INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(x0));
-  PetscCall(VecAssemblyEnd(x0));
-  PetscCall(VecAssemblyBegin(v0));
-  PetscCall(VecAssemblyEnd(v0));
-  PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &sys));
-  PetscCall(FlxSystemSetMass(sys, mass, free));
-  PetscCall(FlxSystemSetInternalForce(sys, InternalForce, PETSC_FALSE, &p));
-  PetscCall(FlxSystemSetVelocityDependent(sys, PETSC_TRUE));
-  PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(FlxStepperSetMaxTime(ts, 10.0));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_monitor_interval", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-ts_monitor_interval", "-1"));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_preset", &set));
-  if (!set) PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_degree", &set));
-  if (!set) { /* the paper's parameter set for the top */
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_degree", "5"));
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_params", "1.62,1.03522,1.0291293,1.016"));
-  }
-  PetscCall(FlxStepperSetFromOptions(ts));
-  PetscCall(FlxStepperSetSystem(ts, sys));
-  PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
-  PetscCall(FlxStepperSetPostStep(ts, PostStep, &p));
-  PetscCall(FlxStepperSetUp(ts));
-  if (view) PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
-  PetscCall(FlxStepperSolve(ts));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.6e\n", (double)p.maxerr));
-  PetscCall(FlxStepperDestroy(&ts));
-  PetscCall(FlxSystemDestroy(&sys));
-  PetscCall(VecDestroy(&mass));
-  PetscCall(VecDestroy(&free));
-  PetscCall(VecDestroy(&x0));
-  PetscCall(VecDestroy(&v0));
+  PetscCall(FlxExampleRunODE(&ode));
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  PetscErrorCode ierr;
-
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
-  ierr = Run();
-  if (ierr) fprintf(stderr, "flexure-spinning-top: error: %s\n", FlxErrorGetMessage());
-  PetscPopErrorHandler();
-  PetscCall(PetscFinalize());
-  return ierr ? 1 : 0;
+  return FlxExampleMain(argc, argv, help, "flexure-spinning-top", Run);
 }

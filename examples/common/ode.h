@@ -1,0 +1,22 @@
+/* Shared driver of the ODE examples (pendulum, spinning top): a system with unit masses integrated by a
+   flexure stepper, with the energy error max_n |E(x_n, v_n) - E(t_0)| the paper reports. */
+#pragma once
+#include <flexure/flexure.h>
+
+typedef PetscReal (*FlxExampleEnergyFn)(const PetscScalar x[], const PetscScalar v[], void *ctx);
+
+typedef struct {
+  PetscInt            n;          /* degrees of freedom (unit masses) */
+  const PetscReal    *x0, *v0;    /* initial state */
+  FlxSystemInternalFn fint;       /* f_int(x, v): the equation is x'' + f_int = 0 */
+  PetscBool           vdep;       /* f_int depends on v: conditionally explicit steps */
+  FlxExampleEnergyFn  energy;     /* E(x, v) */
+  void               *ctx;
+  const char         *preset_params; /* default -ts_gcd_degree/-ts_gcd_params as "D:a,b,..." (NULL: gcd3) */
+  PetscBool           view;       /* print the stepper */
+} FlxExampleODE;
+
+/* Integrate to -ts_max_time (default 10 s) and print "max_energy_error = <value>" last. Not collective (1 rank). */
+PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode);
+/* main(): initialize, run, print a one-line error as "<name>: error: ..." and return 1 on failure. */
+int FlxExampleMain(int argc, char **argv, const char *help, const char *name, PetscErrorCode (*run)(void));
