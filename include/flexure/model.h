@@ -46,7 +46,7 @@ PETSC_EXTERN PetscErrorCode FlxModelGetSystem(FlxModel model, FlxSystem *sys);
 PETSC_EXTERN PetscErrorCode FlxModelCreateVector(FlxModel model, Vec *v);
 /* Initial displacement and velocity from the -ic_ options (zero on prescribed DOFs). Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetInitialConditions(FlxModel model, Vec x, Vec v);
-/* Stiffness (assembled, unconstrained) and lumped mass. Not collective. */
+/* Assembled stiffness, without constraints (MPIBAIJ, block size 6); do not change it in place. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetStiffness(FlxModel model, Mat *K);
 /* Consistent mass, assembled on first request. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetConsistentMass(FlxModel model, Mat *M);

@@ -403,7 +403,10 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
   if (ts->omega_used > 0) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s); dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->Omega_max, (double)ts->h_crit, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0), (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)ts->max_time));
+    PetscReal hu = ts->Omega_max / ts->omega_used; /* undamped; h_crit is lower when damping needed it */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s)", (double)ts->Omega_max, (double)hu, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0)));
+    if (ts->h_crit < hu * (1 - 1e-12)) PetscCall(PetscViewerASCIIPrintf(viewer, ", lowered to %.6e s by the damped stability analysis", (double)ts->h_crit));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "; dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)(ts->t0 + ts->nsteps * ts->dt)));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
   if (ts->ops.view) PetscCall(ts->ops.view(ts, viewer));
   PetscFunctionReturn(0);
