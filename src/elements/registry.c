@@ -21,6 +21,8 @@ PetscErrorCode FlxElementRegisterAll(void)
 {
   PetscFunctionBegin;
   PetscCall(FlxElementRegister(FLXELEMENTBEAM3D, FlxElementCreate_Beam3d));
+  PetscCall(FlxElementRegister(FLXELEMENTMITC4, FlxElementCreate_MITC4));
+  PetscCall(FlxElementRegister(FLXELEMENTDKT3, FlxElementCreate_DKT3));
   PetscFunctionReturn(0);
 }
 
