@@ -1,5 +1,6 @@
-/* Built-in mesh generators (rank 0), for models too big to ship as files:
-   a straight beam of n elements, and a 3D lattice tower of beams that scales past 1e6 DOFs. */
+/* Built-in mesh generators (rank 0), for models too big to ship as files and for benchmarks:
+   a straight beam of n elements, a 3D lattice tower of beams that scales past 1e6 DOFs, a flat
+   rectangular plate (quads or triangles, optional beam stiffeners) and a cylindrical panel. */
 #include <flexure/private/meshimpl.h>
 
 static PetscErrorCode AllocCells(FlxSerialMesh *sm, PetscInt nnodes, PetscInt ncells)
@@ -122,15 +123,116 @@ static PetscErrorCode GenerateTower(FlxMesh mesh, FlxSerialMesh *sm)
   PetscFunctionReturn(0);
 }
 
+/* A structured nx x ny grid of quads (or triangles, each quad split along its 0-2 diagonal) mapped by
+   map(s, r) with s, r in [0, 1]; node (i, j) is j (nx + 1) + i. Cells of group gcell, plus nstiff lines
+   along s at equally spaced r (group gline), sharing the grid nodes. Node sets: the four sides, the four
+   corners and the centre (the node nearest to s = r = 1/2). Side names: names[0..3] for s = 0, s = 1,
+   r = 0, r = 1. */
+typedef void (*GridMap)(FlxMesh, PetscReal, PetscReal, PetscReal[3]);
+
+static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char cellgroup[], GridMap map, const char *const names[4], PetscInt nstiff)
+{
+  PetscInt  nx = mesh->grid_n[0], ny = mesh->grid_n[1], nq = nx * ny, ncell = mesh->tri ? 2 * nq : nq, nline = nstiff * nx, c = 0, k = 0;
+  PetscInt  gcell, gline = -1, gid[9], cnt[9], *lists[9], centre;
+  char      corner[64];
+
+  PetscFunctionBegin;
+  sm->nnodes = (nx + 1) * (ny + 1);
+  sm->ncells = ncell + nline;
+  PetscCall(PetscMalloc1(3 * sm->nnodes, &sm->xyz));
+  PetscCall(PetscMalloc4(sm->ncells, &sm->type, sm->ncells + 1, &sm->cptr, 4 * sm->ncells, &sm->conn, sm->ncells, &sm->group));
+  PetscCall(FlxSerialMeshAddGroup(sm, cellgroup, 2, &gcell));
+  if (nstiff) PetscCall(FlxSerialMeshAddGroup(sm, "stiffeners", 1, &gline));
+  for (int q = 0; q < 4; q++) PetscCall(FlxSerialMeshAddGroup(sm, names[q], 0, &gid[q]));
+  for (int q = 0; q < 4; q++) {
+    PetscCall(PetscSNPrintf(corner, sizeof(corner), "%s_%s", names[q % 2], names[2 + q / 2]));
+    PetscCall(FlxSerialMeshAddGroup(sm, corner, 0, &gid[4 + q]));
+  }
+  PetscCall(FlxSerialMeshAddGroup(sm, "centre", 0, &gid[8]));
+  for (PetscInt j = 0; j <= ny; j++)
+    for (PetscInt i = 0; i <= nx; i++) map(mesh, (PetscReal)i / nx, (PetscReal)j / ny, sm->xyz + 3 * (j * (nx + 1) + i));
+  sm->cptr[0] = 0;
+  for (PetscInt j = 0; j < ny; j++)
+    for (PetscInt i = 0; i < nx; i++) {
+      PetscInt n0 = j * (nx + 1) + i, q[4] = {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1};
+      if (!mesh->tri) {
+        sm->type[c] = FLX_CELL_QUAD4;
+        for (int a = 0; a < 4; a++) sm->conn[k++] = q[a];
+        sm->group[c++] = gcell;
+        sm->cptr[c]    = k;
+      } else
+        for (int h = 0; h < 2; h++) {
+          sm->type[c]    = FLX_CELL_TRI3;
+          sm->conn[k++]  = q[0];
+          sm->conn[k++]  = q[1 + h];
+          sm->conn[k++]  = q[2 + h];
+          sm->group[c++] = gcell;
+          sm->cptr[c]    = k;
+        }
+    }
+  for (PetscInt s = 1; s <= nstiff; s++) {
+    PetscInt j = s * ny / (nstiff + 1);
+    for (PetscInt i = 0; i < nx; i++) {
+      sm->type[c]    = FLX_CELL_LINE2;
+      sm->conn[k++]  = j * (nx + 1) + i;
+      sm->conn[k++]  = j * (nx + 1) + i + 1;
+      sm->group[c++] = gline;
+      sm->cptr[c]    = k;
+    }
+  }
+  PetscCall(PetscMalloc4(ny + 1, &lists[0], ny + 1, &lists[1], nx + 1, &lists[2], nx + 1, &lists[3]));
+  for (PetscInt j = 0; j <= ny; j++) {
+    lists[0][j] = j * (nx + 1);
+    lists[1][j] = j * (nx + 1) + nx;
+  }
+  for (PetscInt i = 0; i <= nx; i++) {
+    lists[2][i] = i;
+    lists[3][i] = ny * (nx + 1) + i;
+  }
+  cnt[0] = cnt[1] = ny + 1;
+  cnt[2] = cnt[3] = nx + 1;
+  lists[4] = &lists[2][0];  /* s0 r0 */
+  lists[5] = &lists[2][nx]; /* s1 r0 */
+  lists[6] = &lists[3][0];  /* s0 r1 */
+  lists[7] = &lists[3][nx]; /* s1 r1 */
+  centre   = (ny / 2) * (nx + 1) + nx / 2;
+  lists[8] = &centre;
+  for (int q = 4; q < 9; q++) cnt[q] = 1;
+  PetscCall(SetPointGroups(sm, 9, gid, cnt, lists));
+  PetscCall(PetscFree4(lists[0], lists[1], lists[2], lists[3]));
+  PetscFunctionReturn(0);
+}
+
+static void PlateMap(FlxMesh mesh, PetscReal s, PetscReal r, PetscReal x[3])
+{
+  x[0] = s * mesh->plate_size[0];
+  x[1] = r * mesh->plate_size[1];
+  x[2] = 0;
+}
+
+/* Axis along x; the angle phi runs from +z towards +y, so the outward normal is the element normal. */
+static void CylinderMap(FlxMesh mesh, PetscReal s, PetscReal r, PetscReal x[3])
+{
+  PetscReal phi = r * mesh->cyl_angle * PETSC_PI / 180;
+  x[0]          = s * mesh->cyl_length;
+  x[1]          = mesh->cyl_radius * PetscSinReal(phi);
+  x[2]          = mesh->cyl_radius * PetscCosReal(phi);
+}
+
 PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm)
 {
-  PetscBool isbeam, istower;
+  PetscBool                isbeam, istower, isplate, iscyl;
+  static const char *const plate[4] = {"x0", "x1", "y0", "y1"}, *const cyl[4] = {"x0", "x1", "phi0", "phi1"};
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(mesh->generator, "beam", &isbeam));
   PetscCall(PetscStrcmp(mesh->generator, "tower", &istower));
+  PetscCall(PetscStrcmp(mesh->generator, "plate", &isplate));
+  PetscCall(PetscStrcmp(mesh->generator, "cylinder", &iscyl));
   if (isbeam) PetscCall(GenerateBeam(mesh, sm));
   else if (istower) PetscCall(GenerateTower(mesh, sm));
-  else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "unknown mesh generator '%s' (-mesh_generate): use beam or tower", mesh->generator);
+  else if (isplate) PetscCall(GenerateGrid(mesh, sm, "plate", PlateMap, plate, mesh->plate_stiffeners));
+  else if (iscyl) PetscCall(GenerateGrid(mesh, sm, "shell", CylinderMap, cyl, 0));
+  else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "unknown mesh generator '%s' (-mesh_generate): use beam, tower, plate or cylinder", mesh->generator);
   PetscFunctionReturn(0);
 }

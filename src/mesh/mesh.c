@@ -67,6 +67,11 @@ PetscErrorCode FlxMeshCreate(MPI_Comm comm, FlxMesh *mesh)
   m->tower_n[2]                 = 40;
   m->tower_size[0] = m->tower_size[1] = 2.0;
   m->tower_size[2]                    = 40.0;
+  m->plate_size[0] = m->plate_size[1] = 1.0;
+  m->grid_n[0] = m->grid_n[1] = 16;
+  m->cyl_radius                 = 1.0;
+  m->cyl_length                 = 1.0;
+  m->cyl_angle                  = 90.0;
   *mesh                               = m;
   PetscFunctionReturn(0);
 }
@@ -79,7 +84,7 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
   PetscFunctionBegin;
   PetscOptionsBegin(mesh->comm, NULL, "Mesh options", "FlxMesh");
   PetscCall(PetscOptionsString("-mesh_file", "Gmsh MSH 4.1 ASCII mesh file", "FlxMeshSetFromOptions", mesh->file, mesh->file, sizeof(mesh->file), &set));
-  PetscCall(PetscOptionsString("-mesh_generate", "Built-in generator instead of a file: beam or tower", "FlxMeshSetFromOptions", mesh->generator, mesh->generator, sizeof(mesh->generator), &setg));
+  PetscCall(PetscOptionsString("-mesh_generate", "Built-in generator instead of a file: beam, tower, plate or cylinder", "FlxMeshSetFromOptions", mesh->generator, mesh->generator, sizeof(mesh->generator), &setg));
   PetscCall(PetscOptionsReal("-mesh_beam_length", "Length of the generated beam", "FlxMeshSetFromOptions", mesh->beam_length, &mesh->beam_length, NULL));
   PetscCall(PetscOptionsInt("-mesh_beam_elements", "Number of elements of the generated beam", "FlxMeshSetFromOptions", mesh->beam_elements, &mesh->beam_elements, NULL));
   PetscCall(PetscOptionsRealArray("-mesh_beam_direction", "Direction of the generated beam", "FlxMeshSetFromOptions", mesh->beam_dir, &n, NULL));
@@ -87,7 +92,21 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
   PetscCall(PetscOptionsIntArray("-mesh_tower_bays", "Bays of the generated tower in x, y, z", "FlxMeshSetFromOptions", mesh->tower_n, &n, NULL));
   n = 3;
   PetscCall(PetscOptionsRealArray("-mesh_tower_size", "Width, depth and height of the generated tower", "FlxMeshSetFromOptions", mesh->tower_size, &n, NULL));
+  n = 2;
+  PetscCall(PetscOptionsIntArray("-mesh_divisions", "Plate: divisions along x and y; cylinder: along the axis and around", "FlxMeshSetFromOptions", mesh->grid_n, &n, NULL));
+  PetscCheck(n == 2 || n == 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_divisions needs two counts");
+  n = 2;
+  PetscCall(PetscOptionsRealArray("-mesh_plate_size", "Plate: lengths along x and y", "FlxMeshSetFromOptions", mesh->plate_size, &n, NULL));
+  PetscCall(PetscOptionsInt("-mesh_plate_stiffeners", "Plate: number of beam stiffeners along x (group 'stiffeners'), equally spaced in y", "FlxMeshSetFromOptions", mesh->plate_stiffeners, &mesh->plate_stiffeners, NULL));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_radius", "Cylinder: radius", "FlxMeshSetFromOptions", mesh->cyl_radius, &mesh->cyl_radius, NULL));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_length", "Cylinder: length along the axis (x)", "FlxMeshSetFromOptions", mesh->cyl_length, &mesh->cyl_length, NULL));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_angle", "Cylinder: opening angle in degrees, from +z towards +y (below 360)", "FlxMeshSetFromOptions", mesh->cyl_angle, &mesh->cyl_angle, NULL));
+  PetscCall(PetscOptionsBool("-mesh_triangles", "Plate and cylinder: triangles instead of quads", "FlxMeshSetFromOptions", mesh->tri, &mesh->tri, NULL));
   PetscOptionsEnd();
+  PetscCheck(mesh->grid_n[0] > 0 && mesh->grid_n[1] > 0 && mesh->plate_size[0] > 0 && mesh->plate_size[1] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_divisions and -mesh_plate_size must be positive");
+  PetscCheck(mesh->plate_stiffeners >= 0 && mesh->plate_stiffeners < mesh->grid_n[1] && (mesh->plate_stiffeners == 0 || mesh->grid_n[1] % (mesh->plate_stiffeners + 1) == 0), mesh->comm, PETSC_ERR_USER_INPUT,
+             "-mesh_plate_stiffeners %" PetscInt_FMT ": the y divisions (%" PetscInt_FMT ") must be a multiple of stiffeners + 1, so that every stiffener lies on a mesh line", mesh->plate_stiffeners, mesh->grid_n[1]);
+  PetscCheck(mesh->cyl_radius > 0 && mesh->cyl_length > 0 && mesh->cyl_angle > 0 && mesh->cyl_angle < 360, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_cylinder_radius and _length must be positive and -mesh_cylinder_angle in (0, 360)");
   PetscCheck(!(set && setg), mesh->comm, PETSC_ERR_USER_INPUT, "give either -mesh_file or -mesh_generate, not both");
   PetscCheck(mesh->beam_elements > 0 && mesh->beam_length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_beam_elements and -mesh_beam_length must be positive");
   PetscCheck(mesh->tower_n[0] > 0 && mesh->tower_n[1] > 0 && mesh->tower_n[2] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_tower_bays needs three positive counts");
@@ -103,7 +122,7 @@ static PetscErrorCode LoadSerial(FlxMesh mesh)
   char           msg[1024] = "";
 
   PetscFunctionBegin;
-  PetscCheck(mesh->file[0] || mesh->generator[0], mesh->comm, PETSC_ERR_USER_INPUT, "no mesh: give -mesh_file FILE.msh or -mesh_generate beam|tower");
+  PetscCheck(mesh->file[0] || mesh->generator[0], mesh->comm, PETSC_ERR_USER_INPUT, "no mesh: give -mesh_file FILE.msh or -mesh_generate beam|tower|plate|cylinder");
   PetscCall(PetscLogEventBegin(FLX_MeshRead, 0, 0, 0, 0));
   if (mesh->rank == 0) {
     PetscCall(FlxSerialMeshCreate(&mesh->serial));

@@ -7,14 +7,15 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   const PetscReal *X;
   const PetscInt  *nodes;
   PetscInt         nn;
+  FlxCellType      t;
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
-  PetscCall(FlxMeshGetCell(m->mesh, cell, NULL, &nn, &nodes, NULL));
+  PetscCall(FlxMeshGetCell(m->mesh, cell, &t, &nn, &nodes, NULL));
   for (PetscInt a = 0; a < nn; a++)
     for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
   *p   = &m->sec[m->cell_section[cell]].props;
-  *ops = m->sec[m->cell_section[cell]].ops;
+  *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
 }
 

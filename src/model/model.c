@@ -71,21 +71,96 @@ static PetscErrorCode ReadMaterials(FlxModel m)
   PetscFunctionReturn(0);
 }
 
+/* Element kernels of a section for one cell type, from the registry. */
+static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, const char opt[], const char def[])
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(s->element[t], def, FLX_NAME_LEN));
+  PetscOptionsBegin(m->comm, NULL, "Section", "FlxModel");
+  PetscCall(PetscOptionsString(opt, "Element type of the section for this cell type", "FlxModelSetFromOptions", s->element[t], s->element[t], FLX_NAME_LEN, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = FlxElementGetOps(s->element[t], &s->ops[t]);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, m->comm, PETSC_ERR_USER_INPUT, "section '%s': unknown element type '%s' (%s); available: %s, %s, %s", s->name, s->element[t], opt, FLXELEMENTBEAM3D, FLXELEMENTMITC4, FLXELEMENTDKT3);
+  PetscCheck(s->ops[t]->nnodes == FlxCellTypeNodes[t], m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' (%s) has %d nodes and cannot serve %s cells", s->name, s->element[t], opt, (int)s->ops[t]->nnodes, FlxCellTypeNames[t]);
+  PetscFunctionReturn(0);
+}
+
+/* Beam section: A, Iy, Iz, J, shear, orientation. */
+static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal *kappa)
+{
+  FlxSectionProps *p  = &s->props;
+  PetscInt         n2 = 2, n3 = 3;
+  PetscReal        sa[2] = {0, 0};
+  PetscBool        rigid = PETSC_FALSE, sashear;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(m->comm, pre, "Beam section", "FlxModel");
+  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "A", "Cross-section area (m^2)", PETSC_TRUE, &p->A));
+  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iy", "Second moment of area about local y (m^4)", PETSC_TRUE, &p->Iy));
+  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iz", "Second moment of area about local z (m^4)", PETSC_TRUE, &p->Iz));
+  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "J", "Torsion constant (m^4)", PETSC_TRUE, &p->J));
+  PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction)", "FlxModelSetFromOptions", sa, &n2, &sashear));
+  PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
+  PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
+  PetscOptionsEnd();
+  PetscCheck(!p->has_orient || n3 == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sorientation needs three components", pre);
+  PetscCheck(!sashear || (n2 == 2 && sa[0] > 0 && sa[1] > 0), m->comm, PETSC_ERR_USER_INPUT, "-%sshear_areas needs two positive values", pre);
+  p->Asy = rigid ? 0 : (sashear ? sa[0] : *kappa * p->A);
+  p->Asz = rigid ? 0 : (sashear ? sa[1] : *kappa * p->A);
+  {
+    char opt[160];
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%selement", pre));
+    PetscCall(SectionElement(m, s, FLX_CELL_LINE2, opt, FLXELEMENTBEAM3D));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Shell section: thickness, drilling stiffness, warp limit; quads and triangles. */
+static PetscErrorCode ReadShellSection(FlxModel m, FlxSection *s, const char pre[], PetscReal kappa)
+{
+  FlxSectionProps *p = &s->props;
+  char             opt[160], groups[256] = "";
+
+  PetscFunctionBegin;
+  for (PetscInt g = 0; g < s->ngroups; g++) {
+    PetscCall(PetscStrlcat(groups, g ? ", " : "", sizeof(groups)));
+    PetscCall(PetscStrlcat(groups, s->groups[g], sizeof(groups)));
+  }
+  PetscCheck(p->t > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (groups %s): thickness -%sthickness = %g must be positive", s->name, groups, pre, (double)p->t);
+  p->kappa_s  = kappa;
+  p->drill    = 1e-3;
+  p->max_warp = 0.1;
+  PetscOptionsBegin(m->comm, pre, "Shell section", "FlxModel");
+  PetscCall(PetscOptionsReal("-drilling_stiffness", "Drilling penalty as a fraction of G t (Hughes-Brezzi)", "FlxModelSetFromOptions", p->drill, &p->drill, NULL));
+  PetscCall(PetscOptionsReal("-max_warp", "Largest accepted quad warp: max node offset from the mean plane / sqrt(area)", "FlxModelSetFromOptions", p->max_warp, &p->max_warp, NULL));
+  PetscOptionsEnd();
+  PetscCheck(p->drill > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%sdrilling_stiffness must be positive", s->name, pre);
+  PetscCheck(p->max_warp > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%smax_warp must be positive", s->name, pre);
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%squad_element", pre));
+  PetscCall(SectionElement(m, s, FLX_CELL_QUAD4, opt, FLXELEMENTMITC4));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%stri_element", pre));
+  PetscCall(SectionElement(m, s, FLX_CELL_TRI3, opt, FLXELEMENTDKT3));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ReadSections(FlxModel m)
 {
   char names[FLX_MAX_NAMES][FLX_NAME_LEN];
 
   PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "section", "Names of the sections; each configured with -section_NAME_groups, _material, _A, _Iy, _Iz, _J, ...", names, &m->nsec));
+  PetscCall(ReadNames(m->comm, "section", "Names of the sections; each configured with -section_NAME_groups, _material, and _A, _Iy, _Iz, _J (beams) or _thickness (shells)", names, &m->nsec));
   for (PetscInt k = 0; k < m->nsec; k++) {
     FlxSection      *s = &m->sec[k];
     FlxSectionProps *p = &s->props;
     char             pre[128], *glist[FLX_MAX_NAMES];
-    PetscInt         ng = FLX_MAX_NAMES, n2 = 2, n3 = 3, im = -1;
-    PetscReal        kappa = 5.0 / 6.0, sa[2] = {0, 0};
-    PetscBool        set, rigid = PETSC_FALSE, sashear;
+    PetscInt         ng = FLX_MAX_NAMES, im = -1;
+    PetscReal        kappa = 5.0 / 6.0;
+    PetscBool        set;
     PetscCall(PetscStrncpy(s->name, names[k], FLX_NAME_LEN));
-    PetscCall(PetscStrncpy(s->element, FLXELEMENTBEAM3D, FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "section_%s_", s->name));
     p->rotary_scale = 1;
     PetscOptionsBegin(m->comm, pre, "Section", "FlxModel");
@@ -98,19 +173,10 @@ static PetscErrorCode ReadSections(FlxModel m)
     }
     PetscCall(PetscOptionsString("-material", "Material of the section", "FlxModelSetFromOptions", s->material, s->material, FLX_NAME_LEN, &set));
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "missing property: section '%s' has no material (-%smaterial NAME)", s->name, pre);
-    PetscCall(PetscOptionsString("-element", "Element type of the section", "FlxModelSetFromOptions", s->element, s->element, FLX_NAME_LEN, NULL));
-    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "A", "Cross-section area (m^2)", PETSC_TRUE, &p->A));
-    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iy", "Second moment of area about local y (m^4)", PETSC_TRUE, &p->Iy));
-    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iz", "Second moment of area about local z (m^4)", PETSC_TRUE, &p->Iz));
-    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "J", "Torsion constant (m^4)", PETSC_TRUE, &p->J));
-    PetscCall(PetscOptionsReal("-shear_correction", "Shear correction factor kappa: shear areas kappa A", "FlxModelSetFromOptions", kappa, &kappa, NULL));
-    PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction)", "FlxModelSetFromOptions", sa, &n2, &sashear));
-    PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
-    PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
+    PetscCall(PetscOptionsReal("-thickness", "Shell thickness (m): makes this a shell section", "FlxModelSetFromOptions", p->t, &p->t, &s->shell));
+    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, NULL));
     PetscCall(PetscOptionsReal("-rotary_inertia_scale", "Factor on the lumped rotary inertia (1 = physical)", "FlxModelSetFromOptions", p->rotary_scale, &p->rotary_scale, NULL));
     PetscOptionsEnd();
-    PetscCheck(!p->has_orient || n3 == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sorientation needs three components", pre);
-    PetscCheck(!sashear || (n2 == 2 && sa[0] > 0 && sa[1] > 0), m->comm, PETSC_ERR_USER_INPUT, "-%sshear_areas needs two positive values", pre);
     PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
     PetscCheck(p->rotary_scale > 0, m->comm, PETSC_ERR_USER_INPUT, "-%srotary_inertia_scale must be positive", pre);
     for (PetscInt j = 0; j < m->nmat; j++) {
@@ -123,15 +189,8 @@ static PetscErrorCode ReadSections(FlxModel m)
     p->nu  = m->mat[im].nu;
     p->rho = m->mat[im].rho;
     p->G   = p->E / (2 * (1 + p->nu));
-    p->Asy = rigid ? 0 : (sashear ? sa[0] : kappa * p->A);
-    p->Asz = rigid ? 0 : (sashear ? sa[1] : kappa * p->A);
-    {
-      PetscErrorCode ierr;
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = FlxElementGetOps(s->element, &s->ops);
-      PetscCall(PetscPopErrorHandler());
-      PetscCheck(!ierr, m->comm, PETSC_ERR_USER_INPUT, "section '%s': unknown element type '%s' (-%selement); available: %s", s->name, s->element, pre, FLXELEMENTBEAM3D);
-    }
+    if (s->shell) PetscCall(ReadShellSection(m, s, pre, kappa));
+    else PetscCall(ReadBeamSection(m, s, pre, &kappa));
   }
   PetscFunctionReturn(0);
 }
@@ -348,9 +407,10 @@ static PetscErrorCode AssignSections(FlxModel m)
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no section: add its group to some -section_NAME_groups", desc));
       bad = PETSC_TRUE;
-    } else if (t != FLX_CELL_LINE2) {
+    } else if (!m->sec[gsec[g]].ops[t]) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: shell elements are not available yet in this version", desc));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
+                              m->sec[gsec[g]].shell ? "give line cells a beam section" : "give surface cells a shell section with -section_NAME_thickness"));
       bad = PETSC_TRUE;
     }
   }
@@ -416,7 +476,8 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Model: %" PetscInt_FMT " materials, %" PetscInt_FMT " sections, %" PetscInt_FMT " boundary conditions (%" PetscInt_FMT " prescribed DOFs), %" PetscInt_FMT " loads, %" PetscInt_FMT " initial conditions, %" PetscInt_FMT " point masses\n", m->nmat, m->nsec, m->nbc, m->nconstrained, m->nload, m->nic, m->npm));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element, m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscFunctionReturn(0);
@@ -428,7 +489,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
 
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k < m->nsec; k++) PetscCall(PetscFree(m->sec[k].ops));
+  for (PetscInt k = 0; k < m->nsec; k++)
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscFree(m->sec[k].ops[t]));
   for (PetscInt k = 0; k < m->nload; k++) {
     PetscCall(FlxTimeFunctionDestroy(&m->load[k].tf));
     PetscCall(PetscFree2(m->load[k].idx, m->load[k].val));

@@ -32,6 +32,11 @@ struct _p_FlxMesh {
   PetscInt  beam_elements;
   PetscInt  tower_n[3];
   PetscReal tower_size[3];
+  PetscReal plate_size[2];
+  PetscInt  grid_n[2];      /* plate and cylinder divisions */
+  PetscInt  plate_stiffeners;
+  PetscReal cyl_radius, cyl_length, cyl_angle;
+  PetscBool tri;            /* plate and cylinder: triangles (each quad split along a diagonal) */
   PetscBool setup;
 
   FlxSerialMesh *serial; /* rank 0 only; kept until the mesh is written */

@@ -19,9 +19,10 @@ typedef struct {
   char            material[FLX_NAME_LEN];
   char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt        ngroups;
-  char            element[FLX_NAME_LEN];
+  PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
+  char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps props;
-  FlxElementOps   ops;
+  FlxElementOps   ops[FLX_NUM_CELL_TYPES];
 } FlxSection;
 
 typedef struct {
