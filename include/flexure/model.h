@@ -57,6 +57,9 @@ PETSC_EXTERN PetscErrorCode FlxModelToNatural(FlxModel model, Vec x, Vec xnat);
 /* Global DOF index (PETSc numbering) of DOF d (0..5) of natural node n. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelNaturalDof(FlxModel model, PetscInt node, PetscInt d, PetscInt *gdof);
 /* Solve K u = f with the constraints applied, f the loads at full value (time functions taken as 1); KSP prefix static_. Collective. */
+/* The six rigid-body motions (translations; rotations about the centroid with their rotational DOFs);
+   constrained: zeroed on the prescribed DOFs. Destroy the vectors. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel model, PetscBool constrained, Vec R[6]);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
 

@@ -21,6 +21,10 @@ PETSC_EXTERN PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x
 /* Write a single node field (N x 6, natural order) as dataset name, e.g. "/static/displacement". Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x);
 /* Append ledger rows (same on all ranks). Collective. */
+/* Write /modes/frequency (Hz), /modes/rigid_body (1 for rigid-body modes), /modes/omega_max (rad/s) and
+   /modes/shape (n x N x 6, natural node order, mass-normalized), and make the XDMF step through the modes.
+   shapes are natural-order vectors. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[]);
 PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[]);
 /* Declare probe p with its DOF names (comma-separated) and count. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[]);

@@ -1,18 +1,20 @@
 /* flexure command line (thin): flexure [run|static] CASE.yaml [options]. */
 #include <flexure/flexure.h>
+#include <slepcsys.h>
 
 static const char help[] = "flexure: distributed structural dynamics of beams and shells (PETSc, METIS, HDF5).\n"
-                           "Usage: mpirun -np P flexure [run|static] CASE.yaml [options]\n"
+                           "Usage: mpirun -np P flexure [run|static|modes] CASE.yaml [options]\n"
                            "       flexure stability [-ts_gcd_preset P | -ts_gcd_degree D -ts_gcd_params a,b,...] [-all_presets]\n"
                            "  run     transient analysis (default)\n"
                            "  static  linear static analysis K u = f with the loads at full value\n"
+                           "  modes   natural frequencies and mode shapes (SLEPc): -modes_n K lowest, plus omega_max\n"
                            "  stability  Omega_max and rho(Omega) of a time stepper, computed from its own update\n"
                            "The case file is a YAML options file; options on the command line override it.\n";
 
 /* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Called before the
    run; solver diagnostics that PETSc reads only during a solve (-*_converged_reason, -*_view*, -*_monitor*)
    are left to PETSc, and so are the solver options of the other mode (other: "static_" or "ts_gcd_"). */
-static PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const char other[])
+static PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const char *const other[])
 {
   PetscInt N, nleft = 0;
   char   **names, **values;
@@ -23,7 +25,10 @@ static PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const char other[])
     char list[1024] = "";
     for (PetscInt k = 0; k < N; k++) {
       if (strstr(names[k], "converged_reason") || strstr(names[k], "_view") || strstr(names[k], "monitor")) continue;
-      if (other && !strncmp(names[k], other, strlen(other))) continue; /* the other mode's solver options in a shared case file */
+      PetscBool skip = PETSC_FALSE;
+      for (int o = 0; other && other[o]; o++)
+        if (!strncmp(names[k], other[o], strlen(other[o]))) skip = PETSC_TRUE; /* the other modes' options in a shared case file */
+      if (skip) continue;
       nleft++;
       PetscCall(PetscStrlcat(list, nleft > 1 ? ", -" : "-", sizeof(list)));
       PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
@@ -34,7 +39,32 @@ static PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const char other[])
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[], PetscInt *exitcode)
+typedef enum { MODE_RUN, MODE_STATIC, MODE_MODES } Mode;
+
+/* flexure modes: table, /modes in the results file. */
+static PetscErrorCode Modes(MPI_Comm comm, FlxModel model, FlxOutput out, const char cmdline[])
+{
+  FlxModes          md;
+  FlxWriter         w;
+  const char       *h5, *xdmf;
+  const char *const other[] = {"static_", "ts_", NULL};
+
+  PetscFunctionBegin;
+  PetscCall(FlxModesCreate(model, &md));
+  PetscCall(FlxModesSetFromOptions(md));
+  PetscCall(FlxModesSolve(md));
+  PetscCall(CheckUnusedOptions(comm, other));
+  PetscCall(FlxModesView(md, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxOutputSetUp(out, model, NULL, cmdline));
+  PetscCall(FlxOutputGetWriter(out, &w));
+  PetscCall(FlxModesWrite(md, w));
+  PetscCall(FlxOutputGetPath(out, &h5, &xdmf));
+  PetscCall(PetscPrintf(comm, "flexure: modes written to %s (/modes; open %s in ParaView to step through the shapes)\n", h5, xdmf));
+  PetscCall(FlxModesDestroy(&md));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscInt *exitcode)
 {
   FlxMesh    mesh;
   FlxModel   model;
@@ -69,11 +99,15 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
   PetscCall(FlxModelGetSystem(model, &sys));
   PetscCall(FlxModelCreateVector(model, &x));
   PetscCall(FlxModelCreateVector(model, &v));
-  if (isstatic) {
+  if (mode == MODE_MODES) PetscCall(Modes(comm, model, out, cmdline));
+  else if (mode == MODE_STATIC) {
     FlxWriter w;
     const char *h5;
     PetscCall(FlxModelSolveStatic(model, x));
-    PetscCall(CheckUnusedOptions(comm, "ts_gcd_"));
+    {
+      const char *const other[] = {"ts_gcd_", "modes_", NULL};
+      PetscCall(CheckUnusedOptions(comm, other));
+    }
     PetscCall(FlxOutputSetUp(out, model, NULL, cmdline));
     PetscCall(FlxOutputGetWriter(out, &w));
     {
@@ -98,7 +132,10 @@ static PetscErrorCode Run(MPI_Comm comm, PetscBool isstatic, const char cmdline[
     PetscCall(FlxStepperSetUp(ts));
     PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_(comm)));
     PetscCall(FlxOutputSetUp(out, model, ts, cmdline));
-    PetscCall(CheckUnusedOptions(comm, "static_"));
+    {
+      const char *const other[] = {"static_", "modes_", NULL};
+      PetscCall(CheckUnusedOptions(comm, other));
+    }
     PetscCall(PetscTime(&wall0));
     PetscCall(FlxStepperSolve(ts));
     PetscCall(PetscTime(&wall1));
@@ -132,7 +169,7 @@ int main(int argc, char **argv)
   PetscInt       exitcode = 0;
   PetscMPIInt    rank;
 
-  if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "static") || !strcmp(argv[1], "stability"))) cmd = argv[i++];
+  if (argc > 1 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "static") || !strcmp(argv[1], "modes") || !strcmp(argv[1], "stability"))) cmd = argv[i++];
   if (argc > i && argv[i][0] != '-') casefile = argv[i++];
   nargv          = (char **)malloc(sizeof(char *) * (argc + 3));
   nargv[nargc++] = argv[0];
@@ -148,19 +185,20 @@ int main(int argc, char **argv)
     strncat(cmdline, argv[k], sizeof(cmdline) - strlen(cmdline) - 2);
     strncat(cmdline, " ", sizeof(cmdline) - strlen(cmdline) - 1);
   }
-  PetscCall(PetscInitialize(&nargc, &nargv, NULL, help));
+  PetscCall(SlepcInitialize(&nargc, &nargv, NULL, help));
+  if (!strcmp(cmd, "modes")) PetscCall(PetscOptionsSetValue(NULL, "-model_allow_rigid_body", "1")); /* free structures have rigid-body modes */
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   if (!strcmp(cmd, "stability")) {
     ierr = FlxStabilityCommand(PETSC_COMM_WORLD);
     if (!ierr) ierr = CheckUnusedOptions(PETSC_COMM_WORLD, NULL);
-  } else ierr = Run(PETSC_COMM_WORLD, strcmp(cmd, "static") ? PETSC_FALSE : PETSC_TRUE, cmdline, &exitcode);
+  } else ierr = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES : MODE_RUN, cmdline, &exitcode);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());
     exitcode = 1;
   }
   PetscPopErrorHandler();
-  if (PetscFinalize()) exitcode = exitcode ? exitcode : 1;
+  if (SlepcFinalize()) exitcode = exitcode ? exitcode : 1;
   free(nargv);
   return (int)exitcode;
 }

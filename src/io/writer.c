@@ -21,6 +21,8 @@ struct _p_FlxWriter {
   PetscInt    nprobe;
   double     *buf; /* staging for appended rows, grown on demand (no allocation once the run is going) */
   PetscInt    bufcap;
+  PetscInt    nmodes; /* modal results: the XDMF steps through the mode shapes */
+  PetscReal  *mode_freq;
 };
 
 static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
@@ -222,6 +224,43 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
+{
+  hid_t   g, space, dset;
+  hsize_t dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
+  double *f;
+  int    *r;
+
+  PetscFunctionBegin;
+  if (H5Lexists(w->file, "/modes", H5P_DEFAULT) <= 0) {
+    FLX_H5ID(g, H5Gcreate2(w->file, "/modes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    FLX_H5(H5Gclose(g));
+  }
+  PetscCall(PetscMalloc2(n + 1, &f, n + 1, &r));
+  for (PetscInt k = 0; k < n; k++) {
+    f[k] = (double)freq[k];
+    r[k] = rigid[k] ? 1 : 0;
+  }
+  PetscCall(FlxH5WriteRoot(w->file, "/modes/frequency", H5T_NATIVE_DOUBLE, 1, &nd, f, w->rank));
+  PetscCall(FlxH5WriteRoot(w->file, "/modes/rigid_body", H5T_NATIVE_INT, 1, &nd, r, w->rank));
+  {
+    double om = (double)omega_max;
+    PetscCall(FlxH5WriteRoot(w->file, "/modes/omega_max", H5T_NATIVE_DOUBLE, 1, &one, &om, w->rank));
+  }
+  PetscCall(PetscFree2(f, r));
+  FLX_H5ID(space, H5Screate_simple(3, dims, NULL));
+  FLX_H5ID(dset, H5Dcreate2(w->file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  for (PetscInt k = 0; k < n; k++) PetscCall(WriteNodeRows(w, dset, k, shapes[k]));
+  FLX_H5(H5Dclose(dset));
+  FLX_H5(H5Sclose(space));
+  PetscCall(PetscFree(w->mode_freq));
+  PetscCall(PetscMalloc1(n + 1, &w->mode_freq));
+  for (PetscInt k = 0; k < n; k++) w->mode_freq[k] = freq[k];
+  w->nmodes = n;
+  PetscCall(FlxWriterFlush(w));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[])
 {
   double *col;
@@ -296,19 +335,27 @@ static PetscErrorCode WriteXdmf(FlxWriter w, PetscBool *ok)
     PetscFunctionReturn(0);
   }
   fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n<Domain>\n<Grid Name=\"flexure\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
-  for (PetscInt f = 0; f < w->nframes; f++) {
-    fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
+  for (PetscInt f = 0; f < (w->nmodes ? w->nmodes : w->nframes); f++) {
+    if (w->nmodes) fprintf(fp, " <Grid Name=\"mode%d (%.6g Hz)\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%d\"/>\n", (int)f + 1, (double)w->mode_freq[f], (int)f + 1);
+    else fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
     for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
       if (!w->ncells[t]) continue;
       fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Uniform\">\n", FlxCellTypeNames[t]);
       fprintf(fp, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%d\">\n    <DataItem Dimensions=\"%d %d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/connectivity</DataItem>\n   </Topology>\n", topo[t], (int)w->ncells[t], (int)w->ncells[t], (int)FlxCellTypeNodes[t], w->h5base, FlxCellTypeNames[t]);
       fprintf(fp, "   <Geometry GeometryType=\"XYZ\">\n    <DataItem Dimensions=\"%d 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/mesh/coordinates</DataItem>\n   </Geometry>\n", (int)w->N, w->h5base);
-      for (int k = 0; k < 3; k++)
+      for (int k = 0; k < (w->nmodes ? 1 : 3); k++)
         for (int part = 0; part < 2; part++) {
           static const char *suffix[2] = {"", "_rotation"};
-          fprintf(fp, "   <Attribute Name=\"%s%s\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 3\" Type=\"HyperSlab\">\n", FieldNames[k], suffix[part], (int)w->N);
+          const char        *name = w->nmodes ? "mode_shape" : FieldNames[k], *path = w->nmodes ? "modes/shape" : NULL;
+          char               dpath[64];
+          PetscInt           nrows = w->nmodes ? w->nmodes : w->nframes;
+          if (!path) {
+            snprintf(dpath, sizeof(dpath), "fields/%s", FieldNames[k]);
+            path = dpath;
+          }
+          fprintf(fp, "   <Attribute Name=\"%s%s\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 3\" Type=\"HyperSlab\">\n", name, suffix[part], (int)w->N);
           fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 3</DataItem>\n", (int)f, 3 * part, (int)w->N);
-          fprintf(fp, "     <DataItem Dimensions=\"%d %d 6\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)w->nframes, (int)w->N, w->h5base, FieldNames[k]);
+          fprintf(fp, "     <DataItem Dimensions=\"%d %d 6\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)nrows, (int)w->N, w->h5base, path);
         }
       fprintf(fp, "   <Attribute Name=\"partition\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\"%d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/partition</DataItem>\n   </Attribute>\n", (int)w->ncells[t], w->h5base, FlxCellTypeNames[t]);
       fprintf(fp, "  </Grid>\n");
@@ -350,6 +397,7 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   }
   FLX_H5(H5Fclose(w->file));
   PetscCall(PetscFree(w->frame_times));
+  PetscCall(PetscFree(w->mode_freq));
   PetscCall(PetscFree(w->buf));
   PetscCall(PetscFree(w));
   *wp = NULL;

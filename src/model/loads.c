@@ -4,6 +4,49 @@
 static PetscErrorCode ExternalForce(FlxSystem, PetscReal, Vec, void *);
 static PetscErrorCode ExternalForceRate(FlxSystem, PetscReal, Vec, void *);
 
+/* Consistent nodal forces of a pressure on the elements of group g, summed per owned node over the local
+   cells in natural order (the same order at any number of ranks). */
+static PetscErrorCode PressureLoad(FlxModel m, FlxLoad *l, PetscInt g)
+{
+  PetscInt     nc, nown, ncg = 0;
+  PetscScalar *a;
+  PetscBool    bad = PETSC_FALSE;
+  char         msg[256] = "";
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  PetscCall(VecDuplicate(m->mass, &l->g));
+  PetscCall(VecZeroEntries(l->g));
+  PetscCall(VecGetArray(l->g, &a));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              xyz[12], fe[24];
+    const PetscInt        *nodes;
+    PetscInt               nn, cg;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, &cg));
+    if (cg != g) continue;
+    ncg++;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops->pressure) {
+      char desc[256];
+      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s': a pressure needs shell elements, and %s is not one", l->name, desc));
+      bad = PETSC_TRUE;
+      break;
+    }
+    PetscCall(ops->pressure(xyz, p, l->value[0], fe));
+    for (PetscInt k = 0; k < nn; k++)
+      if (nodes[k] < nown)
+        for (int d = 0; d < 6; d++) a[6 * nodes[k] + d] += fe[6 * k + d];
+  }
+  PetscCall(VecRestoreArray(l->g, &a));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ncg, 1, MPIU_INT, MPI_SUM, m->comm));
+  PetscCheck(ncg > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': group '%s' has no elements to carry a pressure (-load_%s_group must name a surface group)", l->name, l->group, l->name);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelSetUpLoads(FlxModel m)
 {
   PetscFunctionBegin;
@@ -26,7 +69,8 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
             l->idx[l->n]   = 6 * nodes[i] + d;
             l->val[l->n++] = l->value[d];
           }
-    } else {
+    } else if (l->type == FLX_LOAD_PRESSURE) PetscCall(PressureLoad(m, l, g));
+    else {
       PetscScalar       *a;
       const PetscScalar *ms;
       PetscCall(VecDuplicate(m->mass, &l->g));
@@ -93,9 +137,7 @@ static PetscErrorCode ExternalForceRate(FlxSystem sys, PetscReal t, Vec f, void 
   PetscFunctionReturn(0);
 }
 
-/* Six rigid-body motions (translations; rotations about the centroid, with their rotational DOFs),
-   zeroed on the prescribed DOFs. */
-static PetscErrorCode RigidBodyVectors(FlxModel m, Vec R[6])
+PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained, Vec R[6])
 {
   const PetscReal   *X;
   const PetscScalar *fr;
@@ -125,7 +167,7 @@ static PetscErrorCode RigidBodyVectors(FlxModel m, Vec R[6])
         u[2]            = th[0] * r[1] - th[1] * r[0];
         u[k]            = 1;
       }
-      for (int d = 0; d < 6; d++) a[6 * i + d] = u[d] * fr[6 * i + d];
+      for (int d = 0; d < 6; d++) a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
     }
     PetscCall(VecRestoreArray(R[k], &a));
   }
@@ -143,7 +185,7 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   PetscInt  keep[6], nk = 0;
 
   PetscFunctionBegin;
-  PetscCall(RigidBodyVectors(m, R));
+  PetscCall(FlxModelCreateRigidBodyVectors(m, PETSC_TRUE, R));
   PetscCall(VecDuplicate(m->mass, &KR));
   PetscCall(VecDuplicate(m->mass, &MR));
   for (int i = 0; i < 6; i++) {

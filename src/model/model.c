@@ -261,7 +261,7 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
 static PetscErrorCode ReadLoads(FlxModel m)
 {
   char names[FLX_MAX_NAMES][FLX_NAME_LEN];
-  const char *const types[] = {"force", "gravity", "FlxLoadType", "FLX_LOAD_", NULL};
+  const char *const types[] = {"force", "gravity", "pressure", "FlxLoadType", "FLX_LOAD_", NULL};
 
   PetscFunctionBegin;
   PetscCall(ReadNames(m->comm, "load", "Names of the loads; each configured with -load_NAME_type, _group, _value, _function", names, &m->nload));
@@ -273,10 +273,11 @@ static PetscErrorCode ReadLoads(FlxModel m)
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "load_%s_", l->name));
     PetscCall(PetscSNPrintf(owner, sizeof(owner), "load '%s'", l->name));
     PetscOptionsBegin(m->comm, pre, "Load", "FlxModel");
-    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group) or gravity (acceleration on the mass)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
+    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group), gravity (acceleration on the mass) or pressure (on the shell elements of the group)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
     PetscCall(PetscOptionsString("-group", "Physical group of the loaded nodes (gravity: default the whole model)", "FlxModelSetFromOptions", l->group, l->group, FLX_NAME_LEN, &set));
-    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2)", 3, l->value, PETSC_TRUE));
+    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2); pressure: p (Pa, pushes against the element normal)", l->type == FLX_LOAD_PRESSURE ? 1 : 3, l->value, PETSC_TRUE));
     PetscOptionsEnd();
+    PetscCheck(l->type != FLX_LOAD_PRESSURE || (l->value[1] == 0 && l->value[2] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a pressure takes one value (Pa)", pre);
     PetscCheck(set || l->type == FLX_LOAD_GRAVITY, m->comm, PETSC_ERR_USER_INPUT, "load '%s' has no group: give -%sgroup NAME", l->name, pre);
     PetscCall(FlxTimeFunctionSetFromOptions(m->comm, pre, owner, &l->tf));
   }

@@ -31,7 +31,7 @@ typedef struct {
   PetscBool dofs[6];
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY } FlxLoadType;
+typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -42,7 +42,7 @@ typedef struct {
   PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g;   /* gravity: mass times acceleration on translations */
+  Vec             g;   /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
 } FlxLoad;
 
 typedef struct {
