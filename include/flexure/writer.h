@@ -25,6 +25,8 @@ PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name
    /modes/shape (n x N x 6, natural node order, mass-normalized), and make the XDMF step through the modes.
    shapes are natural-order vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[]);
+/* Read /modes/omega_max (rad/s) from a results file of 'flexure modes'. Collective. */
+PETSC_EXTERN PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max);
 PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[]);
 /* Declare probe p with its DOF names (comma-separated) and count. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[]);

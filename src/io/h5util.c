@@ -77,3 +77,37 @@ PetscErrorCode FlxH5AppendRoot(hid_t dset, hid_t type, hsize_t n, const void *da
   FLX_H5(H5Sclose(fspace));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max)
+{
+  PetscMPIInt rank;
+  double      v   = 0;
+  int         ok  = 0;
+  char        msg[PETSC_MAX_PATH_LEN + 128];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    H5E_auto2_t fn;
+    void       *data;
+    hid_t       f, d;
+    H5Eget_auto2(H5E_DEFAULT, &fn, &data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* a missing file or dataset is reported below, in one line */
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0) {
+      d = H5Dopen2(f, "/modes/omega_max", H5P_DEFAULT);
+      if (d >= 0) {
+        ok = H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0 && v > 0;
+        H5Dclose(d);
+      }
+      H5Fclose(f);
+    }
+    H5Eset_auto2(H5E_DEFAULT, fn, data);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot read /modes/omega_max from %s: run 'flexure modes' on this model first (-output_file)", path));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "%s", msg);
+  *omega_max = (PetscReal)v;
+  PetscFunctionReturn(0);
+}

@@ -86,6 +86,8 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsReal("-ts_safety", "Safety factor on the critical step", "FlxStepperSetUp", ts->safety, &ts->safety, NULL));
   PetscCall(PetscOptionsBool("-ts_allow_unstable", "Run with a step above the critical one, or a parameter set without a stable interval", "FlxStepperSetUp", ts->allow_unstable, &ts->allow_unstable, NULL));
   PetscCall(PetscOptionsBool("-ts_omega_bound", "Take omega_max from the element-by-element bound (guaranteed stable, smaller step) instead of the power iteration", "FlxStepperSetUp", ts->use_bound, &ts->use_bound, NULL));
+  PetscCall(PetscOptionsString("-ts_omega_max_file", "Take omega_max from /modes/omega_max of a 'flexure modes' results file", "FlxStepperSetUp", ts->omega_file, ts->omega_file, sizeof(ts->omega_file), NULL));
+  PetscCall(PetscOptionsReal("-ts_omega_max", "Take omega_max (rad/s) from this value instead of estimating it", "FlxStepperSetUp", ts->omega_given, &ts->omega_given, NULL));
   PetscCall(PetscOptionsInt("-ts_power_max_it", "Maximum power iterations for omega_max", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
   PetscCall(PetscOptionsReal("-ts_power_rtol", "Relative tolerance of the power iteration", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
   PetscCall(PetscOptionsReal("-ts_max_energy_error", "Stop as unstable when the energy balance error exceeds this multiple of the energy put in", "FlxStepperSolve", ts->max_energy_error, &ts->max_energy_error, NULL));
@@ -143,8 +145,11 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   if (linear) {
-    PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
-    ts->omega_used = (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
+    PetscBool given;
+    if (ts->omega_file[0]) PetscCall(FlxReadModesOmegaMax(ts->comm, ts->omega_file, &ts->omega_given));
+    given = (PetscBool)(ts->omega_given > 0);
+    PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound || given ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
+    ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
     PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
     ts->h_crit = ts->Omega_max / ts->omega_used;
   } else PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
@@ -402,7 +407,8 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
   if (ts->omega_used > 0) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
+    if (ts->omega_given > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
     PetscReal hu = ts->Omega_max / ts->omega_used; /* undamped; h_crit is lower when damping needed it */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s)", (double)ts->Omega_max, (double)hu, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0)));
     if (ts->h_crit < hu * (1 - 1e-12)) PetscCall(PetscViewerASCIIPrintf(viewer, ", lowered to %.6e s by the damped stability analysis", (double)ts->h_crit));
