@@ -1,6 +1,8 @@
 """Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
 element type, a node id out of range, an unknown physical group, a missing material property, an
-unconstrained (singular) model, a dt above the critical step and a misspelled option."""
+unconstrained (singular) model, a dt above the critical step and a misspelled option; for shells: zero or
+negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
+beams, each naming the section, or the element and its group."""
 import os
 
 from flxtest import CASE, SOURCE, Checker, args_np_out, run
@@ -38,6 +40,37 @@ cases = [
     ("unconstrained model", gen, "unconstrained"),
     ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
     ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
+]
+
+
+def plate_msh(name, xyz, quads):
+    """A small MSH 4.1 plate: surface group 'plate' with the given quads, point group 'fix' at node 1."""
+    n = len(xyz)
+    lines = ["$MeshFormat", "4.1 0 8", "$EndMeshFormat", "$PhysicalNames", "2", '0 1 "fix"', '2 2 "plate"', "$EndPhysicalNames",
+             "$Entities", "1 0 1 0", "1 0 0 0 1 1", "1 0 0 0 2 2 1 1 2 0", "$EndEntities",
+             "$Nodes", f"2 {n} 1 {n}", "0 1 0 1", "1", " ".join(map(str, xyz[0])), f"2 1 0 {n - 1}"]
+    lines += [str(k + 2) for k in range(n - 1)] + [" ".join(map(str, p)) for p in xyz[1:]]
+    lines += ["$EndNodes", "$Elements", f"2 {len(quads) + 1} 1 {len(quads) + 1}", "0 1 15 1", "1 1", f"2 1 3 {len(quads)}"]
+    lines += [f"{k + 2} " + " ".join(map(str, q)) for k, q in enumerate(quads)] + ["$EndElements"]
+    return write(name, lines)
+
+
+grid = [(x, y, 0.0) for y in (0, 0.5, 1) for x in (0, 0.5, 1)]
+quads = [(1, 2, 5, 4), (2, 3, 6, 5), (4, 5, 8, 7), (5, 6, 9, 8)]
+warped = list(grid)
+warped[4] = (0.5, 0.5, 0.3)
+degen = list(grid)
+degen[4] = degen[1]
+shell = ["-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850",
+         "-section_names", "skin", "-section_skin_groups", "plate", "-section_skin_material", "steel", "-section_skin_thickness", "0.01",
+         "-bc_names", "fix", "-bc_fix_group", "fix", "-bc_fix_dofs", "clamped", "static"]
+cases += [
+    ("zero shell thickness", shell[:-1] + ["-section_skin_thickness", "0", "-mesh_file", plate_msh("good.msh", grid, quads), "static"], "section 'skin' (groups plate): thickness"),
+    ("negative shell thickness", shell[:-1] + ["-section_skin_thickness", "-0.01", "-mesh_file", plate_msh("good.msh", grid, quads), "static"], "must be positive"),
+    ("degenerate quad", shell + ["-mesh_file", plate_msh("degenerate.msh", degen, quads)], "element 0 (quad4, group 'plate'): degenerate quad: two nodes coincide"),
+    ("badly warped quad", shell + ["-mesh_file", plate_msh("warped.msh", warped, quads)], "(quad4, group 'plate'): warped quad: warp"),
+    ("inverted quad", shell + ["-mesh_file", plate_msh("inverted.msh", grid, [(1, 2, 5, 4), (2, 3, 5, 6), (4, 5, 8, 7), (5, 6, 9, 8)])], "element 1 (quad4, group 'plate'): inverted quad"),
+    ("pressure on beams", [CASE, "-load_names", "p", "-load_p_type", "pressure", "-load_p_group", "beam", "-load_p_value", "1e3"], "a pressure needs shell elements"),
 ]
 for what, args, expect in cases:
     rc, so, se = run(a.np, args + out, timeout=120, check=False)

@@ -64,7 +64,19 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
   nz = Norm3(z);
   n1 = Norm3(g1);
   if (!(nz > 1e-8 * n1 * Norm3(g2))) {
-    snprintf(err, len, "degenerate %s: zero area (collinear nodes)", nn == 4 ? "quad" : "triangle");
+    PetscReal a1[3], a2[3], t1[3], t2[3], s = 0;
+    if (nn == 4) { /* a bow-tie has zero mean area but non-zero corner triangles */
+      for (int d = 0; d < 3; d++) {
+        a1[d] = xyz[3 + d] - xyz[d];
+        a2[d] = xyz[6 + d] - xyz[d];
+      }
+      Cross(a1, a2, t1);
+      for (int d = 0; d < 3; d++) a1[d] = xyz[9 + d] - xyz[d];
+      Cross(a2, a1, t2);
+      s = Norm3(t1) + Norm3(t2);
+    }
+    if (s > 1e-8 * lmax * lmax) snprintf(err, len, "inverted quad: the node order crosses itself (bow-tie); list the nodes around the element");
+    else snprintf(err, len, "degenerate %s: zero area (collinear nodes)", nn == 4 ? "quad" : "triangle");
     PetscFunctionReturn(PETSC_ERR_USER_INPUT);
   }
   for (int d = 0; d < 3; d++) {
