@@ -38,6 +38,10 @@ PETSC_EXTERN PetscErrorCode FlxMeshGetCell(FlxMesh mesh, PetscInt k, FlxCellType
 PETSC_EXTERN PetscErrorCode FlxMeshIsCellOwned(FlxMesh mesh, PetscInt k, PetscBool *owned);
 /* Natural (file-order) global id of cell k. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetCellNaturalId(FlxMesh mesh, PetscInt k, PetscInt *id);
+/* Index of cell k among the cells of its type, in natural order (its row in /mesh/TYPE/connectivity). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxMeshGetCellTypeIndex(FlxMesh mesh, PetscInt k, PetscInt *idx);
+/* Global number of cells of type t. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxMeshGetNumCellsOfType(FlxMesh mesh, FlxCellType t, PetscInt *N);
 /* Global (PETSc) node id of each local node (owned then ghost). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetLocalToGlobal(FlxMesh mesh, const PetscInt **l2g);
 /* Natural (file-order) id of each owned node. Not collective. */

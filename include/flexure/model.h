@@ -60,6 +60,11 @@ PETSC_EXTERN PetscErrorCode FlxModelNaturalDof(FlxModel model, PetscInt node, Pe
 /* The six rigid-body motions (translations; rotations about the centroid with their rotational DOFs);
    constrained: zeroed on the prescribed DOFs. Destroy the vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel model, PetscBool constrained, Vec R[6]);
+/* Shell stress resultants of the displacement u (FLX_SHELL_NRESULTANTS per element, element frame), in the
+   natural order of the cells of each type: r[t] is owned by the model, NULL for types without shells. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelComputeResultants(FlxModel model, Vec u, Vec r[]);
+/* Whether the model has shell sections. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelHasShells(FlxModel model, PetscBool *has);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
 

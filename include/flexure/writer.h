@@ -25,6 +25,10 @@ PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name
    /modes/shape (n x N x 6, natural node order, mass-normalized), and make the XDMF step through the modes.
    shapes are natural-order vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[]);
+/* Append the shell stress resultants of the frame just written: r[t] (natural order of the cells of type t,
+   FLX_SHELL_NRESULTANTS per cell; NULL for types without shells) into /fields/shell_resultants/TYPE,
+   and show them as cell attributes in the XDMF. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[]);
 /* Read /modes/omega_max (rad/s) from a results file of 'flexure modes'. Collective. */
 PETSC_EXTERN PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max);
 PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[]);

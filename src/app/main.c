@@ -117,9 +117,18 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
       PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
       PetscCall(VecDestroy(&xnat));
     }
+    {
+      PetscBool shells;
+      PetscCall(FlxModelHasShells(model, &shells));
+      if (shells) {
+        Vec r[FLX_NUM_CELL_TYPES];
+        PetscCall(FlxModelComputeResultants(model, x, r));
+        PetscCall(FlxWriterWriteResultants(w, r));
+      }
+    }
     PetscCall(FlxOutputPrintProbes(out, x));
     PetscCall(FlxOutputGetPath(out, &h5, NULL));
-    PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static/displacement)\n", h5));
+    PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static)\n", h5));
   } else {
     FlxStepperConvergedReason reason;
     const char               *msg, *h5, *xdmf;

@@ -21,6 +21,7 @@ struct _p_FlxOutput {
   Vec       nat[3];
   PetscReal *times; /* probe times of a flush, grown on demand */
   PetscInt   ntimes;
+  PetscBool  shells; /* write shell resultants with each frame */
 };
 
 PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
@@ -103,6 +104,11 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
   PetscFunctionBegin;
   for (int k = 0; k < 3; k++) PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
+  if (out->shells) {
+    Vec r[FLX_NUM_CELL_TYPES];
+    PetscCall(FlxModelComputeResultants(out->model, x, r));
+    PetscCall(FlxWriterWriteResultants(out->writer, r));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -138,6 +144,7 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
 
   PetscFunctionBegin;
   out->model = model;
+  PetscCall(FlxModelHasShells(model, &out->shells));
   PetscCall(FlxModelGetMesh(model, &mesh));
   PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
   PetscCall(FlxWriterWriteMesh(out->writer, mesh));

@@ -21,6 +21,8 @@ struct _p_FlxWriter {
   PetscInt    nprobe;
   double     *buf; /* staging for appended rows, grown on demand (no allocation once the run is going) */
   PetscInt    bufcap;
+  hid_t       res[FLX_NUM_CELL_TYPES]; /* /fields/shell_resultants/TYPE, T x N_t x 14 (-1: none) */
+  PetscInt    nres_frames;
   PetscInt    nmodes; /* modal results: the XDMF steps through the mode shapes */
   PetscReal  *mode_freq;
 };
@@ -66,6 +68,7 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   FLX_H5(H5Pclose(fapl));
   PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create the results file %s (-output_file): does its directory exist and is it writable?", path);
   for (int k = 0; k < 3; k++) w->fields[k] = -1;
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) w->res[k] = -1;
   FLX_H5ID(g, H5Gcreate2(w->file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   for (int k = 0; k < 5; k++) {
     hsize_t dims[1] = {0};
@@ -134,7 +137,8 @@ PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscRe
 
 /* Write the local rows of a natural-order node vector into row 'row' of a T x N x 6 dataset
    (or, with row < 0, into an N x 6 dataset). */
-static PetscErrorCode WriteNodeRows(FlxWriter w, hid_t dset, PetscInt row, Vec x)
+/* Write the rows (width values each) of x, distributed in contiguous ranges, into dset (2D, or row of a 3D one). */
+static PetscErrorCode WriteRows(FlxWriter w, hid_t dset, PetscInt row, Vec x, PetscInt width)
 {
   PetscInt           lo, hi;
   const PetscScalar *a;
@@ -150,10 +154,10 @@ static PetscErrorCode WriteNodeRows(FlxWriter w, hid_t dset, PetscInt row, Vec x
     start[0] = (hsize_t)row;
     count[0] = 1;
   }
-  start[o]     = (hsize_t)(lo / 6);
-  count[o]     = (hsize_t)((hi - lo) / 6);
+  start[o]     = (hsize_t)(lo / width);
+  count[o]     = (hsize_t)((hi - lo) / width);
   start[o + 1] = 0;
-  count[o + 1] = 6;
+  count[o + 1] = (hsize_t)width;
   FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
   FLX_H5ID(mspace, H5Screate_simple(r, count, NULL));
   FLX_H5ID(xfer, H5Pcreate(H5P_DATASET_XFER));
@@ -183,7 +187,7 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
   for (int k = 0; k < 3; k++) {
     dims[0] = (hsize_t)(w->nframes + 1);
     FLX_H5(H5Dset_extent(w->fields[k], dims));
-    PetscCall(WriteNodeRows(w, w->fields[k], w->nframes, vecs[k]));
+    PetscCall(WriteRows(w, w->fields[k], w->nframes, vecs[k], 6));
   }
   PetscCall(FlxH5AppendRoot(w->time, H5T_NATIVE_DOUBLE, 1, &tt, w->rank));
   if (w->nframes == w->frame_cap) {
@@ -218,9 +222,81 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   }
   FLX_H5ID(space, H5Screate_simple(2, dims, NULL));
   FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(WriteNodeRows(w, dset, -1, x));
+  PetscCall(WriteRows(w, dset, -1, x, 6));
   FLX_H5(H5Dclose(dset));
   FLX_H5(H5Sclose(space));
+  PetscFunctionReturn(0);
+}
+
+/* Attribute "components" naming the columns of a resultant dataset. */
+static PetscErrorCode WriteComponents(hid_t ds)
+{
+  hid_t type, space, attr;
+  char  names[512] = "";
+
+  PetscFunctionBegin;
+  for (int k = 0; k < FLX_SHELL_NRESULTANTS; k++) {
+    PetscCall(PetscStrlcat(names, k ? "," : "", sizeof(names)));
+    PetscCall(PetscStrlcat(names, FlxShellResultantNames[k], sizeof(names)));
+  }
+  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
+  FLX_H5(H5Tset_size(type, strlen(names)));
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  FLX_H5ID(attr, H5Acreate2(ds, "components", type, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, type, names));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  FLX_H5(H5Tclose(type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
+{
+  hsize_t dims[3] = {0, 0, FLX_SHELL_NRESULTANTS};
+
+  PetscFunctionBegin;
+  if (w->fields[0] < 0) { /* no frames: a static solution, /static/shell_resultants/TYPE (N_t x 14) */
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+      hid_t   space, dset;
+      hsize_t d2[2] = {(hsize_t)w->ncells[t], FLX_SHELL_NRESULTANTS};
+      char    name[128];
+      if (!r[t]) continue;
+      if (H5Lexists(w->file, "/static/shell_resultants", H5P_DEFAULT) <= 0) {
+        hid_t g;
+        FLX_H5ID(g, H5Gcreate2(w->file, "/static/shell_resultants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+        FLX_H5(H5Gclose(g));
+      }
+      PetscCall(PetscSNPrintf(name, sizeof(name), "/static/shell_resultants/%s", FlxCellTypeNames[t]));
+      FLX_H5ID(space, H5Screate_simple(2, d2, NULL));
+      FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCall(WriteRows(w, dset, -1, r[t], FLX_SHELL_NRESULTANTS));
+      PetscCall(WriteComponents(dset));
+      FLX_H5(H5Dclose(dset));
+      FLX_H5(H5Sclose(space));
+    }
+    PetscFunctionReturn(0);
+  }
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+    if (!r[t]) continue;
+    if (w->res[t] < 0) {
+      char name[128];
+      if (H5Lexists(w->file, "/fields/shell_resultants", H5P_DEFAULT) <= 0) {
+        hid_t g;
+        FLX_H5ID(g, H5Gcreate2(w->file, "/fields/shell_resultants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+        FLX_H5(H5Gclose(g));
+      }
+      PetscCall(PetscSNPrintf(name, sizeof(name), "/fields/shell_resultants/%s", FlxCellTypeNames[t]));
+      dims[1] = (hsize_t)w->ncells[t];
+      PetscCall(FlxH5CreateExtendible(w->file, name, H5T_NATIVE_DOUBLE, 3, dims, &w->res[t]));
+      PetscCall(WriteComponents(w->res[t]));
+    }
+    dims[0] = (hsize_t)w->nframes;
+    dims[1] = (hsize_t)w->ncells[t];
+    FLX_H5(H5Dset_extent(w->res[t], dims));
+    PetscCall(WriteRows(w, w->res[t], w->nframes - 1, r[t], FLX_SHELL_NRESULTANTS));
+  }
+  w->nres_frames = w->nframes;
+  PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
 
@@ -250,7 +326,7 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscCall(PetscFree2(f, r));
   FLX_H5ID(space, H5Screate_simple(3, dims, NULL));
   FLX_H5ID(dset, H5Dcreate2(w->file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (PetscInt k = 0; k < n; k++) PetscCall(WriteNodeRows(w, dset, k, shapes[k]));
+  for (PetscInt k = 0; k < n; k++) PetscCall(WriteRows(w, dset, k, shapes[k], 6));
   FLX_H5(H5Dclose(dset));
   FLX_H5(H5Sclose(space));
   PetscCall(PetscFree(w->mode_freq));
@@ -357,6 +433,12 @@ static PetscErrorCode WriteXdmf(FlxWriter w, PetscBool *ok)
           fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 3</DataItem>\n", (int)f, 3 * part, (int)w->N);
           fprintf(fp, "     <DataItem Dimensions=\"%d %d 6\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)nrows, (int)w->N, w->h5base, path);
         }
+      if (!w->nmodes && w->res[t] >= 0 && f < w->nres_frames)
+        for (int k = 0; k < FLX_SHELL_NRESULTANTS; k++) {
+          fprintf(fp, "   <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 1\" Type=\"HyperSlab\">\n", FlxShellResultantNames[k], (int)w->ncells[t]);
+          fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 1</DataItem>\n", (int)f, k, (int)w->ncells[t]);
+          fprintf(fp, "     <DataItem Dimensions=\"%d %d %d\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/shell_resultants/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)w->nres_frames, (int)w->ncells[t], FLX_SHELL_NRESULTANTS, w->h5base, FlxCellTypeNames[t]);
+        }
       fprintf(fp, "   <Attribute Name=\"partition\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\"%d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/partition</DataItem>\n   </Attribute>\n", (int)w->ncells[t], w->h5base, FlxCellTypeNames[t]);
       fprintf(fp, "  </Grid>\n");
     }
@@ -391,6 +473,8 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
     if (w->fields[k] >= 0) FLX_H5(H5Dclose(w->fields[k]));
   if (w->fields[0] >= 0) FLX_H5(H5Dclose(w->time));
   for (int k = 0; k < 5; k++) FLX_H5(H5Dclose(w->energy[k]));
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
   for (PetscInt p = 0; p < w->nprobe; p++) {
     FLX_H5(H5Dclose(w->probe[p].time));
     for (int k = 0; k < 3; k++) FLX_H5(H5Dclose(w->probe[p].val[k]));

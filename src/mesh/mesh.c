@@ -160,6 +160,7 @@ PetscErrorCode FlxMeshDestroy(FlxMesh *mesh)
   PetscCall(PetscFree(m->conn));
   PetscCall(PetscFree(m->cgroup));
   PetscCall(PetscFree(m->cnatural));
+  PetscCall(PetscFree(m->ctypeidx));
   PetscCall(PetscFree(m->cowned));
   PetscCall(PetscFree(m->gname));
   PetscCall(PetscFree(m->gdim));
@@ -332,5 +333,19 @@ PetscErrorCode FlxMeshGetComm(FlxMesh mesh, MPI_Comm *comm)
 {
   PetscFunctionBegin;
   *comm = mesh->comm;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetCellTypeIndex(FlxMesh mesh, PetscInt k, PetscInt *idx)
+{
+  PetscFunctionBegin;
+  *idx = mesh->ctypeidx[k];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMeshGetNumCellsOfType(FlxMesh mesh, FlxCellType t, PetscInt *N)
+{
+  PetscFunctionBegin;
+  *N = mesh->Ncells[t];
   PetscFunctionReturn(0);
 }

@@ -175,7 +175,7 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   pk->hdr[3] = ngh;
   pk->hdr[4] = nmem;
   pk->hdr[5] = rstart[r];
-  PetscCall(PetscMalloc1(4 * nown + 1 + nmem + 5 * nc + 1 + ncn + ngh + 1, &pk->ints));
+  PetscCall(PetscMalloc1(4 * nown + 1 + nmem + 6 * nc + 1 + ncn + ngh + 1, &pk->ints));
   PetscCall(PetscMalloc1(3 * (nown + ngh) + 1, &pk->reals));
   ip = pk->ints;
   rp = pk->reals;
@@ -201,14 +201,21 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   for (PetscInt i = 0; i < sm->nnodes; i++)
     if (sm->part[i] == r)
       for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++) *ip++ = midx[q];
-  /* cells (owned and halo, natural order): type, group, natural id, owned flag, cptr, conn (global ids) */
-  for (PetscInt c = 0; c < sm->ncells; c++)
-    if (CellOnRank(sm, c, r)) {
-      *ip++ = sm->type[c];
-      *ip++ = sm->group[c];
-      *ip++ = c;
-      *ip++ = sm->cpart[c] == r;
+  /* cells (owned and halo, natural order): type, group, natural id, index among the cells of its type,
+     owned flag, cptr, conn (global ids) */
+  {
+    PetscInt ntype[FLX_NUM_CELL_TYPES] = {0};
+    for (PetscInt c = 0; c < sm->ncells; c++) {
+      if (CellOnRank(sm, c, r)) {
+        *ip++ = sm->type[c];
+        *ip++ = sm->group[c];
+        *ip++ = c;
+        *ip++ = ntype[sm->type[c]];
+        *ip++ = sm->cpart[c] == r;
+      }
+      ntype[sm->type[c]]++;
     }
+  }
   *ip++ = 0;
   for (PetscInt c = 0, acc = 0; c < sm->ncells; c++)
     if (CellOnRank(sm, c, r)) {
@@ -306,6 +313,7 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
   PetscCall(PetscMalloc1(nc, &mesh->ctype));
   PetscCall(PetscMalloc1(nc, &mesh->cgroup));
   PetscCall(PetscMalloc1(nc, &mesh->cnatural));
+  PetscCall(PetscMalloc1(nc, &mesh->ctypeidx));
   PetscCall(PetscMalloc1(nc, &mesh->cowned));
   PetscCall(PetscMalloc1(nc + 1, &mesh->cptr));
   PetscCall(PetscMalloc1(ncn + 1, &mesh->conn));
@@ -313,6 +321,7 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
     mesh->ctype[c]    = (FlxCellType)*ip++;
     mesh->cgroup[c]   = *ip++;
     mesh->cnatural[c] = *ip++;
+    mesh->ctypeidx[c] = *ip++;
     mesh->cowned[c]   = *ip++ ? PETSC_TRUE : PETSC_FALSE;
     mesh->ncowned += mesh->cowned[c];
   }

@@ -497,6 +497,7 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
     PetscCall(PetscFree2(m->load[k].idx, m->load[k].val));
     PetscCall(VecDestroy(&m->load[k].g));
   }
+  PetscCall(FlxModelDestroyResultants(m));
   PetscCall(PetscFree(m->cell_section));
   PetscCall(VecDestroy(&m->mass));
   PetscCall(VecDestroy(&m->free));

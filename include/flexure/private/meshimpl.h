@@ -50,7 +50,7 @@ struct _p_FlxMesh {
   PetscInt     ncells, ncowned; /* local cells (owned and halo), owned ones */
   PetscBool   *cowned;
   FlxCellType *ctype;
-  PetscInt    *cptr, *conn, *cgroup, *cnatural;
+  PetscInt    *cptr, *conn, *cgroup, *cnatural, *ctypeidx; /* ctypeidx: index among the cells of its type (the row in /mesh/TYPE) */
   PetscInt     ngroups;
   char       (*gname)[FLX_NAME_LEN];
   PetscInt    *gdim;

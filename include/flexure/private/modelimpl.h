@@ -81,9 +81,16 @@ struct _p_FlxModel {
   Vec          xnat;
   FlxSystem    sys;
   PetscBool    setup;
+  /* shell resultants (resultants.c), set up on first use */
+  VecScatter   toloc;                         /* global DOF vector -> local (owned and ghost nodes) */
+  Vec          uloc;
+  Vec          rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
+  VecScatter   res2nat[FLX_NUM_CELL_TYPES];
+  PetscBool    res_setup;
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelDestroyResultants(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
