@@ -1,5 +1,6 @@
 /* FlxWriter: HDF5 results file (parallel, collective) and its XDMF sidecar. */
 #include <flexure/private/h5util.h>
+#include <sys/stat.h>
 
 #define FLX_MAX_PROBES 64
 
@@ -61,6 +62,17 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
     const char *slash = strrchr(path, '/');
     PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : path, sizeof(w->h5base)));
   }
+  if (w->rank == 0) { /* create the directories of the path (mkdir -p); failures show up at H5Fcreate */
+    char dir[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscStrncpy(dir, path, sizeof(dir)));
+    for (char *p = dir + 1; *p; p++)
+      if (*p == '/') {
+        *p = 0;
+        (void)mkdir(dir, 0777);
+        *p = '/';
+      }
+  }
+  PetscCallMPI(MPI_Barrier(comm));
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FLX_H5ID(fapl, H5Pcreate(H5P_FILE_ACCESS));
   FLX_H5(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
