@@ -5,9 +5,13 @@
 
 typedef struct _p_FlxStepper *FlxStepper;
 typedef const char           *FlxStepperType;
-#define FLXSTEPPERGCD "gcd"
+#define FLXSTEPPERGCD      "gcd"
+#define FLXSTEPPERNEWMARK  "newmark"
+#define FLXSTEPPERHHT      "hht"
+#define FLXSTEPPERGENALPHA "genalpha"
 
 typedef enum {
+  FLX_STEPPER_DIVERGED_SOLVE    = -3, /* a linear solve of an implicit step failed */
   FLX_STEPPER_DIVERGED_ENERGY   = -2, /* energy balance error beyond -ts_max_energy_error: unstable */
   FLX_STEPPER_DIVERGED_NANORINF = -1,
   FLX_STEPPER_ITERATING         = 0,
@@ -16,8 +20,11 @@ typedef enum {
 } FlxStepperConvergedReason;
 
 /* One row of the energy ledger (global values). */
+/* One row of the energy ledger. Balance: kinetic + strain - external_work + damping + numerical = const.
+   numerical is the energy an implicit method dissipates (generalized-alpha, HHT, dissipative Newmark);
+   0 for the explicit GCD steppers, whose ledger is exact. */
 typedef struct {
-  PetscReal time, kinetic, strain, external_work, damping;
+  PetscReal time, kinetic, strain, external_work, damping, numerical;
 } FlxLedgerRow;
 
 /* Called at output steps with the state at t. */
@@ -79,3 +86,6 @@ PETSC_EXTERN PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *
 /* The 'flexure stability' command: Omega_max and rho(Omega) of the stepper set by the options, one line
    per preset with -all_presets, or a parameter search with -stability_search_degree. Collective. */
 PETSC_EXTERN PetscErrorCode FlxStabilityCommand(MPI_Comm comm);
+/* Spectral radius of the stepper's amplification matrix at Omega = omega h with damping ratio zeta (after
+   FlxStepperSetFromOptions). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho);

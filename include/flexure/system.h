@@ -14,6 +14,11 @@ typedef PetscErrorCode (*FlxSystemExternalFn)(FlxSystem, PetscReal t, Vec f, voi
 /* Upper bound of the highest natural frequency (rad/s), e.g. element by element. */
 typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, void *ctx);
 
+/* Provider of an assembled matrix (the consistent mass), owned by the provider. */
+typedef PetscErrorCode (*FlxSystemMatFn)(FlxSystem, Mat *M, void *ctx);
+/* Provider of the near-null space of K (rigid-body modes, for algebraic multigrid); the system owns it. */
+typedef PetscErrorCode (*FlxSystemNullSpaceFn)(FlxSystem, MatNullSpace *nsp, void *ctx);
+
 /* Create a system on comm. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys);
 /* Destroy. Collective. */
@@ -31,6 +36,13 @@ PETSC_EXTERN PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, P
 /* Assembled stiffness (optional; implicit methods and diagnostics). Reference taken. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K);
 PETSC_EXTERN PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K);
+/* Consistent mass: provider, and the matrix (NULL when the system has none; assembled on first call). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConsistentMassFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemGetConsistentMass(FlxSystem sys, Mat *M);
+/* Near-null space of the stiffness (the six rigid-body motions of beams and shells, rotations included):
+   provider, and the space (NULL when none). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetNearNullSpaceFunction(FlxSystem sys, FlxSystemNullSpaceFn fn, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemGetNearNullSpace(FlxSystem sys, MatNullSpace *nsp);
 /* Optional omega bound callback and a deterministic start vector for the power iteration
    (independent of the number of ranks, so the step size is too). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmegaBoundFn fn, void *ctx);

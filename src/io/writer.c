@@ -14,7 +14,7 @@ struct _p_FlxWriter {
   MPI_Comm    comm;
   PetscMPIInt rank;
   char        h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
-  hid_t       file, time, fields[3], energy[5];
+  hid_t       file, time, fields[3], energy[6];
   PetscInt    N, ncells[FLX_NUM_CELL_TYPES], nframes;
   PetscReal  *frame_times;
   PetscInt    frame_cap;
@@ -41,7 +41,7 @@ static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
 }
 
 static const char *FieldNames[3]  = {"displacement", "velocity", "acceleration"};
-static const char *EnergyNames[5] = {"time", "kinetic", "strain", "external_work", "damping"};
+static const char *EnergyNames[6] = {"time", "kinetic", "strain", "external_work", "damping", "numerical_dissipation"};
 
 PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout)
 {
@@ -82,7 +82,7 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   for (int k = 0; k < 3; k++) w->fields[k] = -1;
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) w->res[k] = -1;
   FLX_H5ID(g, H5Gcreate2(w->file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     hsize_t dims[1] = {0};
     PetscCall(FlxH5CreateExtendible(g, EnergyNames[k], H5T_NATIVE_DOUBLE, 1, dims, &w->energy[k]));
   }
@@ -355,7 +355,7 @@ PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow
 
   PetscFunctionBegin;
   PetscCall(Staging(w, n + 1, &col));
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     for (PetscInt i = 0; i < n; i++) col[i] = (double)(&rows[i].time)[k];
     PetscCall(FlxH5AppendRoot(w->energy[k], H5T_NATIVE_DOUBLE, (hsize_t)n, col, w->rank));
   }
@@ -484,7 +484,7 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   for (int k = 0; k < 3; k++)
     if (w->fields[k] >= 0) FLX_H5(H5Dclose(w->fields[k]));
   if (w->fields[0] >= 0) FLX_H5(H5Dclose(w->time));
-  for (int k = 0; k < 5; k++) FLX_H5(H5Dclose(w->energy[k]));
+  for (int k = 0; k < 6; k++) FLX_H5(H5Dclose(w->energy[k]));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
     if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
   for (PetscInt p = 0; p < w->nprobe; p++) {

@@ -5,6 +5,9 @@
 
 const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
 
+static PetscErrorCode ConsistentMassProvider(FlxSystem, Mat *, void *);
+static PetscErrorCode NearNullSpaceProvider(FlxSystem, MatNullSpace *, void *);
+
 PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model)
 {
   FlxModel m;
@@ -466,8 +469,40 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   if (!m->allow_rigid) PetscCall(FlxModelCheckRigidBody(m));
   PetscCall(FlxSystemSetMass(m->sys, m->mass, m->free));
   PetscCall(FlxSystemSetStiffness(m->sys, m->K));
+  PetscCall(FlxSystemSetConsistentMassFunction(m->sys, ConsistentMassProvider, m));
+  PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
   m->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsistentMassProvider(FlxSystem sys, Mat *M, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxModelGetConsistentMass((FlxModel)ctx, M));
+  PetscFunctionReturn(0);
+}
+
+/* The six rigid-body motions, orthonormalized, as the near-null space for GAMG. */
+static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, void *ctx)
+{
+  FlxModel m = (FlxModel)ctx;
+  Vec      R[6];
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelCreateRigidBodyVectors(m, PETSC_FALSE, R));
+  for (PetscInt k = 0; k < 6; k++) {
+    PetscScalar dots[6];
+    PetscReal   nrm;
+    if (k) {
+      PetscCall(VecMDot(R[k], k, R, dots));
+      for (PetscInt j = 0; j < k; j++) dots[j] = -dots[j];
+      PetscCall(VecMAXPY(R[k], k, dots, R));
+    }
+    PetscCall(VecNormalize(R[k], &nrm));
+  }
+  PetscCall(MatNullSpaceCreate(m->comm, PETSC_FALSE, 6, R, nsp));
+  for (PetscInt k = 0; k < 6; k++) PetscCall(VecDestroy(&R[k]));
   PetscFunctionReturn(0);
 }
 

@@ -22,6 +22,9 @@ PetscErrorCode FlxStepperRegisterAll(void)
 {
   PetscFunctionBegin;
   PetscCall(FlxStepperRegister(FLXSTEPPERGCD, FlxStepperCreate_GCD));
+  PetscCall(FlxStepperRegister(FLXSTEPPERNEWMARK, FlxStepperCreate_Alpha));
+  PetscCall(FlxStepperRegister(FLXSTEPPERHHT, FlxStepperCreate_Alpha));
+  PetscCall(FlxStepperRegister(FLXSTEPPERGENALPHA, FlxStepperCreate_Alpha));
   PetscFunctionReturn(0);
 }
 
@@ -62,7 +65,7 @@ PetscErrorCode FlxStepperSetType(FlxStepper ts, FlxStepperType type)
   PetscCall(PetscStrcmp(ts->type, type, &same));
   if (same) PetscFunctionReturn(0);
   PetscCall(PetscFunctionListFind(FlxStepperList, type, &create));
-  PetscCheck(create, ts->comm, PETSC_ERR_USER_INPUT, "unknown stepper type '%s' (-ts_type); available: %s", type, FLXSTEPPERGCD);
+  PetscCheck(create, ts->comm, PETSC_ERR_USER_INPUT, "unknown stepper type '%s' (-ts_type); available: gcd, newmark, hht, genalpha", type);
   if (ts->ops.destroy) PetscCall(ts->ops.destroy(ts));
   PetscCall(PetscMemzero(&ts->ops, sizeof(ts->ops)));
   PetscCall(PetscStrncpy(ts->type, type, sizeof(ts->type)));
@@ -144,6 +147,10 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
+  if (ts->implicit) { /* unconditionally stable: the step is the user's accuracy choice */
+    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s is implicit and unconditionally stable: give the step with -ts_dt (it sets the accuracy, not the stability)", desc);
+    PetscFunctionReturn(0);
+  }
   if (linear) {
     PetscBool given;
     if (ts->omega_file[0]) PetscCall(FlxReadModesOmegaMax(ts->comm, ts->omega_file, &ts->omega_given));
@@ -271,7 +278,9 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
   ts->wall_last = now;
   {
     PetscReal frac = ts->nsteps ? (PetscReal)ts->step / ts->nsteps : 1, eta = frac > 0 ? (now - ts->wall_start) * (1 - frac) / frac : 0;
-    PetscCall(PetscPrintf(ts->comm, "  step %" PetscInt_FMT "/%" PetscInt_FMT "  t = %.6e s  dt = %.4e s  energy balance error %.2e (peak energy %.4e J)  ETA %.0f s\n", ts->step, ts->nsteps, (double)ts->time, (double)ts->dt, (double)ts->maxrel, (double)ts->peak, (double)eta));
+    char extra[128] = "";
+    if (ts->ops.progress) PetscCall(ts->ops.progress(ts, extra, sizeof(extra)));
+    PetscCall(PetscPrintf(ts->comm, "  step %" PetscInt_FMT "/%" PetscInt_FMT "  t = %.6e s  dt = %.4e s  %s %.2e (peak energy %.4e J)%s  ETA %.0f s\n", ts->step, ts->nsteps, (double)ts->time, (double)ts->dt, ts->ledger_direct ? "numerical dissipation" : "energy balance error", (double)ts->maxrel, (double)ts->peak, extra, (double)eta));
   }
   PetscFunctionReturn(0);
 }
@@ -292,14 +301,23 @@ static PetscErrorCode Flush(FlxStepper ts)
     const PetscReal *g = ts->gbuf + 4 * k;
     FlxLedgerRow    *r = &ts->rows[k];
     PetscReal        B, err;
-    r->time          = ts->tbuf[k];
-    r->kinetic       = g[0] / (4 * h * h);
-    r->strain        = g[1] / 4;
-    r->external_work = ts->Wh + g[2] / 4;
-    r->damping       = ts->Dh + g[3] / 4;
-    ts->Wh += g[2] / 2;
-    ts->Dh += g[3] / 2;
+    r->time = ts->tbuf[k];
+    if (ts->ledger_direct) { /* kinetic and strain energy at t, work and damping increments of the step */
+      r->kinetic       = g[0];
+      r->strain        = g[1];
+      r->external_work = (ts->Wh += g[2]);
+      r->damping       = (ts->Dh += g[3]);
+    } else {
+      r->kinetic       = g[0] / (4 * h * h);
+      r->strain        = g[1] / 4;
+      r->external_work = ts->Wh + g[2] / 4;
+      r->damping       = ts->Dh + g[3] / 4;
+      ts->Wh += g[2] / 2;
+      ts->Dh += g[3] / 2;
+    }
+    r->numerical = 0;
     B = r->kinetic + r->strain - r->external_work + r->damping;
+    if (ts->ledger_direct && ts->haveB0 && !PetscIsInfOrNanReal(B)) r->numerical = ts->B0 - B; /* what the method dissipated */
     if (PetscIsInfOrNanReal(B)) {
       if (ts->reason >= 0) {
         ts->reason = FLX_STEPPER_DIVERGED_NANORINF;
@@ -315,9 +333,9 @@ static PetscErrorCode Flush(FlxStepper ts)
     ts->scale = PetscMax(ts->scale, PetscMax(PetscAbsReal(r->external_work), PetscAbsReal(r->damping)));
     ts->input = PetscMax(ts->input, PetscAbsReal(ts->B0) + PetscAbsReal(r->external_work));
     ts->peak  = PetscMax(ts->peak, r->kinetic + r->strain);
-    err       = PetscAbsReal(B - ts->B0);
+    err       = ts->ledger_direct ? B - ts->B0 : PetscAbsReal(B - ts->B0); /* implicit: numerical dissipation is not an error, energy creation is */
     if (!linear) continue;
-    if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, err / PetscMax(ts->peak, ts->scale));
+    if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, PetscAbsReal(B - ts->B0) / PetscMax(ts->peak, ts->scale));
     if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(ts->scale, PETSC_SMALL * ts->peak) && ts->scale > 0) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
       PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J put in)", (double)r->time, (double)err, (double)ts->scale));
@@ -375,7 +393,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
     PetscCall(ts->ops.step(ts));
     PetscCall(PetscLogEventEnd(FLX_Update, 0, 0, 0, 0));
     ts->step++;
-    ts->time = ts->t0 + ts->step * ts->dt;
+    ts->time = ts->varstep ? ts->time + ts->hlast : ts->t0 + ts->step * ts->dt;
     PetscCall(Record(ts));
     if (ts->poststep) PetscCall(ts->poststep(ts, ts->postctx));
     if (ts->step == ts->nsteps || (ts->output_interval > 0 && ts->step % ts->output_interval == 0)) {
@@ -415,6 +433,14 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "; dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)(ts->t0 + ts->nsteps * ts->dt)));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
   if (ts->ops.view) PetscCall(ts->ops.view(ts, viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho)
+{
+  PetscFunctionBegin;
+  PetscCheck(ts->ops.spectral_radius, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "set the stepper type first");
+  PetscCall(ts->ops.spectral_radius(ts, Omega, zeta, rho));
   PetscFunctionReturn(0);
 }
 

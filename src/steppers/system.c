@@ -11,6 +11,11 @@ struct _p_FlxSystem {
   void                 *fintctx, *fextctx, *boundctx;
   PetscBool             linear, vdep;
   PetscReal             aM, bK;
+  FlxSystemMatFn        mcfn;  /* consistent mass, assembled on first request */
+  FlxSystemNullSpaceFn  nspfn; /* near-null space (rigid-body modes), built on first request */
+  void                 *mcctx, *nspctx;
+  Mat                   Mc;
+  MatNullSpace          nsp;
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -30,6 +35,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->free));
   PetscCall(VecDestroy(&(*sys)->x0));
   PetscCall(MatDestroy(&(*sys)->K));
+  PetscCall(MatNullSpaceDestroy(&(*sys)->nsp));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -210,5 +216,37 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
   PetscCall(VecDestroy(&zero));
   PetscCall(VecDestroy(&minv));
   PetscCall(PetscLogEventEnd(FLX_CriticalStep, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConsistentMassFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->mcfn  = fn;
+  sys->mcctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetConsistentMass(FlxSystem sys, Mat *M)
+{
+  PetscFunctionBegin;
+  if (!sys->Mc && sys->mcfn) PetscCall(sys->mcfn(sys, &sys->Mc, sys->mcctx));
+  *M = sys->Mc;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetNearNullSpaceFunction(FlxSystem sys, FlxSystemNullSpaceFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->nspfn  = fn;
+  sys->nspctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetNearNullSpace(FlxSystem sys, MatNullSpace *nsp)
+{
+  PetscFunctionBegin;
+  if (!sys->nsp && sys->nspfn) PetscCall(sys->nspfn(sys, &sys->nsp, sys->nspctx));
+  *nsp = sys->nsp;
   PetscFunctionReturn(0);
 }

@@ -13,6 +13,7 @@ typedef struct {
   PetscErrorCode (*report)(FlxStepper, PetscViewer);                            /* statistics after a run */
   PetscErrorCode (*view)(FlxStepper, PetscViewer);
   PetscErrorCode (*describe)(FlxStepper, char[], size_t);
+  PetscErrorCode (*progress)(FlxStepper, char[], size_t); /* extra text for the progress line (KSP iterations) */
   PetscErrorCode (*destroy)(FlxStepper);
 } FlxStepperOps;
 
@@ -42,6 +43,10 @@ struct _p_FlxStepper {
   PetscReal *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
   FlxLedgerRow *rows;
   PetscReal Wh, Dh, B0, scale, input, peak, maxrel;
+  PetscBool ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
+  PetscBool implicit;      /* unconditionally stable: no critical step, -ts_dt required */
+  PetscReal hlast;         /* step just taken, when the stepper varies it (time accumulates) */
+  PetscBool varstep;
   PetscBool haveB0;
   PetscReal max_energy_error;
 
@@ -65,3 +70,4 @@ struct _p_FlxStepper {
 PETSC_INTERN PetscErrorCode FlxStepperRegisterAll(void);
 PETSC_INTERN PetscErrorCode FlxStepperFinalizeRegistry(void);
 PETSC_INTERN PetscErrorCode FlxStepperCreate_GCD(FlxStepper);
+PETSC_INTERN PetscErrorCode FlxStepperCreate_Alpha(FlxStepper);

@@ -1,0 +1,614 @@
+/* Implicit generalized-alpha family: Newmark, HHT-alpha and generalized-alpha in one implementation
+   (time-integration.md section 2, Chung-Hulbert convention: alpha_m and alpha_f weight the OLD state).
+
+     x_{n+1} = x_n + h v_n + h^2/2 ((1 - 2 beta) a*_n + 2 beta a*_{n+1})
+     v_{n+1} = v_n + h ((1 - gamma) a*_n + gamma a*_{n+1})
+     (1 - alpha_m) M a*_{n+1} + alpha_m M a*_n = (1 - alpha_f) f_{n+1} + alpha_f f_n,   f = f_ext - K x - C v
+
+   The unknown is x_{n+1}. With the predictors x~ = x_n + h v_n + h^2/2 (1 - 2 beta) a*_n and
+   v~ = v_n + h (1 - gamma) a*_n, a*_{n+1} = (x_{n+1} - x~) / (beta h^2) and the step is the linear solve
+
+     K_eff x_{n+1} = (1 - alpha_f) f_ext(t_{n+1}) + alpha_f f_n - alpha_m M a*_n + c_M M x~
+                     + (1 - alpha_f) C (gamma / (beta h) x~ - v~),
+     K_eff = c_M M + c_C C + (1 - alpha_f) K,  c_M = (1 - alpha_m) / (beta h^2),  c_C = (1 - alpha_f) gamma / (beta h).
+
+   Linear fast path: K_eff is assembled once per step size, the KSP and its preconditioner are set up once
+   and reused; a step builds the right-hand side, solves warm-started from x~, and updates. A change of
+   step size rebuilds K_eff and extrapolates a*_n with seed paper 002 eq. (14) (digest section 2.5):
+   a*_n += (alpha_m - alpha_f) (h_n / h_{n-1} - 1) (a*_n - a*_{n-1}), which keeps second order.
+
+   Start-up: consistent initial acceleration M a_0 = f_ext(t_0) - K x_0 - C v_0.
+   Ledger (direct): kinetic 1/2 v.M v, strain 1/2 x.K x, external work by the trapezoidal rule on the
+   increments of x, damping work h <v>.C <v> with <v> the mean velocity of the step; what is left of the
+   balance is the numerical dissipation of the method (zero to round-off for trapezoidal Newmark). */
+#include <flexure/private/stepperimpl.h>
+#include <petscblaslapack.h>
+
+typedef enum {
+  ALPHA_NEWMARK,
+  ALPHA_HHT,
+  ALPHA_GENALPHA
+} AlphaFamily;
+
+typedef struct {
+  AlphaFamily fam;
+  PetscReal   am, af, beta, gamma; /* Chung-Hulbert */
+  PetscReal   rho_inf, hht;        /* the user's parameter (generalized-alpha, HHT) */
+  PetscBool   explicit_params, consistent;
+  PetscReal   aM, bK;
+  PetscReal   ratio[16];
+  PetscInt    nratio;
+  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys;
+  Vec         Mass, Free; /* the system's */
+  Mat         K, Mc, McBC, Keff;
+  KSP         ksp, kspM;
+  IS          fixed; /* prescribed DOFs (global numbering) */
+  PetscReal   hK, hprev;
+  PetscInt    its, itsmax, itslast, nsolve, nbuild;
+  PetscLogDouble tbuild, tsolve;
+} FlxStepper_Alpha;
+
+/* y = M x (lumped: pointwise; consistent: Mc). */
+static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  if (al->consistent) PetscCall(MatMult(al->Mc, x, y));
+  else PetscCall(VecPointwiseMult(y, al->Mass, x));
+  PetscFunctionReturn(0);
+}
+
+/* Local (this rank's) part of x . y: the stepper core reduces the ledger once per flush. */
+static PetscErrorCode LocalDot(Vec x, Vec y, PetscReal *d)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  PetscReal          s = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(y, &b));
+  for (PetscInt i = 0; i < n; i++) s += PetscRealPart(a[i] * b[i]);
+  PetscCall(VecRestoreArrayRead(y, &b));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  *d = s;
+  PetscFunctionReturn(0);
+}
+
+/* Spectral radius of a real 3 x 3 matrix (row-major). */
+static PetscErrorCode SpectralRadius3(const PetscReal G[9], PetscReal *rho)
+{
+  PetscScalar  a[9], wr[3], wi[3], work[30], dummy[1];
+  PetscBLASInt n = 3, lwork = 30, info, one = 1;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[j * 3 + i] = G[i * 3 + j]; /* column-major */
+  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &n, a, &n, wr, wi, dummy, &one, dummy, &one, work, &lwork, &info));
+  PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK geev failed (%d)", (int)info);
+  *rho = 0;
+  for (int k = 0; k < 3; k++) *rho = PetscMax(*rho, PetscSqrtReal(wr[k] * wr[k] + wi[k] * wi[k]));
+  PetscFunctionReturn(0);
+}
+
+/* Amplification matrix of the method on x'' + 2 zeta w x' + w^2 x = 0 with h = 1, w = Omega; state
+   (x, h v, h^2 a*), each column the image of a unit state, computed from the update itself. */
+static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal   k = Omega * Omega, c = 2 * zeta * Omega, am = al->am, af = al->af, be = al->beta, ga = al->gamma;
+  PetscReal         G[9];
+
+  PetscFunctionBegin;
+  for (int j = 0; j < 3; j++) {
+    PetscReal x0 = j == 0, v0 = j == 1, a0 = j == 2, xt, vt, a1;
+    xt    = x0 + v0 + (0.5 - be) * a0;
+    vt    = v0 + (1 - ga) * a0;
+    a1    = (-am * a0 - (1 - af) * (c * vt + k * xt) - af * (c * v0 + k * x0)) / ((1 - am) + (1 - af) * (c * ga + k * be));
+    G[j]     = xt + be * a1;
+    G[3 + j] = vt + ga * a1;
+    G[6 + j] = a1;
+  }
+  PetscCall(SpectralRadius3(G, rho));
+  PetscFunctionReturn(0);
+}
+
+/* K_eff for step h: (1 - af + c_C bK) K + (c_M + c_C aM) M, prescribed rows and columns replaced by the
+   identity (scaled to the mean diagonal), near-null space attached; the KSP keeps its preconditioner
+   until the next rebuild. */
+static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal   cM = (1 - al->am) / (al->beta * h * h), cC = (1 - al->af) * al->gamma / (al->beta * h);
+  PetscLogDouble    t0, t1;
+  MatNullSpace      nsp;
+  PetscReal         dmean;
+  PetscInt          N;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  { /* GAMG needs AIJ (PETSc 3.18 has no graph of BAIJ); other preconditioners keep the faster BAIJ blocks */
+    PC        pc;
+    PetscBool gamg;
+    PetscCall(KSPGetPC(al->ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
+    if (gamg) PetscCall(MatConvert(al->K, MATAIJ, al->Keff ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &al->Keff));
+    else if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
+    else PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
+  }
+  PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
+  if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SUBSET_NONZERO_PATTERN));
+  else {
+    PetscCall(VecCopy(al->Mass, al->W));
+    PetscCall(VecScale(al->W, cM + cC * al->aM));
+    PetscCall(MatDiagonalSet(al->Keff, al->W, ADD_VALUES));
+  }
+  PetscCall(MatGetDiagonal(al->Keff, al->W));
+  PetscCall(VecNorm(al->W, NORM_1, &dmean));
+  PetscCall(VecGetSize(al->W, &N));
+  dmean /= N;
+  PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
+  PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(al->Keff, MAT_SPD, PETSC_TRUE));
+  PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
+  if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
+  PetscCall(KSPSetOperators(al->ksp, al->Keff, al->Keff));
+  al->hK = h;
+  al->nbuild++;
+  PetscCall(PetscTime(&t1));
+  al->tbuild += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+/* Physical acceleration a = M^-1 (f_ext - K x - C v) = M^-1 f on the free DOFs (for output). */
+static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  if (!al->consistent) PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
+  else {
+    PetscCall(VecPointwiseMult(al->W, al->F, al->Free));
+    PetscCall(KSPSolve(al->kspM, al->W, al->Aphys));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaSetUp(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  PetscBool         linear;
+  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys};
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
+  PetscCheck(linear && al->K, ts->comm, PETSC_ERR_SUP, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
+  PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(al->Mass, vecs[k]));
+  PetscCall(VecPointwiseDivide(al->Minv, al->Free, al->Mass));
+  { /* prescribed DOFs */
+    const PetscScalar *f;
+    PetscInt           n, lo, cnt = 0, *idx;
+    PetscCall(VecGetLocalSize(al->Free, &n));
+    PetscCall(VecGetOwnershipRange(al->Free, &lo, NULL));
+    PetscCall(PetscMalloc1(n + 1, &idx));
+    PetscCall(VecGetArrayRead(al->Free, &f));
+    for (PetscInt i = 0; i < n; i++)
+      if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
+    PetscCall(VecRestoreArrayRead(al->Free, &f));
+    PetscCall(ISCreateGeneral(ts->comm, cnt, idx, PETSC_OWN_POINTER, &al->fixed));
+  }
+  if (al->consistent) {
+    KSP k;
+    PC  pc;
+    PetscCall(FlxSystemGetConsistentMass(ts->sys, &al->Mc));
+    PetscCheck(al->Mc, ts->comm, PETSC_ERR_SUP, "-ts_alpha_mass consistent: this system has no consistent mass");
+    PetscCall(MatDuplicate(al->Mc, MAT_COPY_VALUES, &al->McBC));
+    PetscCall(MatZeroRowsColumnsIS(al->McBC, al->fixed, 1.0, NULL, NULL));
+    PetscCall(KSPCreate(ts->comm, &k));
+    PetscCall(KSPSetOptionsPrefix(k, "ts_alpha_mass_"));
+    PetscCall(KSPSetType(k, KSPCG));
+    PetscCall(KSPGetPC(k, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(k, 1e-14, 1e-300, PETSC_DEFAULT, 10000));
+    PetscCall(KSPSetOperators(k, al->McBC, al->McBC));
+    PetscCall(KSPSetFromOptions(k));
+    al->kspM = k;
+  }
+  if (!al->ksp) { /* CG + GAMG by default (near-null space: the six rigid-body modes); any KSP/PC with -ts_ksp_*, -ts_pc_* */
+    PC pc;
+    PetscCall(KSPCreate(ts->comm, &al->ksp));
+    PetscCall(KSPSetOptionsPrefix(al->ksp, "ts_"));
+    PetscCall(KSPSetType(al->ksp, KSPCG));
+    PetscCall(KSPGetPC(al->ksp, &pc));
+    PetscCall(PCSetType(pc, PCGAMG));
+    PetscCall(KSPSetTolerances(al->ksp, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
+    PetscCall(KSPSetInitialGuessNonzero(al->ksp, PETSC_TRUE));
+    PetscCall(KSPSetFromOptions(al->ksp));
+  }
+  ts->Omega_max     = PETSC_INFINITY;
+  ts->implicit      = PETSC_TRUE;
+  ts->ledger_direct = PETSC_TRUE;
+  ts->varstep       = al->nratio > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Ledger sums of the state (local): kinetic 1/2 v.M v and strain 1/2 x.K x (KX = K x given). */
+static PetscErrorCode StateEnergy(FlxStepper_Alpha *al, PetscReal lsum[2])
+{
+  PetscFunctionBegin;
+  PetscCall(MassMult(al, al->V, al->W));
+  PetscCall(LocalDot(al->V, al->W, &lsum[0]));
+  PetscCall(LocalDot(al->X, al->KX, &lsum[1]));
+  lsum[0] *= 0.5;
+  lsum[1] *= 0.5;
+  PetscFunctionReturn(0);
+}
+
+/* f = f_ext - K x - C v with KX = K x (and KV = K v when b_K != 0) computed here; masked to the free DOFs. */
+static PetscErrorCode ResidualForce(FlxStepper ts, Vec X, Vec V, Vec Fext, Vec F)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatMult(al->K, X, al->KX));
+  PetscCall(VecWAXPY(F, -1.0, al->KX, Fext));
+  if (al->bK != 0) {
+    PetscCall(MatMult(al->K, V, al->KV));
+    PetscCall(VecAXPY(F, -al->bK, al->KV));
+  }
+  if (al->aM != 0) {
+    PetscCall(MassMult(al, V, al->W));
+    PetscCall(VecAXPY(F, -al->aM, al->W));
+  }
+  PetscCall(VecPointwiseMult(F, F, al->Free));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaStartUp(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecPointwiseMult(al->X, ts->x0, al->Free));
+  PetscCall(VecPointwiseMult(al->V, ts->v0, al->Free));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, al->Fext));
+  PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F));
+  PetscCall(PhysicalAcceleration(ts)); /* consistent a_0 */
+  PetscCall(VecCopy(al->Aphys, al->A));
+  PetscCall(VecCopy(al->A, al->Aold));
+  PetscCall(StateEnergy(al, ts->lsum));
+  ts->lsum[2] = ts->lsum[3] = 0;
+  al->hprev = 0;
+  PetscFunctionReturn(0);
+}
+
+/* x~ = x + h v + h^2/2 (1 - 2 beta) a*, v~ = v + h (1 - gamma) a*, and the right-hand side. */
+static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal    be = al->beta, ga = al->gamma, am = al->am, af = al->af, cM = (1 - am) / (be * h * h), q = ga / (be * h);
+  const PetscScalar *X, *V, *A, *F, *Fe, *Ms, *Fr;
+  PetscScalar       *Xt, *Vt, *W, *R;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(al->X, &n));
+  PetscCall(VecGetArrayRead(al->X, &X));
+  PetscCall(VecGetArrayRead(al->V, &V));
+  PetscCall(VecGetArrayRead(al->A, &A));
+  PetscCall(VecGetArrayRead(al->F, &F));
+  PetscCall(VecGetArrayRead(al->Fext1, &Fe));
+  PetscCall(VecGetArrayRead(al->Mass, &Ms));
+  PetscCall(VecGetArrayRead(al->Free, &Fr));
+  PetscCall(VecGetArrayWrite(al->Xt, &Xt));
+  PetscCall(VecGetArrayWrite(al->Vt, &Vt));
+  PetscCall(VecGetArrayWrite(al->W, &W));
+  PetscCall(VecGetArrayWrite(al->Rhs, &R));
+  for (PetscInt i = 0; i < n; i++) { /* one pass; W = the vector M multiplies (consistent mass) */
+    const PetscReal xt = X[i] + h * V[i] + 0.5 * h * h * (1 - 2 * be) * A[i], vt = V[i] + h * (1 - ga) * A[i];
+    const PetscReal mw = -am * A[i] + cM * xt + (1 - af) * al->aM * (q * xt - vt);
+    Xt[i] = xt;
+    Vt[i] = vt;
+    W[i]  = mw;
+    R[i]  = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
+  }
+  PetscCall(VecRestoreArrayWrite(al->Rhs, &R));
+  PetscCall(VecRestoreArrayWrite(al->W, &W));
+  PetscCall(VecRestoreArrayWrite(al->Vt, &Vt));
+  PetscCall(VecRestoreArrayWrite(al->Xt, &Xt));
+  PetscCall(VecRestoreArrayRead(al->Free, &Fr));
+  PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
+  PetscCall(VecRestoreArrayRead(al->Fext1, &Fe));
+  PetscCall(VecRestoreArrayRead(al->F, &F));
+  PetscCall(VecRestoreArrayRead(al->A, &A));
+  PetscCall(VecRestoreArrayRead(al->V, &V));
+  PetscCall(VecRestoreArrayRead(al->X, &X));
+  if (al->consistent) PetscCall(MatMultAdd(al->Mc, al->W, al->Rhs, al->Rhs));
+  if (al->bK != 0) { /* (1 - af) bK K (q x~ - v~) */
+    PetscCall(VecAXPBYPCZ(al->W, q, -1.0, 0.0, al->Xt, al->Vt));
+    PetscCall(MatMult(al->K, al->W, al->Xn));
+    PetscCall(VecAXPY(al->Rhs, (1 - af) * al->bK, al->Xn));
+  }
+  PetscCall(VecPointwiseMult(al->Rhs, al->Rhs, al->Free));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaStep(FlxStepper ts)
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  PetscReal          h  = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t1 = ts->time + h, dW, dD, e[2];
+  KSPConvergedReason reason;
+  PetscLogDouble     t0, tE;
+  PetscInt           its;
+
+  PetscFunctionBegin;
+  ts->hlast = h;
+  if (h != al->hK) PetscCall(BuildKeff(ts, h));
+  if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
+    PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
+    PetscCall(VecAXPBYPCZ(al->A, -s, s, 1.0, al->Aold, al->A));
+  }
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
+  PetscCall(PredictAndRhs(ts, h));
+  { /* warm start from the predictor (a direct solve ignores it) */
+    PetscBool preonly;
+    PetscCall(PetscObjectTypeCompare((PetscObject)al->ksp, KSPPREONLY, &preonly));
+    PetscCall(KSPSetInitialGuessNonzero(al->ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
+    PetscCall(VecCopy(al->Xt, al->Xn));
+  }
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn));
+  PetscCall(PetscTime(&tE));
+  al->tsolve += tE - t0;
+  PetscCall(KSPGetConvergedReason(al->ksp, &reason));
+  PetscCall(KSPGetIterationNumber(al->ksp, &its));
+  al->its += its;
+  al->itslast = its;
+  al->itsmax  = PetscMax(al->itsmax, its);
+  al->nsolve++;
+  if (reason < 0) {
+    ts->reason = FLX_STEPPER_DIVERGED_SOLVE;
+    PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the linear solve of the implicit step to t = %g s diverged (%s after %" PetscInt_FMT " iterations); try a direct solver (-ts_ksp_type preonly -ts_pc_type cholesky -ts_pc_factor_mat_solver_type mumps) or raise -ts_ksp_max_it", (double)t1, KSPConvergedReasons[reason], its));
+    ts->lsum[2] = ts->lsum[3] = 0;
+    PetscFunctionReturn(0);
+  }
+  /* a*_{n+1}, v_{n+1}; work and damping increments before the state moves */
+  PetscCall(VecCopy(al->A, al->Aold));
+  PetscCall(VecWAXPY(al->A, -1.0, al->Xt, al->Xn));
+  PetscCall(VecScale(al->A, 1 / (al->beta * h * h)));
+  PetscCall(VecPointwiseMult(al->A, al->A, al->Free));
+  PetscCall(VecWAXPY(al->W, -1.0, al->X, al->Xn)); /* x_{n+1} - x_n */
+  PetscCall(VecAXPY(al->Fext, 1.0, al->Fext1));
+  PetscCall(LocalDot(al->W, al->Fext, &dW));
+  dW *= 0.5;
+  PetscCall(VecWAXPY(al->W, al->gamma * h, al->A, al->Vt)); /* v_{n+1} = v~ + gamma h a*_{n+1} */
+  PetscCall(VecCopy(al->V, al->Vt));                         /* Vt: v_n from here on */
+  PetscCall(VecCopy(al->W, al->V));
+  PetscCall(VecCopy(al->Xn, al->X));
+  dD = 0;
+  if (al->aM != 0 || al->bK != 0) { /* h <v>.C<v>, <v> = (v_n + v_{n+1}) / 2, C = aM M + bK K */
+    PetscReal d1 = 0, d2 = 0;
+    PetscCall(VecAXPBY(al->Vt, 0.5, 0.5, al->V));
+    if (al->aM != 0) {
+      PetscCall(MassMult(al, al->Vt, al->W));
+      PetscCall(LocalDot(al->Vt, al->W, &d1));
+    }
+    if (al->bK != 0) {
+      PetscCall(MatMult(al->K, al->Vt, al->W));
+      PetscCall(LocalDot(al->Vt, al->W, &d2));
+    }
+    dD = h * (al->aM * d1 + al->bK * d2);
+  }
+  PetscCall(VecCopy(al->Fext1, al->Fext));
+  PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F)); /* f_{n+1}, K x_{n+1} */
+  PetscCall(StateEnergy(al, e));
+  ts->lsum[0] = e[0];
+  ts->lsum[1] = e[1];
+  ts->lsum[2] = dW;
+  ts->lsum[3] = dD;
+  al->hprev   = h;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  if (a) PetscCall(PhysicalAcceleration(ts));
+  if (x) *x = al->X;
+  if (v) *v = al->V;
+  if (a) *a = al->Aphys;
+  PetscFunctionReturn(0);
+}
+
+/* Probes: x, v and a (lumped mass: the physical M^-1 f; consistent mass: the algorithmic a*). */
+static PetscErrorCode AlphaProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], PetscReal out[])
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  const PetscScalar *X, *V, *A, *F, *Mi;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(al->X, &X));
+  PetscCall(VecGetArrayRead(al->V, &V));
+  PetscCall(VecGetArrayRead(al->A, &A));
+  PetscCall(VecGetArrayRead(al->F, &F));
+  PetscCall(VecGetArrayRead(al->Minv, &Mi));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt i     = idx[k];
+    out[3 * k]     = i >= 0 ? X[i] : 0;
+    out[3 * k + 1] = i >= 0 ? V[i] : 0;
+    out[3 * k + 2] = i >= 0 ? (al->consistent ? A[i] : Mi[i] * F[i]) : 0;
+  }
+  PetscCall(VecRestoreArrayRead(al->Minv, &Mi));
+  PetscCall(VecRestoreArrayRead(al->F, &F));
+  PetscCall(VecRestoreArrayRead(al->A, &A));
+  PetscCall(VecRestoreArrayRead(al->V, &V));
+  PetscCall(VecRestoreArrayRead(al->X, &X));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaDescribe(FlxStepper ts, char desc[], size_t len)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  char              par[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(par, sizeof(par), "alpha_m %.6g, alpha_f %.6g, beta %.6g, gamma %.6g", (double)al->am, (double)al->af, (double)al->beta, (double)al->gamma));
+  if (al->fam == ALPHA_NEWMARK) PetscCall(PetscSNPrintf(desc, len, "Newmark (beta %.6g, gamma %.6g)%s", (double)al->beta, (double)al->gamma, al->beta == 0.25 && al->gamma == 0.5 ? ", trapezoidal" : ""));
+  else if (al->fam == ALPHA_HHT) PetscCall(PetscSNPrintf(desc, len, "HHT-alpha (alpha %.6g: %s)", (double)al->hht, par));
+  else if (al->explicit_params) PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (%s)", par));
+  else PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (rho_inf %.6g: %s)", (double)al->rho_inf, par));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaView(FlxStepper ts, PetscViewer viewer)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  KSPType           kt;
+  PCType            pt;
+  PC                pc;
+  PetscReal         rho, rtol;
+  MatNullSpace      nsp;
+
+  PetscFunctionBegin;
+  PetscCall(AlphaSpectralRadius(ts, 1e8, 0, &rho));
+  PetscCall(KSPGetType(al->ksp, &kt));
+  PetscCall(KSPGetPC(al->ksp, &pc));
+  PetscCall(PCGetType(pc, &pt));
+  PetscCall(KSPGetTolerances(al->ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  implicit, unconditionally stable; spectral radius at Omega -> infinity: rho_inf = %.6f (computed)%s\n", (double)rho, 2 * al->beta >= al->gamma ? "" : " WARNING: 2 beta < gamma"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  linear path: K_eff = c_M M + c_C C + (1 - alpha_f) K assembled once per step size; KSP %s + PC %s (rtol %g, warm start from the predictor)%s, set up once and reused\n", kt, pt ? pt : "none", (double)rtol, nsp ? ", near-null space: 6 rigid-body modes" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  mass: %s; Rayleigh a_M %g, b_K %g; start-up: consistent initial acceleration%s\n", al->consistent ? "consistent" : "lumped", (double)al->aM, (double)al->bK, al->nratio ? "; variable steps (eq. 14 extrapolation of a*)" : ""));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaReport(FlxStepper ts, PetscViewer viewer)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " solves, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s, solves %.3f s (%.3g s per step; the first includes the preconditioner set-up)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tsolve, (double)(al->tsolve / al->nsolve)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaProgress(FlxStepper ts, char buf[], size_t len)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(buf, len, "  KSP its %" PetscInt_FMT " (mean %.1f)", al->itslast, al->nsolve ? (double)al->its / al->nsolve : 0.0));
+  PetscFunctionReturn(0);
+}
+
+/* Parameters by family, checked against the unconditional-stability ranges. */
+static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  const char       *mass[] = {"lumped", "consistent", "FlxAlphaMass", "", NULL};
+  PetscEnum         mc = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
+  PetscInt          nr = 16;
+  PetscBool         set1, set2, set3, set4;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(ts->comm, NULL, "Implicit generalized-alpha family (-ts_type newmark|hht|genalpha)", "FlxStepper");
+  PetscCall(PetscOptionsEnum("-ts_alpha_mass", "Mass matrix of the implicit step: lumped or consistent", "FlxStepperAlpha", mass, mc, &mc, NULL));
+  PetscCall(PetscOptionsRealArray("-ts_alpha_dt_ratios", "Cycle the step through these multiples of -ts_dt (normalized to mean 1): variable steps", "FlxStepperAlpha", al->ratio, &nr, &set1));
+  al->nratio = set1 ? nr : 0;
+  if (al->fam == ALPHA_NEWMARK) {
+    PetscCall(PetscOptionsReal("-ts_newmark_beta", "Newmark beta", "FlxStepperAlpha", al->beta, &al->beta, NULL));
+    PetscCall(PetscOptionsReal("-ts_newmark_gamma", "Newmark gamma", "FlxStepperAlpha", al->gamma, &al->gamma, NULL));
+  } else if (al->fam == ALPHA_HHT) {
+    PetscCall(PetscOptionsReal("-ts_hht_alpha", "HHT alpha in [-1/3, 0] (0: trapezoidal)", "FlxStepperAlpha", al->hht, &al->hht, NULL));
+  } else {
+    PetscCall(PetscOptionsReal("-ts_genalpha_radius", "Spectral radius at infinite frequency rho_inf in [0, 1]", "FlxStepperAlpha", al->rho_inf, &al->rho_inf, NULL));
+    PetscCall(PetscOptionsReal("-ts_genalpha_alpha_m", "alpha_m (Chung-Hulbert: weight of the old acceleration)", "FlxStepperAlpha", al->am, &al->am, &set1));
+    PetscCall(PetscOptionsReal("-ts_genalpha_alpha_f", "alpha_f (Chung-Hulbert: weight of the old force)", "FlxStepperAlpha", al->af, &al->af, &set2));
+    PetscCall(PetscOptionsReal("-ts_genalpha_beta", "beta (default (1 - alpha_m + alpha_f)^2 / 4)", "FlxStepperAlpha", al->beta, &al->beta, &set3));
+    PetscCall(PetscOptionsReal("-ts_genalpha_gamma", "gamma (default 1/2 - alpha_m + alpha_f)", "FlxStepperAlpha", al->gamma, &al->gamma, &set4));
+    al->explicit_params = (PetscBool)(set1 || set2 || set3 || set4);
+  }
+  PetscOptionsEnd();
+  al->consistent = mc ? PETSC_TRUE : PETSC_FALSE;
+  if (al->nratio) {
+    PetscReal s = 0;
+    for (PetscInt k = 0; k < al->nratio; k++) {
+      PetscCheck(al->ratio[k] > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_dt_ratios: every ratio must be positive");
+      s += al->ratio[k] / al->nratio;
+    }
+    for (PetscInt k = 0; k < al->nratio; k++) al->ratio[k] /= s;
+  }
+  if (al->fam == ALPHA_NEWMARK) {
+    PetscCheck(al->gamma >= 0.5 && al->gamma <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_newmark_gamma %g is out of range: use gamma in [1/2, 1] (1/2: second order; above: dissipative, first order)", (double)al->gamma);
+    PetscCheck(al->beta >= al->gamma / 2 && al->beta <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_newmark_beta %g is out of range: unconditional stability needs beta in [gamma/2, 1] = [%g, 1]", (double)al->beta, (double)(al->gamma / 2));
+    al->am = al->af = 0;
+  } else if (al->fam == ALPHA_HHT) {
+    PetscCheck(al->hht >= -1.0 / 3 - 1e-15 && al->hht <= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_hht_alpha %g is out of range: use alpha in [-1/3, 0]", (double)al->hht);
+    al->am    = 0;
+    al->af    = -al->hht;
+    al->beta  = (1 - al->hht) * (1 - al->hht) / 4;
+    al->gamma = 0.5 - al->hht;
+  } else if (!al->explicit_params) {
+    PetscReal r = al->rho_inf;
+    PetscCheck(r >= 0 && r <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_radius %g is out of range: use rho_inf in [0, 1]", (double)r);
+    al->am    = (2 * r - 1) / (r + 1);
+    al->af    = r / (r + 1);
+    al->gamma = 0.5 - al->am + al->af;
+    al->beta  = PetscSqr(1 - al->am + al->af) / 4;
+  } else {
+    if (!set3) al->beta = PetscSqr(1 - al->am + al->af) / 4;
+    if (!set4) al->gamma = 0.5 - al->am + al->af;
+    PetscCheck(al->am <= al->af && al->af <= 0.5, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_alpha_m %g, -ts_genalpha_alpha_f %g are out of range: unconditional stability needs alpha_m <= alpha_f <= 1/2", (double)al->am, (double)al->af);
+    PetscCheck(al->gamma >= 0.5 - al->am + al->af - 1e-14, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_gamma %g is out of range: use gamma >= 1/2 - alpha_m + alpha_f = %g (equal: second order)", (double)al->gamma, (double)(0.5 - al->am + al->af));
+    PetscCheck(al->beta >= 0.25 + 0.5 * (al->af - al->am) - 1e-14, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_beta %g is out of range: unconditional stability needs beta >= 1/4 + (alpha_f - alpha_m)/2 = %g", (double)al->beta, (double)(0.25 + 0.5 * (al->af - al->am)));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaDestroy(FlxStepper ts)
+{
+  FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
+  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  PetscCall(MatDestroy(&al->Keff));
+  PetscCall(MatDestroy(&al->McBC));
+  PetscCall(KSPDestroy(&al->ksp));
+  PetscCall(KSPDestroy(&al->kspM));
+  PetscCall(ISDestroy(&al->fixed));
+  PetscCall(PetscFree(ts->data));
+  PetscFunctionReturn(0);
+}
+
+/* One create function for the three types: the family follows the registered name. */
+PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
+{
+  FlxStepper_Alpha *al;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&al));
+  al->fam     = !strcmp(ts->type, FLXSTEPPERNEWMARK) ? ALPHA_NEWMARK : !strcmp(ts->type, FLXSTEPPERHHT) ? ALPHA_HHT : ALPHA_GENALPHA;
+  al->beta    = 0.25;
+  al->gamma   = 0.5;
+  al->hht     = -0.1;
+  al->rho_inf = 0.8;
+  ts->data                = al;
+  ts->ops.setfromoptions  = AlphaSetFromOptions;
+  ts->ops.setup           = AlphaSetUp;
+  ts->ops.startup         = AlphaStartUp;
+  ts->ops.step            = AlphaStep;
+  ts->ops.getstate        = AlphaGetState;
+  ts->ops.probe           = AlphaProbe;
+  ts->ops.spectral_radius = AlphaSpectralRadius;
+  ts->ops.view            = AlphaView;
+  ts->ops.report          = AlphaReport;
+  ts->ops.describe        = AlphaDescribe;
+  ts->ops.progress        = AlphaProgress;
+  ts->ops.destroy         = AlphaDestroy;
+  PetscFunctionReturn(0);
+}
