@@ -4,7 +4,7 @@
 
 static const char help[] = "flexure: distributed structural dynamics of beams and shells (PETSc, METIS, HDF5).\n"
                            "Usage: mpirun -np P flexure [run|static|modes] CASE.yaml [options]\n"
-                           "       flexure stability [-ts_gcd_preset P | -ts_gcd_degree D -ts_gcd_params a,b,...] [-all_presets]\n"
+                           "       flexure stability [-ts_gcd_preset P | -ts_gcd_degree D -ts_gcd_params a,b,... | -ts_type newmark|hht|genalpha ...] [-all_presets]\n"
                            "  run     transient analysis (default)\n"
                            "  static  linear static analysis K u = f with the loads at full value\n"
                            "  modes   natural frequencies and mode shapes (SLEPc): -modes_n K lowest, plus omega_max\n"
@@ -156,7 +156,11 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
       PetscCall(PetscFPrintf(comm, PETSC_STDERR, "flexure: error: %s. Results up to the last output are in %s\n", msg, h5));
       *exitcode = 2;
     } else {
-      PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s in %.3f s of wall time; largest energy balance error %.3e of the peak energy %.6e J\n", steps, (double)t, (double)(wall1 - wall0), (double)maxrel, (double)peak));
+      const char *type;
+      PetscBool   gcd;
+      PetscCall(FlxStepperGetDescription(ts, &type, NULL, 0));
+      PetscCall(PetscStrcmp(type, FLXSTEPPERGCD, &gcd));
+      PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s in %.3f s of wall time; largest %s %.3e of the peak energy %.6e J\n", steps, (double)t, (double)(wall1 - wall0), gcd ? "energy balance error" : "numerical dissipation", (double)maxrel, (double)peak));
       PetscCall(PetscPrintf(comm, "flexure: results in %s (open %s in ParaView)\n", h5, xdmf));
     }
   }

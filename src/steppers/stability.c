@@ -185,6 +185,27 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
     PetscCall(FlxStepperDestroy(&ts));
     PetscFunctionReturn(0);
   }
+  {
+    const char *type;
+    char        desc[256];
+    PetscBool   isgcd;
+    PetscCall(FlxStepperGetDescription(ts, &type, desc, sizeof(desc)));
+    PetscCall(PetscStrcmp(type, FLXSTEPPERGCD, &isgcd));
+    if (!isgcd) { /* implicit: rho on a log grid of Omega, and rho_inf */
+      PetscReal rinf, rmax = 0;
+      PetscCall(PetscPrintf(comm, "%s\n%14s %18s\n", desc, "Omega", "rho"));
+      for (PetscInt k = 0; k < npts; k++) {
+        PetscReal Om = (Omax > 0 ? Omax : 1e4) * PetscPowReal(10.0, -6.0 * (npts - 1 - k) / PetscMax(npts - 1, 1)), rho;
+        PetscCall(FlxStepperSpectralRadius(ts, Om, 0, &rho));
+        rmax = PetscMax(rmax, rho);
+        PetscCall(PetscPrintf(comm, "%14.6e %18.12f\n", (double)Om, (double)rho));
+      }
+      PetscCall(FlxStepperSpectralRadius(ts, PETSC_INFINITY, 0, &rinf));
+      PetscCall(PetscPrintf(comm, "rho_inf = %.10f\nmax rho over the table = %.12f (%s)\n", (double)rinf, (double)rmax, rmax <= 1 + 1e-12 ? "stable" : "UNSTABLE"));
+      PetscCall(FlxStepperDestroy(&ts));
+      PetscFunctionReturn(0);
+    }
+  }
   if (all) {
     for (PetscInt k = 0;; k++) {
       const char *name;
