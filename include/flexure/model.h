@@ -13,7 +13,8 @@ typedef enum {
   FLX_TF_RAMP,
   FLX_TF_SINE,
   FLX_TF_HALFSINE,
-  FLX_TF_TABLE
+  FLX_TF_TABLE,
+  FLX_TF_SMOOTHRAMP
 } FlxTimeFunctionType;
 PETSC_EXTERN const char *const FlxTimeFunctionTypes[];
 

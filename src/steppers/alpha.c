@@ -359,7 +359,8 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   if (h != al->hK) PetscCall(BuildKeff(ts, h));
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
-    PetscCall(VecAXPBYPCZ(al->A, -s, s, 1.0, al->Aold, al->A));
+    PetscCall(VecWAXPY(al->W, -1.0, al->Aold, al->A));
+    PetscCall(VecAXPY(al->A, s, al->W));
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
   PetscCall(PredictAndRhs(ts, h));
