@@ -34,7 +34,7 @@ typedef struct {
   AlphaFamily fam;
   PetscReal   am, af, beta, gamma; /* Chung-Hulbert */
   PetscReal   rho_inf, hht;        /* the user's parameter (generalized-alpha, HHT) */
-  PetscBool   explicit_params, consistent;
+  PetscBool   explicit_params, consistent, aij;
   PetscReal   aM, bK;
   PetscReal   ratio[16];
   PetscInt    nratio;
@@ -137,14 +137,21 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  { /* GAMG needs AIJ (PETSc 3.18 has no graph of BAIJ); other preconditioners keep the faster BAIJ blocks */
+  { /* GAMG and the factorizations (MUMPS Cholesky) need AIJ; other preconditioners keep the faster BAIJ blocks */
     PC        pc;
-    PetscBool gamg;
+    PetscBool aij, fact;
     PetscCall(KSPGetPC(al->ksp, &pc));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
-    if (gamg) PetscCall(MatConvert(al->K, MATAIJ, al->Keff ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &al->Keff));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &aij, PCGAMG, PCCHOLESKY, PCLU, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &fact, PCCHOLESKY, PCLU, ""));
+    if (fact) { /* MUMPS unless the user chose a solver */
+      MatSolverType st;
+      PetscCall(PCFactorGetMatSolverType(pc, &st));
+      if (!st) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    }
+    if (aij) PetscCall(MatConvert(al->K, MATAIJ, al->Keff ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &al->Keff));
     else if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
     else PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
+    al->aij = aij;
   }
   PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
   if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SUBSET_NONZERO_PATTERN));
@@ -159,7 +166,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
   dmean /= N;
   PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
   PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(al->Keff, MAT_SPD, PETSC_TRUE));
+  if (al->aij) PetscCall(MatSetOption(al->Keff, MAT_SPD, PETSC_TRUE));
   PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
   if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
   PetscCall(KSPSetOperators(al->ksp, al->Keff, al->Keff));
