@@ -4,3 +4,4 @@ export FLX_ROOT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export PYTHON=/usr/bin/python3
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} # OpenBLAS (OpenMP) under MPI: one thread per rank
