@@ -70,7 +70,9 @@ for name, (opts, p) in METHODS.items():
 # self-convergence: e(h) = max |u_h - u_{h/2}| over the common times (Richardson), 5 step sizes
 cant = [CASE, "-load_tip_function", "smoothramp", "-load_tip_t1", "0.01", "-ts_max_time", "0.04", "-ts_monitor_interval", "-1", "-output_frames", "1",
         "-probe_tip_dofs", "uy"] + DIRECT
-for name, (opts, p) in METHODS.items():
+CANT_METHODS = dict(METHODS)
+CANT_METHODS["genalpha (rho_inf = 0.8), consistent mass"] = (["-ts_type", "genalpha", "-ts_alpha_mass", "consistent"], 2)
+for name, (opts, p) in CANT_METHODS.items():
     hs = [2e-4, 1e-4, 5e-5, 2.5e-5, 1.25e-5]
     us = []
     for h in hs:
@@ -129,4 +131,15 @@ t3, u3 = probe(out, "tip", 1)
 n3 = min(len(u2), len(u3))
 rel = np.max(np.abs(u3[:n3] - u2[:n3])) / np.max(np.abs(u2))
 c.check(rel < 1e-4, f"genalpha at dt = 2e-6 s vs explicit gcd5 at the same step: tip history differs by {rel:.2e} of its peak (< 1e-4)")
+# --- 5. a diverged linear solve stops the run cleanly, with the reason, and leaves a readable file
+out = os.path.join(a.out, f"impl_div_np{a.np}.h5")
+rc, so, se = run(a.np, [CASE, "-ts_type", "genalpha", "-ts_dt", "1e-4", "-ts_ksp_max_it", "1", "-ts_ksp_rtol", "1e-14", "-output_file", out], check=False)
+msg = [l for l in se.splitlines() if l.startswith("flexure: error:")]
+readable = False
+try:
+    with h5py.File(out, "r") as f:
+        readable = "energy" in f
+except OSError:
+    pass
+c.check(rc == 2 and msg and "diverged" in msg[0] and "DIVERGED_ITS" in msg[0] and readable, f"a diverged KSP stops the run: exit {rc}, {msg[0] if msg else se[-200:]!r}, file readable: {readable}")
 c.done()
