@@ -16,8 +16,9 @@ typedef struct {
   PetscReal max_warp;              /* shell quads: largest accepted warp, max |h_i| / sqrt(area) */
 } FlxSectionProps;
 
-/* Shell stress resultants at the element centre, in the element's local frame (x along the first edge
-   direction, z the normal): membrane forces Nxx Nyy Nxy (N/m), bending moments Mxx Myy Mxy (N m/m),
+/* Shell stress resultants at the element centre, in the element's local frame (x along the first
+   parametric direction: the line from the midpoint of side 4-1 to that of side 2-3 for quads, edge 1-2 for
+   triangles; z the normal): membrane forces Nxx Nyy Nxy (N/m), bending moments Mxx Myy Mxy (N m/m),
    transverse shears Qx Qy (N/m), and the stresses sxx syy sxy at the top (+z) and bottom surfaces (Pa). */
 #define FLX_SHELL_NRESULTANTS 14
 PETSC_EXTERN const char *const FlxShellResultantNames[];

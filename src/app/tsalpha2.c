@@ -197,9 +197,25 @@ static PetscErrorCode Run(MPI_Comm comm)
   }
   c.probe = -1;
   if (node >= 0) PetscCall(FlxModelNaturalDof(c.model, node, dof, &c.probe));
-  if (path[0] && rank == 0) {
-    c.out = fopen(path, "w");
-    PetscCheck(c.out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+  {
+    PetscBool bad = PETSC_FALSE;
+    char      msg[PETSC_MAX_PATH_LEN + 32];
+    if (path[0] && rank == 0) {
+      c.out = fopen(path, "w");
+      bad   = c.out ? PETSC_FALSE : PETSC_TRUE;
+    }
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write %s (-tsalpha2_output)", path));
+    PetscCall(FlxCheckCollective(comm, bad, PETSC_ERR_FILE_OPEN, msg));
+  }
+  PetscCheck(r >= 0 && r <= 1, comm, PETSC_ERR_USER_INPUT, "-tsalpha2_radius %g: use rho_inf in [0, 1]", (double)r);
+  if (!restart) { /* the skipped restart assumes a_0 = 0: a model at rest with no load at t0 */
+    PetscReal nf, nu, nv;
+    PetscCall(FlxSystemComputeExternalForce(c.sys, 0, c.f));
+    PetscCall(VecPointwiseMult(c.f, c.f, c.free));
+    PetscCall(VecNorm(c.f, NORM_INFINITY, &nf));
+    PetscCall(VecNorm(U, NORM_INFINITY, &nu));
+    PetscCall(VecNorm(V, NORM_INFINITY, &nv));
+    PetscCheck(nf == 0 && nu == 0 && nv == 0, comm, PETSC_ERR_USER_INPUT, "flexure-tsalpha2 starts from a_0 = 0, which needs a model at rest with no load at t = 0 (here |f_ext(0)| %g, |x0| %g, |v0| %g): ramp the load from zero, or give -tsalpha2_restart for TSALPHA2's own start", (double)nf, (double)nu, (double)nv);
   }
   PetscCall(MatDuplicate(c.Kaij, MAT_DO_NOT_COPY_VALUES, &J));
   PetscCall(FlxSystemGetNearNullSpace(c.sys, &nsp));
@@ -271,7 +287,11 @@ int main(int argc, char **argv)
   PetscCall(SlepcInitialize(&nargc, &nargv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   ierr = Run(PETSC_COMM_WORLD);
-  if (ierr) fprintf(stderr, "flexure-tsalpha2: error: %s\n", FlxErrorGetMessage());
+  {
+    PetscMPIInt rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (ierr && rank == 0) fprintf(stderr, "flexure-tsalpha2: error: %s\n", FlxErrorGetMessage());
+  }
   PetscPopErrorHandler();
   PetscCall(SlepcFinalize());
   free(nargv);

@@ -470,7 +470,7 @@ PetscErrorCode FlxWriterFlush(FlxWriter w)
   FLX_H5(H5Fflush(w->file, H5F_SCOPE_GLOBAL));
   PetscCall(WriteXdmf(w, &ok));
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s", w->xdmf));
-  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_WRITE, msg));
+  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_OPEN, msg));
   PetscFunctionReturn(0);
 }
 

@@ -193,7 +193,14 @@ PetscErrorCode FlxModesSolve(FlxModes md)
   PetscCall(EPSSetOptionsPrefix(eps, "modes_"));
   PetscCall(EPSSetOperators(eps, A, NULL));
   PetscCall(EPSSetProblemType(eps, EPS_HEP));
-  PetscCall(EPSSetDimensions(eps, md->nreq + 6, PETSC_DEFAULT, PETSC_DEFAULT)); /* extra pairs: Krylov methods can miss one of a repeated pair at the end of the window */
+  {
+    PetscInt nfree;
+    PetscCall(MatGetSize(A, &nfree, NULL));
+    PetscCheck(md->nreq <= nfree, md->comm, PETSC_ERR_USER_INPUT, "-modes_n %" PetscInt_FMT ": the model has only %" PetscInt_FMT " free DOFs", md->nreq, nfree);
+    /* extra pairs: Krylov methods can miss one of a repeated pair at the end of the window */
+    PetscInt nev = PetscMin(md->nreq + 6, nfree);
+    PetscCall(EPSSetDimensions(eps, nev, nfree < 2 * nev + 10 ? nfree : PETSC_DEFAULT, PETSC_DEFAULT));
+  }
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetTarget(eps, -md->shift_factor * md->omega_max * md->omega_max));
   PetscCall(EPSSetTolerances(eps, 1e-10, PETSC_DEFAULT));
@@ -208,6 +215,7 @@ PetscErrorCode FlxModesSolve(FlxModes md)
   PetscCall(EPSSolve(eps));
   PetscCall(EPSGetConverged(eps, &md->nconv));
   PetscCheck(md->nconv > 0, md->comm, PETSC_ERR_NOT_CONVERGED, "modes: no eigenpair converged (try -modes_eps_ncv or another -modes_st_pc_type)");
+  if (md->nconv < md->nreq) PetscCall(PetscPrintf(md->comm, "WARNING: only %" PetscInt_FMT " of the %" PetscInt_FMT " modes asked for converged (try -modes_eps_ncv, -modes_eps_max_it)\n", md->nconv, md->nreq));
   md->nconv = PetscMin(md->nconv, md->nreq);
   PetscCall(PetscCalloc3(md->nconv, &md->hz, md->nconv, &md->lambda, md->nconv, &md->rigid));
   PetscCall(PetscCalloc1(md->nconv, &md->shapes));

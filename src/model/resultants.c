@@ -34,7 +34,7 @@ static PetscErrorCode SetUpResultants(FlxModel m)
     PetscCallMPI(MPI_Allreduce(&cnt[t], &tot, 1, MPIU_INT, MPI_SUM, m->comm));
     PetscCall(FlxMeshGetNumCellsOfType(m->mesh, (FlxCellType)t, &N));
     if (tot > 0) { /* every cell of this type is a shell (a type serves one element family) */
-      PetscCheck(tot == N, m->comm, PETSC_ERR_SUP, "resultants: %" PetscInt_FMT " of %" PetscInt_FMT " %s cells are shells", tot, N, FlxCellTypeNames[t]);
+      PetscCheck(tot == N, m->comm, PETSC_ERR_USER_INPUT, "resultants: %" PetscInt_FMT " of %" PetscInt_FMT " %s cells are shells", tot, N, FlxCellTypeNames[t]);
       PetscCall(VecCreateMPI(m->comm, FLX_SHELL_NRESULTANTS * cnt[t], PETSC_DETERMINE, &m->rown[t]));
       { /* whole rows per rank */
         PetscMPIInt rank, size;

@@ -40,8 +40,12 @@ typedef struct {
   PetscInt    nratio;
   Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys;
   Vec         Mass, Free; /* the system's */
-  Mat         K, Mc, McBC, Keff;
+  Mat         K, Mc, McBC, Keff; /* Keff, ksp, hK: the current slot */
   KSP         ksp, kspM;
+  PetscInt    nslot, cur;       /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
+  PetscReal   hslot[16];
+  Mat         Kslot[16];
+  KSP         kslot[16];
   IS          fixed; /* prescribed DOFs (global numbering) */
   PetscReal   hK, hprev;
   PetscInt    its, itsmax, itslast, nsolve, nbuild;
@@ -123,6 +127,58 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
   PetscFunctionReturn(0);
 }
 
+/* A KSP for a new step size: CG + GAMG by default (near-null space: the six rigid-body modes); any KSP/PC
+   with -ts_ksp_*, -ts_pc_*. rtol is relative to the residual of the predictor, not to |rhs| (dominated by
+   c_M M x~): the criterion of a Newton step on the increment, independent of the step size. */
+static PetscErrorCode NewSlot(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  KSP               k;
+  PC                pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(ts->comm, &k));
+  PetscCall(KSPSetOptionsPrefix(k, "ts_"));
+  PetscCall(KSPSetType(k, KSPCG));
+  PetscCall(KSPGetPC(k, &pc));
+  PetscCall(PCSetType(pc, PCGAMG));
+  PetscCall(KSPSetTolerances(k, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
+  PetscCall(KSPSetInitialGuessNonzero(k, PETSC_TRUE));
+  PetscCall(KSPConvergedDefaultSetUIRNorm(k));
+  PetscCall(KSPSetFromOptions(k));
+  al->kslot[al->nslot] = k;
+  al->Kslot[al->nslot] = NULL;
+  al->hslot[al->nslot] = 0;
+  al->cur              = al->nslot++;
+  al->ksp              = k;
+  al->Keff             = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* Make the slot of step h current: reuse it, take the unused first one, open a new one, or rebuild the
+   oldest when all 16 are taken. Returns whether K_eff must be (re)built. */
+static PetscErrorCode SelectSlot(FlxStepper ts, PetscReal h, PetscBool *build)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  *build = PETSC_FALSE;
+  for (PetscInt i = 0; i < al->nslot; i++)
+    if (al->hslot[i] == h) {
+      al->cur  = i;
+      al->ksp  = al->kslot[i];
+      al->Keff = al->Kslot[i];
+      PetscFunctionReturn(0);
+    }
+  *build = PETSC_TRUE;
+  if (al->hslot[0] == 0) al->cur = 0;
+  else if (al->nslot < 16) PetscCall(NewSlot(ts));
+  else al->cur = (al->cur + 1) % 16;
+  al->ksp  = al->kslot[al->cur];
+  al->Keff = al->Kslot[al->cur];
+  PetscFunctionReturn(0);
+}
+
 /* K_eff for step h: (1 - af + c_C bK) K + (c_M + c_C aM) M, prescribed rows and columns replaced by the
    identity (scaled to the mean diagonal), near-null space attached; the KSP keeps its preconditioner
    until the next rebuild. */
@@ -170,7 +226,9 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
   PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
   if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
   PetscCall(KSPSetOperators(al->ksp, al->Keff, al->Keff));
-  al->hK = h;
+  al->Kslot[al->cur] = al->Keff;
+  al->hslot[al->cur] = h;
+  al->hK             = h;
   al->nbuild++;
   PetscCall(PetscTime(&t1));
   al->tbuild += t1 - t0;
@@ -185,8 +243,11 @@ static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
   PetscFunctionBegin;
   if (!al->consistent) PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
   else {
+    KSPConvergedReason reason;
     PetscCall(VecPointwiseMult(al->W, al->F, al->Free));
     PetscCall(KSPSolve(al->kspM, al->W, al->Aphys));
+    PetscCall(KSPGetConvergedReason(al->kspM, &reason));
+    PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the consistent-mass solve M a = f for the acceleration diverged (%s): raise -ts_alpha_mass_ksp_max_it or -ts_alpha_mass_ksp_rtol", KSPConvergedReasons[reason]);
   }
   PetscFunctionReturn(0);
 }
@@ -200,7 +261,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
-  PetscCheck(linear && al->K, ts->comm, PETSC_ERR_SUP, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
+  PetscCheck(linear && al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(al->Mass, vecs[k]));
@@ -221,7 +282,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     KSP k;
     PC  pc;
     PetscCall(FlxSystemGetConsistentMass(ts->sys, &al->Mc));
-    PetscCheck(al->Mc, ts->comm, PETSC_ERR_SUP, "-ts_alpha_mass consistent: this system has no consistent mass");
+    PetscCheck(al->Mc, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_mass consistent: this system has no consistent mass");
     PetscCall(MatDuplicate(al->Mc, MAT_COPY_VALUES, &al->McBC));
     PetscCall(MatZeroRowsColumnsIS(al->McBC, al->fixed, 1.0, NULL, NULL));
     PetscCall(KSPCreate(ts->comm, &k));
@@ -229,22 +290,12 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     PetscCall(KSPSetType(k, KSPCG));
     PetscCall(KSPGetPC(k, &pc));
     PetscCall(PCSetType(pc, PCJACOBI));
-    PetscCall(KSPSetTolerances(k, 1e-14, 1e-300, PETSC_DEFAULT, 10000));
+    PetscCall(KSPSetTolerances(k, 1e-13, 1e-300, PETSC_DEFAULT, 10000));
     PetscCall(KSPSetOperators(k, al->McBC, al->McBC));
     PetscCall(KSPSetFromOptions(k));
     al->kspM = k;
   }
-  if (!al->ksp) { /* CG + GAMG by default (near-null space: the six rigid-body modes); any KSP/PC with -ts_ksp_*, -ts_pc_* */
-    PC pc;
-    PetscCall(KSPCreate(ts->comm, &al->ksp));
-    PetscCall(KSPSetOptionsPrefix(al->ksp, "ts_"));
-    PetscCall(KSPSetType(al->ksp, KSPCG));
-    PetscCall(KSPGetPC(al->ksp, &pc));
-    PetscCall(PCSetType(pc, PCGAMG));
-    PetscCall(KSPSetTolerances(al->ksp, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
-    PetscCall(KSPSetInitialGuessNonzero(al->ksp, PETSC_TRUE));
-    PetscCall(KSPSetFromOptions(al->ksp));
-  }
+  if (!al->nslot) PetscCall(NewSlot(ts));
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
   ts->ledger_direct = PETSC_TRUE;
@@ -365,7 +416,12 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(PetscTime(&t0));
   al->tstep0 = t0;
   ts->hlast  = h;
-  if (h != al->hK) PetscCall(BuildKeff(ts, h));
+  if (h != al->hK) {
+    PetscBool build;
+    PetscCall(SelectSlot(ts, h, &build));
+    if (build) PetscCall(BuildKeff(ts, h));
+    else al->hK = h;
+  }
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
     PetscCall(VecWAXPY(al->W, -1.0, al->Aold, al->A));
@@ -599,9 +655,11 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
-  PetscCall(MatDestroy(&al->Keff));
+  for (PetscInt i = 0; i < al->nslot; i++) {
+    PetscCall(MatDestroy(&al->Kslot[i]));
+    PetscCall(KSPDestroy(&al->kslot[i]));
+  }
   PetscCall(MatDestroy(&al->McBC));
-  PetscCall(KSPDestroy(&al->ksp));
   PetscCall(KSPDestroy(&al->kspM));
   PetscCall(ISDestroy(&al->fixed));
   PetscCall(PetscFree(ts->data));
