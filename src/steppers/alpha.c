@@ -44,7 +44,7 @@ typedef struct {
   KSP         ksp, kspM;
   PetscInt    nslot, cur;       /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
   PetscReal   hslot[16];
-  Mat         Kslot[16];
+  Mat         Kslot[16], Pslot[16]; /* K_eff (BAIJ) and its AIJ copy for GAMG and MUMPS */
   KSP         kslot[16];
   IS          fixed; /* prescribed DOFs (global numbering) */
   PetscReal   hK, hprev;
@@ -148,6 +148,7 @@ static PetscErrorCode NewSlot(FlxStepper ts)
   PetscCall(KSPSetFromOptions(k));
   al->kslot[al->nslot] = k;
   al->Kslot[al->nslot] = NULL;
+  al->Pslot[al->nslot] = NULL;
   al->hslot[al->nslot] = 0;
   al->cur              = al->nslot++;
   al->ksp              = k;
@@ -193,39 +194,45 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  { /* GAMG and the factorizations (MUMPS Cholesky) need AIJ; other preconditioners keep the faster BAIJ blocks */
+  { /* K_eff in BAIJ (block size 6: the fastest MatMult for Krylov and smoothers); GAMG builds its hierarchy
+       from an AIJ copy (PETSc 3.18 has no graph of BAIJ), the factorizations (MUMPS) take AIJ only */
     PC        pc;
-    PetscBool aij, fact;
+    PetscBool gamg, fact;
     PetscCall(KSPGetPC(al->ksp, &pc));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &aij, PCGAMG, PCCHOLESKY, PCLU, ""));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &fact, PCCHOLESKY, PCLU, ""));
     if (fact) { /* MUMPS unless the user chose a solver */
       MatSolverType st;
       PetscCall(PCFactorGetMatSolverType(pc, &st));
       if (!st) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     }
-    if (aij) PetscCall(MatConvert(al->K, MATAIJ, al->Keff ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &al->Keff));
-    else if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
+    if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
     else PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
-    al->aij = aij;
+    PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
+    if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
+    else {
+      PetscCall(VecCopy(al->Mass, al->W));
+      PetscCall(VecScale(al->W, cM + cC * al->aM));
+      PetscCall(MatDiagonalSet(al->Keff, al->W, ADD_VALUES));
+    }
+    PetscCall(MatGetDiagonal(al->Keff, al->W));
+    PetscCall(VecNorm(al->W, NORM_1, &dmean));
+    PetscCall(VecGetSize(al->W, &N));
+    dmean /= N;
+    PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
+    PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
+    if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
+    if (gamg || fact) {
+      Mat *P = &al->Pslot[al->cur];
+      PetscCall(MatConvert(al->Keff, MATAIJ, *P ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, P));
+      PetscCall(MatSetOption(*P, MAT_SYMMETRIC, PETSC_TRUE));
+      PetscCall(MatSetOption(*P, MAT_SPD, PETSC_TRUE));
+      if (nsp) PetscCall(MatSetNearNullSpace(*P, nsp));
+      PetscCall(KSPSetOperators(al->ksp, fact ? *P : al->Keff, *P));
+    } else PetscCall(KSPSetOperators(al->ksp, al->Keff, al->Keff));
+    al->aij = (PetscBool)(gamg || fact);
   }
-  PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
-  if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SUBSET_NONZERO_PATTERN));
-  else {
-    PetscCall(VecCopy(al->Mass, al->W));
-    PetscCall(VecScale(al->W, cM + cC * al->aM));
-    PetscCall(MatDiagonalSet(al->Keff, al->W, ADD_VALUES));
-  }
-  PetscCall(MatGetDiagonal(al->Keff, al->W));
-  PetscCall(VecNorm(al->W, NORM_1, &dmean));
-  PetscCall(VecGetSize(al->W, &N));
-  dmean /= N;
-  PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
-  PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
-  if (al->aij) PetscCall(MatSetOption(al->Keff, MAT_SPD, PETSC_TRUE));
-  PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
-  if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
-  PetscCall(KSPSetOperators(al->ksp, al->Keff, al->Keff));
   al->Kslot[al->cur] = al->Keff;
   al->hslot[al->cur] = h;
   al->hK             = h;
@@ -657,6 +664,7 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
   for (PetscInt i = 0; i < al->nslot; i++) {
     PetscCall(MatDestroy(&al->Kslot[i]));
+    PetscCall(MatDestroy(&al->Pslot[i]));
     PetscCall(KSPDestroy(&al->kslot[i]));
   }
   PetscCall(MatDestroy(&al->McBC));
