@@ -132,7 +132,7 @@ typedef void (*GridMap)(FlxMesh, PetscReal, PetscReal, PetscReal[3]);
 
 static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char cellgroup[], GridMap map, const char *const names[4], PetscInt nstiff)
 {
-  PetscInt  nx = mesh->grid_n[0], ny = mesh->grid_n[1], nq = nx * ny, ncell = mesh->tri ? 2 * nq : nq, nline = nstiff * nx, c = 0, k = 0;
+  PetscInt  nx = mesh->grid_n[0], ny = mesh->grid_n[1], nq = nx * ny, ncell = mesh->tri ? 2 * nq : mesh->mixed ? nq + ny * (nx - nx / 2) : nq, nline = nstiff * nx, c = 0, k = 0;
   PetscInt  gcell, gline = -1, gid[9], cnt[9], *lists[9], centre;
   char      corner[64];
 
@@ -155,7 +155,7 @@ static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char c
   for (PetscInt j = 0; j < ny; j++)
     for (PetscInt i = 0; i < nx; i++) {
       PetscInt n0 = j * (nx + 1) + i, q[4] = {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1};
-      if (!mesh->tri) {
+      if (!mesh->tri && !(mesh->mixed && i >= nx / 2)) { /* mixed: quads on the first half in s, triangles on the rest */
         sm->type[c] = FLX_CELL_QUAD4;
         for (int a = 0; a < 4; a++) sm->conn[k++] = q[a];
         sm->group[c++] = gcell;

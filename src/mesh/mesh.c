@@ -102,6 +102,7 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
   PetscCall(PetscOptionsReal("-mesh_cylinder_length", "Cylinder: length along the axis (x)", "FlxMeshSetFromOptions", mesh->cyl_length, &mesh->cyl_length, NULL));
   PetscCall(PetscOptionsReal("-mesh_cylinder_angle", "Cylinder: opening angle in degrees, from +z towards +y (below 360)", "FlxMeshSetFromOptions", mesh->cyl_angle, &mesh->cyl_angle, NULL));
   PetscCall(PetscOptionsBool("-mesh_triangles", "Plate and cylinder: triangles instead of quads", "FlxMeshSetFromOptions", mesh->tri, &mesh->tri, NULL));
+  PetscCall(PetscOptionsBool("-mesh_mixed", "Plate and cylinder: quads on the first half along x, triangles on the second (a mixed mesh)", "FlxMeshSetFromOptions", mesh->mixed, &mesh->mixed, NULL));
   PetscOptionsEnd();
   PetscCheck(mesh->grid_n[0] > 0 && mesh->grid_n[1] > 0 && mesh->plate_size[0] > 0 && mesh->plate_size[1] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_divisions and -mesh_plate_size must be positive");
   PetscCheck(mesh->plate_stiffeners >= 0 && mesh->plate_stiffeners < mesh->grid_n[1] && (mesh->plate_stiffeners == 0 || mesh->grid_n[1] % (mesh->plate_stiffeners + 1) == 0), mesh->comm, PETSC_ERR_USER_INPUT,

@@ -37,6 +37,7 @@ struct _p_FlxMesh {
   PetscInt  plate_stiffeners;
   PetscReal cyl_radius, cyl_length, cyl_angle;
   PetscBool tri;            /* plate and cylinder: triangles (each quad split along a diagonal) */
+  PetscBool mixed;          /* plate and cylinder: quads on the first half, triangles on the second */
   PetscBool setup;
 
   FlxSerialMesh *serial; /* rank 0 only; kept until the mesh is written */
