@@ -7,18 +7,13 @@ import os
 
 import h5py
 import numpy as np
-from flxtest import CASE, Checker, args_np_out, run
+from flxtest import CASE, Checker, args_np_out, run, tower
 
 a = args_np_out()
 RTOL = []  # the default rtol (1e-10, relative to the residual of the predictor)
 c = Checker()
-tower = ["-mesh_generate", "tower", "-mesh_tower_bays", "2,2,10", "-mesh_tower_size", "0.6,0.6,3.0",
-         "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850",
-         "-section_names", "tube", "-section_tube_groups", "frame", "-section_tube_material", "steel", "-section_tube_A", "1.2e-3",
-         "-section_tube_Iy", "1.0e-6", "-section_tube_Iz", "1.0e-6", "-section_tube_J", "2.0e-6",
-         "-bc_names", "base", "-bc_base_group", "base", "-load_names", "wind", "-load_wind_group", "top", "-load_wind_value", "100,50,0",
-         "-load_wind_function", "smoothramp", "-load_wind_t1", "0.01", "-probe_names", "p", "-probe_p_node", "90", "-ts_max_time", "0.05"]
-cases = {"cantilever": [CASE, "-ts_max_time", "0.05"], "tower": tower}
+tower_model = tower("2,2,10", "0.6,0.6,3.0", node=90) + ["-load_wind_function", "smoothramp", "-load_wind_t1", "0.01", "-ts_max_time", "0.05"]
+cases = {"cantilever": [CASE, "-ts_max_time", "0.05"], "tower": tower_model}
 for name, model in cases.items():
     hist = {}
     for n in (1, 2, 4):

@@ -5,16 +5,11 @@ import os
 
 import h5py
 import numpy as np
-from flxtest import Checker, args_np_out, run
+from flxtest import Checker, args_np_out, run, tower
 
 a = args_np_out()
 c = Checker()
-model = ["-mesh_generate", "tower", "-mesh_tower_bays", "3,3,12", "-mesh_tower_size", "0.6,0.6,2.4",
-         "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850",
-         "-section_names", "tube", "-section_tube_groups", "frame", "-section_tube_material", "steel", "-section_tube_A", "1.2e-3",
-         "-section_tube_Iy", "1.0e-6", "-section_tube_Iz", "1.0e-6", "-section_tube_J", "2.0e-6",
-         "-bc_names", "base", "-bc_base_group", "base", "-load_names", "wind", "-load_wind_group", "top", "-load_wind_value", "100,50,0",
-         "-probe_names", "p", "-probe_p_node", "200", "-ts_max_steps", "3000", "-ts_monitor_interval", "-1", "-output_frames", "3"]
+model = tower("3,3,12", "0.6,0.6,2.4", node=200) + ["-ts_max_steps", "3000", "-ts_monitor_interval", "-1", "-output_frames", "3"]
 hist = {}
 for n in (1, 2, 4):
     out = os.path.join(a.out, f"tower_np{n}.h5")

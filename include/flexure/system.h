@@ -26,6 +26,8 @@ PETSC_EXTERN PetscErrorCode FlxSystemDestroy(FlxSystem *sys);
 /* Lumped (diagonal) mass and the free-DOF mask (1 free, 0 prescribed). References are taken. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetMass(FlxSystem sys, Vec mass, Vec free);
 PETSC_EXTERN PetscErrorCode FlxSystemGetMass(FlxSystem sys, Vec *mass, Vec *free);
+/* The prescribed DOFs (free mask 0), owned ones, global numbering; destroy the IS. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed);
 /* Internal force callback; linear = PETSC_TRUE when f_int(x, v) = K x + C v (enables exact start-up derivatives). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetInternalForce(FlxSystem sys, FlxSystemInternalFn fn, PetscBool linear, void *ctx);
 /* External force callback and, optionally, its time derivative. Logically collective. */

@@ -180,16 +180,8 @@ static PetscErrorCode Run(MPI_Comm comm)
   PetscCall(VecDuplicate(c.mass, &V));
   PetscCall(FlxModelGetInitialConditions(c.model, U, V));
   { /* prescribed DOFs and the diagonal scale of their identity rows */
-    const PetscScalar *f;
-    PetscInt           n, lo, cnt = 0, *idx, N;
-    PetscCall(VecGetLocalSize(c.free, &n));
-    PetscCall(VecGetOwnershipRange(c.free, &lo, NULL));
-    PetscCall(PetscMalloc1(n + 1, &idx));
-    PetscCall(VecGetArrayRead(c.free, &f));
-    for (PetscInt i = 0; i < n; i++)
-      if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
-    PetscCall(VecRestoreArrayRead(c.free, &f));
-    PetscCall(ISCreateGeneral(comm, cnt, idx, PETSC_OWN_POINTER, &c.fixed));
+    PetscInt N;
+    PetscCall(FlxSystemCreatePrescribedIS(c.sys, &c.fixed));
     PetscCall(MatGetDiagonal(c.Kaij, c.w));
     PetscCall(VecNorm(c.w, NORM_1, &c.diag));
     PetscCall(VecGetSize(c.w, &N));

@@ -28,6 +28,18 @@ struct _p_FlxWriter {
   PetscReal  *mode_freq;
 };
 
+/* Create the group at path (absolute, one level below an existing one) unless it exists. Collective. */
+static PetscErrorCode EnsureGroup(hid_t file, const char path[])
+{
+  PetscFunctionBegin;
+  if (H5Lexists(file, path, H5P_DEFAULT) <= 0) {
+    hid_t g;
+    FLX_H5ID(g, H5Gcreate2(file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    FLX_H5(H5Gclose(g));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
 {
   PetscFunctionBegin;
@@ -226,11 +238,7 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   slash = strrchr(grp, '/');
   if (slash && slash != grp) {
     *slash = 0;
-    if (H5Lexists(w->file, grp, H5P_DEFAULT) <= 0) {
-      hid_t g;
-      FLX_H5ID(g, H5Gcreate2(w->file, grp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      FLX_H5(H5Gclose(g));
-    }
+    PetscCall(EnsureGroup(w->file, grp));
   }
   FLX_H5ID(space, H5Screate_simple(2, dims, NULL));
   FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -273,11 +281,7 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
       hsize_t d2[2] = {(hsize_t)w->ncells[t], FLX_SHELL_NRESULTANTS};
       char    name[128];
       if (!r[t]) continue;
-      if (H5Lexists(w->file, "/static/shell_resultants", H5P_DEFAULT) <= 0) {
-        hid_t g;
-        FLX_H5ID(g, H5Gcreate2(w->file, "/static/shell_resultants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-        FLX_H5(H5Gclose(g));
-      }
+      PetscCall(EnsureGroup(w->file, "/static/shell_resultants"));
       PetscCall(PetscSNPrintf(name, sizeof(name), "/static/shell_resultants/%s", FlxCellTypeNames[t]));
       FLX_H5ID(space, H5Screate_simple(2, d2, NULL));
       FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -292,11 +296,7 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
     if (!r[t]) continue;
     if (w->res[t] < 0) {
       char name[128];
-      if (H5Lexists(w->file, "/fields/shell_resultants", H5P_DEFAULT) <= 0) {
-        hid_t g;
-        FLX_H5ID(g, H5Gcreate2(w->file, "/fields/shell_resultants", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-        FLX_H5(H5Gclose(g));
-      }
+      PetscCall(EnsureGroup(w->file, "/fields/shell_resultants"));
       PetscCall(PetscSNPrintf(name, sizeof(name), "/fields/shell_resultants/%s", FlxCellTypeNames[t]));
       dims[1] = (hsize_t)w->ncells[t];
       PetscCall(FlxH5CreateExtendible(w->file, name, H5T_NATIVE_DOUBLE, 3, dims, &w->res[t]));
@@ -314,16 +314,13 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
 
 PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
 {
-  hid_t   g, space, dset;
+  hid_t   space, dset;
   hsize_t dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
   double *f;
   int    *r;
 
   PetscFunctionBegin;
-  if (H5Lexists(w->file, "/modes", H5P_DEFAULT) <= 0) {
-    FLX_H5ID(g, H5Gcreate2(w->file, "/modes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    FLX_H5(H5Gclose(g));
-  }
+  PetscCall(EnsureGroup(w->file, "/modes"));
   PetscCall(PetscMalloc2(n + 1, &f, n + 1, &r));
   for (PetscInt k = 0; k < n; k++) {
     f[k] = (double)freq[k];

@@ -63,28 +63,30 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
 {
   FlxSystem          sys;
   Mat                K, Kaij;
-  Vec                mass, free;
-  const PetscScalar *m, *f;
-  PetscInt           nloc, rstart, nf = 0, *gidx;
+  Vec                mass;
+  const PetscScalar *m;
+  PetscInt           nloc, rstart, nf = 0;
   IS                 is;
   PetscScalar       *a;
 
   PetscFunctionBegin;
   PetscCall(FlxModelGetSystem(md->model, &sys));
   PetscCall(FlxModelGetStiffness(md->model, &K));
-  PetscCall(FlxSystemGetMass(sys, &mass, &free));
+  PetscCall(FlxSystemGetMass(sys, &mass, NULL));
   PetscCall(VecGetLocalSize(mass, &nloc));
   PetscCall(VecGetOwnershipRange(mass, &rstart, NULL));
-  PetscCall(PetscMalloc1(nloc + 1, idx));
-  PetscCall(PetscMalloc1(nloc + 1, &gidx));
-  PetscCall(VecGetArrayRead(free, &f));
-  for (PetscInt i = 0; i < nloc; i++)
-    if (PetscRealPart(f[i]) > 0.5) {
-      (*idx)[nf] = i;
-      gidx[nf++] = rstart + i;
-    }
-  PetscCall(VecRestoreArrayRead(free, &f));
-  PetscCall(ISCreateGeneral(md->comm, nf, gidx, PETSC_COPY_VALUES, &is));
+  { /* free DOFs: the complement of the prescribed ones; idx = their local index in the full vector */
+    IS              fixed;
+    const PetscInt *gi;
+    PetscCall(FlxSystemCreatePrescribedIS(sys, &fixed));
+    PetscCall(ISComplement(fixed, rstart, rstart + nloc, &is));
+    PetscCall(ISDestroy(&fixed));
+    PetscCall(ISGetLocalSize(is, &nf));
+    PetscCall(PetscMalloc1(nf + 1, idx));
+    PetscCall(ISGetIndices(is, &gi));
+    for (PetscInt j = 0; j < nf; j++) (*idx)[j] = gi[j] - rstart;
+    PetscCall(ISRestoreIndices(is, &gi));
+  }
   PetscCall(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, &Kaij));
   PetscCall(MatCreateSubMatrix(Kaij, is, is, MAT_INITIAL_MATRIX, A));
   PetscCall(MatDestroy(&Kaij));
@@ -98,7 +100,6 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
   PetscCall(MatDiagonalScale(*A, *d, *d));
   PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_SPD, PETSC_FALSE));
-  PetscCall(PetscFree(gidx));
   PetscFunctionReturn(0);
 }
 

@@ -242,8 +242,6 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   KSP                ksp;
   PC                 pc;
   IS                 rows;
-  PetscInt           nloc, rstart, nrows = 0, *idx;
-  const PetscScalar *fr;
   KSPConvergedReason reason;
   PetscMPIInt        size;
 
@@ -251,14 +249,7 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   PetscCall(PetscLogEventBegin(FLX_StaticSolve, 0, 0, 0, 0));
   PetscCall(VecDuplicate(m->mass, &f));
   PetscCall(SumLoads(m, 0, 2, f));
-  PetscCall(VecGetLocalSize(m->free, &nloc));
-  PetscCall(VecGetOwnershipRange(m->free, &rstart, NULL));
-  PetscCall(PetscMalloc1(nloc + 1, &idx));
-  PetscCall(VecGetArrayRead(m->free, &fr));
-  for (PetscInt i = 0; i < nloc; i++)
-    if (fr[i] == 0) idx[nrows++] = rstart + i;
-  PetscCall(VecRestoreArrayRead(m->free, &fr));
-  PetscCall(ISCreateGeneral(m->comm, nrows, idx, PETSC_OWN_POINTER, &rows));
+  PetscCall(FlxSystemCreatePrescribedIS(m->sys, &rows));
   PetscCall(MatConvert(m->K, MATAIJ, MAT_INITIAL_MATRIX, &Kc));
   PetscCall(VecZeroEntries(u));
   PetscCall(MatZeroRowsColumnsIS(Kc, rows, 1.0, u, f));

@@ -143,7 +143,6 @@ static PetscErrorCode NewSlot(FlxStepper ts)
   PetscCall(KSPGetPC(k, &pc));
   PetscCall(PCSetType(pc, PCGAMG));
   PetscCall(KSPSetTolerances(k, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
-  PetscCall(KSPSetInitialGuessNonzero(k, PETSC_TRUE));
   PetscCall(KSPConvergedDefaultSetUIRNorm(k));
   PetscCall(KSPSetFromOptions(k));
   al->kslot[al->nslot] = k;
@@ -201,6 +200,11 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
     PetscCall(KSPGetPC(al->ksp, &pc));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &fact, PCCHOLESKY, PCLU, ""));
+    { /* warm start from the predictor, except for a direct solve (preonly refuses a nonzero guess) */
+      PetscBool preonly;
+      PetscCall(PetscObjectTypeCompare((PetscObject)al->ksp, KSPPREONLY, &preonly));
+      PetscCall(KSPSetInitialGuessNonzero(al->ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
+    }
     if (fact) { /* MUMPS unless the user chose a solver */
       MatSolverType st;
       PetscCall(PCFactorGetMatSolverType(pc, &st));
@@ -273,18 +277,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(al->Mass, vecs[k]));
   PetscCall(VecPointwiseDivide(al->Minv, al->Free, al->Mass));
-  { /* prescribed DOFs */
-    const PetscScalar *f;
-    PetscInt           n, lo, cnt = 0, *idx;
-    PetscCall(VecGetLocalSize(al->Free, &n));
-    PetscCall(VecGetOwnershipRange(al->Free, &lo, NULL));
-    PetscCall(PetscMalloc1(n + 1, &idx));
-    PetscCall(VecGetArrayRead(al->Free, &f));
-    for (PetscInt i = 0; i < n; i++)
-      if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
-    PetscCall(VecRestoreArrayRead(al->Free, &f));
-    PetscCall(ISCreateGeneral(ts->comm, cnt, idx, PETSC_OWN_POINTER, &al->fixed));
-  }
+  PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &al->fixed));
   if (al->consistent) {
     KSP k;
     PC  pc;
@@ -365,7 +358,7 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
 {
   FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
   const PetscReal    be = al->beta, ga = al->gamma, am = al->am, af = al->af, cM = (1 - am) / (be * h * h), q = ga / (be * h);
-  const PetscScalar *X, *V, *A, *F, *Fe, *Ms, *Fr;
+  const PetscScalar *X, *V, *A, *F, *Fe, *Ms;
   PetscScalar       *Xt, *Vt, *W, *R;
   PetscInt           n;
 
@@ -377,7 +370,6 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   PetscCall(VecGetArrayRead(al->F, &F));
   PetscCall(VecGetArrayRead(al->Fext1, &Fe));
   PetscCall(VecGetArrayRead(al->Mass, &Ms));
-  PetscCall(VecGetArrayRead(al->Free, &Fr));
   PetscCall(VecGetArrayWrite(al->Xt, &Xt));
   PetscCall(VecGetArrayWrite(al->Vt, &Vt));
   PetscCall(VecGetArrayWrite(al->W, &W));
@@ -394,7 +386,6 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   PetscCall(VecRestoreArrayWrite(al->W, &W));
   PetscCall(VecRestoreArrayWrite(al->Vt, &Vt));
   PetscCall(VecRestoreArrayWrite(al->Xt, &Xt));
-  PetscCall(VecRestoreArrayRead(al->Free, &Fr));
   PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
   PetscCall(VecRestoreArrayRead(al->Fext1, &Fe));
   PetscCall(VecRestoreArrayRead(al->F, &F));
@@ -436,12 +427,7 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
   PetscCall(PredictAndRhs(ts, h));
-  { /* warm start from the predictor (a direct solve ignores it) */
-    PetscBool preonly;
-    PetscCall(PetscObjectTypeCompare((PetscObject)al->ksp, KSPPREONLY, &preonly));
-    PetscCall(KSPSetInitialGuessNonzero(al->ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
-    PetscCall(VecCopy(al->Xt, al->Xn));
-  }
+  PetscCall(VecCopy(al->Xt, al->Xn)); /* warm start from the predictor (set per KSP in BuildKeff) */
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn));
   PetscCall(PetscTime(&tE));

@@ -250,3 +250,21 @@ PetscErrorCode FlxSystemGetNearNullSpace(FlxSystem sys, MatNullSpace *nsp)
   *nsp = sys->nsp;
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed)
+{
+  const PetscScalar *f;
+  PetscInt           n, lo, cnt = 0, *idx;
+
+  PetscFunctionBegin;
+  PetscCheck(sys->free, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has no mass and free mask yet");
+  PetscCall(VecGetLocalSize(sys->free, &n));
+  PetscCall(VecGetOwnershipRange(sys->free, &lo, NULL));
+  PetscCall(PetscMalloc1(n + 1, &idx));
+  PetscCall(VecGetArrayRead(sys->free, &f));
+  for (PetscInt i = 0; i < n; i++)
+    if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
+  PetscCall(VecRestoreArrayRead(sys->free, &f));
+  PetscCall(ISCreateGeneral(sys->comm, cnt, idx, PETSC_OWN_POINTER, fixed));
+  PetscFunctionReturn(0);
+}
