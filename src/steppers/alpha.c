@@ -34,11 +34,11 @@ typedef struct {
   AlphaFamily fam;
   PetscReal   am, af, beta, gamma; /* Chung-Hulbert */
   PetscReal   rho_inf, hht;        /* the user's parameter (generalized-alpha, HHT) */
-  PetscBool   explicit_params, consistent, aij;
+  PetscBool   explicit_params, consistent, aij, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
   PetscReal   aM, bK;
   PetscReal   ratio[16];
   PetscInt    nratio;
-  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys;
+  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B, D; /* B, D: increment system K_eff d = b */
   Vec         Mass, Free; /* the system's */
   Mat         K, Mc, McBC, Keff; /* Keff, ksp, hK: the current slot */
   KSP         ksp, kspM;
@@ -49,7 +49,7 @@ typedef struct {
   IS          fixed; /* prescribed DOFs (global numbering) */
   PetscReal   hK, hprev;
   PetscInt    its, itsmax, itslast, nsolve, nbuild;
-  PetscLogDouble tbuild, tsolve, tstep, tfirst, tstep0; /* K_eff builds, KSP solves, whole steps, the first step (set-up) */
+  PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, set-up of the first preconditioner, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
 /* y = M x (lumped: pointwise; consistent: Mc). */
@@ -128,8 +128,9 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
 }
 
 /* A KSP for a new step size: CG + GAMG by default (near-null space: the six rigid-body modes); any KSP/PC
-   with -ts_ksp_*, -ts_pc_*. rtol is relative to the residual of the predictor, not to |rhs| (dominated by
-   c_M M x~): the criterion of a Newton step on the increment, independent of the step size. */
+   with -ts_ksp_*, -ts_pc_*. It solves for the increment d = x_{n+1} - x_n, so PETSc's default test (rtol
+   times |b|, b the residual at x_n) is that of a Newton step from x_n, independent of the step size and
+   the same threshold as TSALPHA2's; the predictor only starts it closer. */
 static PetscErrorCode NewSlot(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -143,7 +144,6 @@ static PetscErrorCode NewSlot(FlxStepper ts)
   PetscCall(KSPGetPC(k, &pc));
   PetscCall(PCSetType(pc, PCGAMG));
   PetscCall(KSPSetTolerances(k, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
-  PetscCall(KSPConvergedDefaultSetUIRNorm(k));
   PetscCall(KSPSetFromOptions(k));
   al->kslot[al->nslot] = k;
   al->Kslot[al->nslot] = NULL;
@@ -204,6 +204,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
       PetscBool preonly;
       PetscCall(PetscObjectTypeCompare((PetscObject)al->ksp, KSPPREONLY, &preonly));
       PetscCall(KSPSetInitialGuessNonzero(al->ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
+      al->direct = preonly;
     }
     if (fact) { /* MUMPS unless the user chose a solver */
       MatSolverType st;
@@ -267,7 +268,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   PetscBool         linear;
-  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys};
+  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys, &al->B, &al->D};
 
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
@@ -296,6 +297,18 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     al->kspM = k;
   }
   if (!al->nslot) PetscCall(NewSlot(ts));
+  { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the hierarchy
+       (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart */
+    PetscReal      h = ts->dt * (al->nratio ? al->ratio[0] : 1);
+    PetscBool      build;
+    PetscLogDouble t0, t1;
+    PetscCall(SelectSlot(ts, h, &build));
+    if (build) PetscCall(BuildKeff(ts, h));
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPSetUp(al->ksp));
+    PetscCall(PetscTime(&t1));
+    al->tpc += t1 - t0;
+  }
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
   ts->ledger_direct = PETSC_TRUE;
@@ -427,9 +440,17 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
   PetscCall(PredictAndRhs(ts, h));
-  PetscCall(VecCopy(al->Xt, al->Xn)); /* warm start from the predictor (set per KSP in BuildKeff) */
+  /* Increment form, the linear system of a Newton step from x_n (what TSALPHA2 solves): K_eff d = b with
+     b = rhs - K_eff x_n, started from the predictor d0 = x~ - x_n; KSP's default test stops at rtol |b| */
   PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn));
+  if (al->direct) PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn)); /* no test to scale; b would lose digits */
+  else {
+    PetscCall(MatMult(al->Keff, al->X, al->B));
+    PetscCall(VecAYPX(al->B, -1.0, al->Rhs));
+    PetscCall(VecWAXPY(al->D, -1.0, al->X, al->Xt));
+    PetscCall(KSPSolve(al->ksp, al->B, al->D));
+    PetscCall(VecWAXPY(al->Xn, 1.0, al->X, al->D));
+  }
   PetscCall(PetscTime(&tE));
   al->tsolve += tE - t0;
   PetscCall(KSPGetConvergedReason(al->ksp, &reason));
@@ -554,7 +575,7 @@ static PetscErrorCode AlphaView(FlxStepper ts, PetscViewer viewer)
   PetscCall(KSPGetTolerances(al->ksp, &rtol, NULL, NULL, NULL));
   PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  implicit, unconditionally stable; spectral radius at Omega -> infinity: rho_inf = %.6f (computed)%s\n", (double)rho, 2 * al->beta >= al->gamma ? "" : " WARNING: 2 beta < gamma"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  linear path: K_eff = c_M M + c_C C + (1 - alpha_f) K assembled once per step size; KSP %s + PC %s (rtol %g, warm start from the predictor)%s, set up once and reused\n", kt, pt ? pt : "none", (double)rtol, nsp ? ", near-null space: 6 rigid-body modes" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  linear path: K_eff = c_M M + c_C C + (1 - alpha_f) K assembled once per step size; KSP %s + PC %s (rtol %g relative to the residual at x_n, solved for the increment from the predictor)%s, set up once and reused\n", kt, pt ? pt : "none", (double)rtol, nsp ? ", near-null space: 6 rigid-body modes" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  mass: %s; Rayleigh a_M %g, b_K %g; start-up: consistent initial acceleration%s\n", al->consistent ? "consistent" : "lumped", (double)al->aM, (double)al->bK, al->nratio ? "; variable steps (eq. 14 extrapolation of a*)" : ""));
   PetscFunctionReturn(0);
 }
@@ -564,7 +585,7 @@ static PetscErrorCode AlphaReport(FlxStepper ts, PetscViewer viewer)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; first step %.4f s (K_eff and preconditioner set-up included), then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
+  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set up in %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
   PetscFunctionReturn(0);
 }
 
@@ -644,7 +665,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
 static PetscErrorCode AlphaDestroy(FlxStepper ts)
 {
   FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
-  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys};
+  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys, &al->B, &al->D};
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
