@@ -53,6 +53,10 @@ typedef struct {
   PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, set-up of the first preconditioner, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
+/* The work vectors, created in SetUp and destroyed in Destroy. */
+#define ALPHA_WORK_VECS(al) \
+  {&(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B, &(al)->D}
+
 /* y = M x (lumped: pointwise; consistent: Mc). */
 static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
 {
@@ -272,7 +276,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   PetscBool         linear;
-  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys, &al->B, &al->D};
+  Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
@@ -301,8 +305,9 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     al->kspM = k;
   }
   if (!al->nslot) PetscCall(NewSlot(ts));
-  { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the hierarchy
-       (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart */
+  if (ts->dt_set) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
+       hierarchy (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart
+       (no step given: FlxStepperSetUp says so next) */
     PetscReal      h = ts->dt * (al->nratio ? al->ratio[0] : 1);
     PetscBool      build;
     PetscLogDouble t0, t1;
@@ -670,7 +675,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
 static PetscErrorCode AlphaDestroy(FlxStepper ts)
 {
   FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
-  Vec              *vecs[] = {&al->X, &al->V, &al->A, &al->Aold, &al->F, &al->Fext, &al->Fext1, &al->Xt, &al->Vt, &al->W, &al->Rhs, &al->Xn, &al->KX, &al->KV, &al->Minv, &al->Aphys, &al->B, &al->D};
+  Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
