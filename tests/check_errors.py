@@ -40,6 +40,7 @@ cases = [
     ("unconstrained model", gen, "unconstrained"),
     ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
     ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
+    ("implicit stepper without a step", [CASE, "-ts_type", "genalpha"], "give the step with -ts_dt"),
 ]
 
 
