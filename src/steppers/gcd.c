@@ -301,7 +301,8 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
     PetscCall(KSPGetIterationNumber(g->ksp, its));
     PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
   } else {
-    PetscReal dx = 0, xn;
+    PetscReal dx = 0, dxold = PETSC_MAX_REAL, xn, vn = 0;
+    PetscBool xok = PETSC_FALSE, vok = PETSC_FALSE;
     PetscCall(VecCopy(g->A, g->Anew));
     PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
     for (*its = 1; *its <= g->fp_maxit; (*its)++) {
@@ -312,11 +313,20 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
       PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
       PetscCall(VecScale(g->Rhs, den));               /* new a */
       PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs));      /* old - new */
-      PetscCall(VecNorm(g->Anew, NORM_INFINITY, &dx));
+      PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
+      PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
+      PetscCall(VecNormEnd(g->Anew, NORM_INFINITY, &dx));
+      PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &vn));
       PetscCall(VecCopy(g->Rhs, g->Anew));
-      if (DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL)) break;
+      /* converged when x_{n+1} (the paper's test) and the velocity v_n stop changing: on x_{n+1} alone a change of a
+         of rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. The
+         velocity test also passes once the change stops decreasing: a contraction has reached round-off. */
+      xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
+      vok = (PetscBool)(c * h * dx <= g->fp_rtol * vn || dx >= dxold);
+      if (xok && vok) break;
+      dxold = dx;
     }
-    PetscCheck(*its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the fixed-point iteration of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (change of x_{n+1} %g): reduce -ts_dt or use -ts_gcd_solve ksp", g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx));
+    PetscCheck(*its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the fixed-point iteration of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or use -ts_gcd_solve ksp", g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(c * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol);
   }
   PetscFunctionReturn(0);
 }
@@ -676,7 +686,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
   PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
-  PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point: tolerance on the change of x_{n+1} relative to max |x|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
+  PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point: tolerance on the changes of x_{n+1} and v_n relative to max |x| and max |v|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_gcd_fp_max_it", "Fixed point: maximum iterations per step", "FlxStepperGCD", g->fp_maxit, &g->fp_maxit, NULL));
   PetscOptionsEnd();
   PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
