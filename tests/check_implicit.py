@@ -142,4 +142,14 @@ try:
 except OSError:
     pass
 c.check(rc == 2 and msg and "diverged" in msg[0] and "DIVERGED_ITS" in msg[0] and readable, f"a diverged KSP stops the run: exit {rc}, {msg[0] if msg else se[-200:]!r}, file readable: {readable}")
+# --- 6. other preconditioners (the SBAIJ operator with a BAIJ or an AIJ preconditioner matrix): same history as the direct solve
+base = [CASE, "-ts_type", "genalpha", "-ts_dt", "1e-4", "-ts_max_steps", "200", "-ts_monitor_interval", "-1", "-output_frames", "1"]
+ref = os.path.join(a.out, f"impl_pc_direct_np{a.np}.h5")
+run(a.np, base + ["-output_file", ref] + DIRECT)
+_, ud = probe(ref, "tip", 1)
+for pc in ("jacobi", "pbjacobi", "sor", "bjacobi"):
+    out = os.path.join(a.out, f"impl_pc_{pc}_np{a.np}.h5")
+    rc, so, se = run(a.np, base + ["-output_file", out, "-ts_pc_type", pc, "-ts_ksp_rtol", "1e-12"], check=False)
+    rel = np.max(np.abs(probe(out, "tip", 1)[1] - ud)) / np.max(np.abs(ud)) if rc == 0 else np.inf
+    c.check(rel < 1e-8, f"CG + {pc}, rtol 1e-12: tip history vs the direct solve {rel:.2e} of its peak (< 1e-8){'' if rc == 0 else ': ' + se.strip()[-200:]}")
 c.done()

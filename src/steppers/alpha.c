@@ -50,7 +50,7 @@ typedef struct {
   IS          fixed; /* prescribed DOFs (global numbering) */
   PetscReal   hK, hprev;
   PetscInt    its, itsmax, itslast, nsolve, nbuild;
-  PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, set-up of the first preconditioner, KSP solves, whole steps, the first step */
+  PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
 /* The work vectors, created in SetUp and destroyed in Destroy. */
@@ -200,6 +200,60 @@ static PetscErrorCode ConvertKeff(FlxStepper_Alpha *al, MatType type, MatNullSpa
   PetscFunctionReturn(0);
 }
 
+/* GAMG builds its coarse operators and interpolations in AIJ. For the same reason as K_eff's SBAIJ copy, the
+   smoothers and residuals of the levels between the finest and the coarsest get SBAIJ copies of their operators,
+   and the interpolations BAIJ copies when their block sizes allow (6 x 6 for beam and shell models). The
+   preconditioner matrices (Jacobi diagonals, the coarse factorization) stay. Collective. */
+static PetscErrorCode CompactHierarchy(KSP ksp)
+{
+  PC        pc;
+  PetscBool gamg;
+  PetscInt  nl;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
+  if (!gamg) PetscFunctionReturn(0);
+  PetscCall(PCMGGetLevels(pc, &nl));
+  for (PetscInt l = 1; l < nl; l++) {
+    Mat      P, Pb;
+    PetscInt rbs, cbs;
+    PetscCall(PCMGGetInterpolation(pc, l, &P));
+    PetscCall(MatGetBlockSizes(P, &rbs, &cbs));
+    if (rbs == cbs && rbs > 1) {
+      PetscCall(MatConvert(P, MATBAIJ, MAT_INITIAL_MATRIX, &Pb));
+      PetscCall(PCMGSetInterpolation(pc, l, Pb));
+      PetscCall(MatDestroy(&Pb));
+    }
+  }
+  for (PetscInt l = 1; l < nl - 1; l++) {
+    KSP smoother;
+    Mat A, B, S;
+    PetscCall(PCMGGetSmoother(pc, l, &smoother));
+    PetscCall(KSPGetOperators(smoother, &A, &B));
+    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* a Galerkin product of a symmetric K_eff */
+    PetscCall(MatConvert(A, MATSBAIJ, MAT_INITIAL_MATRIX, &S));
+    PetscCall(KSPSetOperators(smoother, S, B));
+    PetscCall(PCMGSetResidual(pc, l, PCMGResidualDefault, S));
+    PetscCall(MatDestroy(&S));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Set up the KSP and preconditioner of the current slot, timed. Collective. */
+static PetscErrorCode SetUpSolver(FlxStepper_Alpha *al)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(al->ksp));
+  PetscCall(CompactHierarchy(al->ksp));
+  PetscCall(PetscTime(&t1));
+  al->tpc += t1 - t0;
+  PetscFunctionReturn(0);
+}
+
 /* K_eff for step h: (1 - af + c_C bK) K + (c_M + c_C aM) M, prescribed rows and columns replaced by the
    identity (scaled to the mean diagonal), near-null space attached; the KSP keeps its preconditioner
    until the next rebuild. */
@@ -322,15 +376,13 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   if (ts->dt_set) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
        hierarchy (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart
        (no step given: FlxStepperSetUp says so next) */
-    PetscReal      h = ts->dt * (al->nratio ? al->ratio[0] : 1);
-    PetscBool      build;
-    PetscLogDouble t0, t1;
+    PetscReal h = ts->dt * (al->nratio ? al->ratio[0] : 1);
+    PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) PetscCall(BuildKeff(ts, h));
-    PetscCall(PetscTime(&t0));
-    PetscCall(KSPSetUp(al->ksp));
-    PetscCall(PetscTime(&t1));
-    al->tpc += t1 - t0;
+    if (build) {
+      PetscCall(BuildKeff(ts, h));
+      PetscCall(SetUpSolver(al));
+    }
   }
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
@@ -453,8 +505,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   if (h != al->hK) {
     PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) PetscCall(BuildKeff(ts, h));
-    else al->hK = h;
+    if (build) {
+      PetscCall(BuildKeff(ts, h));
+      PetscCall(SetUpSolver(al));
+    } else al->hK = h;
   }
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
@@ -610,7 +664,7 @@ static PetscErrorCode AlphaReport(FlxStepper ts, PetscViewer viewer)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; first preconditioner set up in %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
+  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set-up %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
   PetscFunctionReturn(0);
 }
 
