@@ -182,7 +182,10 @@ static PetscErrorCode SelectSlot(FlxStepper ts, PetscReal h, PetscBool *build)
   *build = PETSC_TRUE;
   if (al->hslot[0] == 0) al->cur = 0;
   else if (al->nslot < 16) PetscCall(NewSlot(ts));
-  else al->cur = (al->cur + 1) % 16;
+  else { /* the hierarchy of the oldest was made for its K_eff (and compacted): set it up from scratch */
+    al->cur = (al->cur + 1) % 16;
+    PetscCall(KSPReset(al->kslot[al->cur]));
+  }
   al->ksp  = al->kslot[al->cur];
   al->Keff = al->Kslot[al->cur];
   PetscFunctionReturn(0);
