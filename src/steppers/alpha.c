@@ -45,7 +45,7 @@ typedef struct {
   KSP         ksp, kspM;
   PetscInt    nslot, cur;       /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
   PetscReal   hslot[16];
-  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for GAMG and MUMPS, its SBAIJ copy for products */
+  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
   KSP         kslot[16];
   IS          fixed; /* prescribed DOFs (global numbering) */
   PetscReal   hK, hprev;
@@ -205,8 +205,10 @@ static PetscErrorCode ConvertKeff(FlxStepper_Alpha *al, MatType type, MatNullSpa
 
 /* GAMG builds its coarse operators and interpolations in AIJ. For the same reason as K_eff's SBAIJ copy, the
    smoothers and residuals of the levels between the finest and the coarsest get SBAIJ copies of their operators,
-   and the interpolations BAIJ copies when their block sizes allow (6 x 6 for beam and shell models). The
-   preconditioner matrices (Jacobi diagonals, the coarse factorization) stay. Collective. */
+   and the interpolations (and restrictions, their transposes) BAIJ copies when their block sizes allow (6 x 6
+   for beam and shell models). The preconditioner matrices (Jacobi diagonals, the coarse factorization) stay.
+   A compacted hierarchy cannot be set up again (GAMG would form PtAP of AIJ with BAIJ): a slot whose K_eff
+   changes gets KSPReset first (SelectSlot). Collective. */
 static PetscErrorCode CompactHierarchy(KSP ksp)
 {
   PC        pc;
@@ -226,6 +228,7 @@ static PetscErrorCode CompactHierarchy(KSP ksp)
     if (rbs == cbs && rbs > 1) {
       PetscCall(MatConvert(P, MATBAIJ, MAT_INITIAL_MATRIX, &Pb));
       PetscCall(PCMGSetInterpolation(pc, l, Pb));
+      PetscCall(PCMGSetRestriction(pc, l, Pb)); /* applied as its transpose; frees the AIJ P */
       PetscCall(MatDestroy(&Pb));
     }
   }
@@ -277,9 +280,8 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
        point-block Jacobi, otherwise from an AIJ copy: GAMG (PETSc 3.18 has no graph of BAIJ), the
        factorizations (MUMPS), SOR and the rest, which PETSc implements for AIJ */
     PC        pc;
-    PetscBool gamg, fact, pbaij;
+    PetscBool fact, pbaij;
     PetscCall(KSPGetPC(al->ksp, &pc));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &fact, PCCHOLESKY, PCLU, ""));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &pbaij, PCJACOBI, PCPBJACOBI, PCNONE, ""));
     { /* warm start from the predictor, except for a direct solve (preonly refuses a nonzero guess) */

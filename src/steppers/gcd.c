@@ -320,7 +320,8 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
       PetscCall(VecCopy(g->Rhs, g->Anew));
       /* converged when x_{n+1} (the paper's test) and the velocity v_n stop changing: on x_{n+1} alone a change of a
          of rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. The
-         velocity test also passes once the change stops decreasing: a contraction has reached round-off. */
+         velocity test also passes once the change stops decreasing: the contraction has reached round-off (on a
+         damped beam the velocity's round-off can be 1e-12 of |v|, when v is small against h a) */
       xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
       vok = (PetscBool)(c * h * dx <= g->fp_rtol * vn || dx >= dxold);
       if (xok && vok) break;
