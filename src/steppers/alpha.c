@@ -261,8 +261,8 @@ static PetscErrorCode SetUpSolver(FlxStepper_Alpha *al)
 }
 
 /* K_eff for step h: (1 - af + c_C bK) K + (c_M + c_C aM) M, prescribed rows and columns replaced by the
-   identity (scaled to the mean diagonal), near-null space attached; the KSP keeps its preconditioner
-   until the next rebuild. */
+   identity (scaled to the mean diagonal), near-null space attached; then the KSP and its preconditioner are
+   set up (SetUpSolver) and kept until the next rebuild. Collective. */
 static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -325,6 +325,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
   al->nbuild++;
   PetscCall(PetscTime(&t1));
   al->tbuild += t1 - t0;
+  PetscCall(SetUpSolver(al));
   PetscFunctionReturn(0);
 }
 
@@ -384,10 +385,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     PetscReal h = ts->dt * (al->nratio ? al->ratio[0] : 1);
     PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) {
-      PetscCall(BuildKeff(ts, h));
-      PetscCall(SetUpSolver(al));
-    }
+    if (build) PetscCall(BuildKeff(ts, h));
   }
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
@@ -510,10 +508,8 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   if (h != al->hK) {
     PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) {
-      PetscCall(BuildKeff(ts, h));
-      PetscCall(SetUpSolver(al));
-    } else al->hK = h;
+    if (build) PetscCall(BuildKeff(ts, h));
+    else al->hK = h;
   }
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);

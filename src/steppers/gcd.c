@@ -302,7 +302,6 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
     PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
   } else {
     PetscReal dx = 0, dxold = PETSC_MAX_REAL, xn, vn = 0;
-    PetscBool xok = PETSC_FALSE, vok = PETSC_FALSE;
     PetscCall(VecCopy(g->A, g->Anew));
     PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
     for (*its = 1; *its <= g->fp_maxit; (*its)++) {
@@ -322,8 +321,8 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
          of rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. The
          velocity test also passes once the change stops decreasing: the contraction has reached round-off (on a
          damped beam the velocity's round-off can be 1e-12 of |v|, when v is small against h a) */
-      xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
-      vok = (PetscBool)(c * h * dx <= g->fp_rtol * vn || dx >= dxold);
+      PetscBool xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
+      PetscBool vok = (PetscBool)(c * h * dx <= g->fp_rtol * vn || dx >= dxold);
       if (xok && vok) break;
       dxold = dx;
     }
