@@ -11,34 +11,6 @@ static const char help[] = "flexure: distributed structural dynamics of beams an
                            "  stability  Omega_max and rho(Omega) of a time stepper, computed from its own update\n"
                            "The case file is a YAML options file; options on the command line override it.\n";
 
-/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Called before the
-   run; solver diagnostics that PETSc reads only during a solve (-*_converged_reason, -*_view*, -*_monitor*)
-   are left to PETSc, and so are the solver options of the other mode (other: "static_" or "ts_gcd_"). */
-static PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const char *const other[])
-{
-  PetscInt N, nleft = 0;
-  char   **names, **values;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsLeftGet(NULL, &N, &names, &values));
-  {
-    char list[1024] = "";
-    for (PetscInt k = 0; k < N; k++) {
-      if (strstr(names[k], "converged_reason") || strstr(names[k], "_view") || strstr(names[k], "monitor")) continue;
-      PetscBool skip = PETSC_FALSE;
-      for (int o = 0; other && other[o]; o++)
-        if (!strncmp(names[k], other[o], strlen(other[o]))) skip = PETSC_TRUE; /* the other modes' options in a shared case file */
-      if (skip) continue;
-      nleft++;
-      PetscCall(PetscStrlcat(list, nleft > 1 ? ", -" : "-", sizeof(list)));
-      PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
-    }
-    PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
-    PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (flexure -help lists every option)", nleft > 1 ? "s" : "", list);
-  }
-  PetscFunctionReturn(0);
-}
-
 typedef enum { MODE_RUN, MODE_STATIC, MODE_MODES } Mode;
 
 /* flexure modes: table, /modes in the results file. */
@@ -53,7 +25,7 @@ static PetscErrorCode Modes(MPI_Comm comm, FlxModel model, FlxOutput out, const 
   PetscCall(FlxModesCreate(model, &md));
   PetscCall(FlxModesSetFromOptions(md));
   PetscCall(FlxModesSolve(md));
-  PetscCall(CheckUnusedOptions(comm, other));
+  PetscCall(FlxOptionsCheckUnused(comm, other));
   PetscCall(FlxModesView(md, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxOutputSetUp(out, model, NULL, cmdline));
   PetscCall(FlxOutputGetWriter(out, &w));
@@ -106,7 +78,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
     PetscCall(FlxModelSolveStatic(model, x));
     {
       const char *const other[] = {"ts_gcd_", "modes_", NULL};
-      PetscCall(CheckUnusedOptions(comm, other));
+      PetscCall(FlxOptionsCheckUnused(comm, other));
     }
     PetscCall(FlxOutputSetUp(out, model, NULL, cmdline));
     PetscCall(FlxOutputGetWriter(out, &w));
@@ -143,7 +115,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
     PetscCall(FlxOutputSetUp(out, model, ts, cmdline));
     {
       const char *const other[] = {"static_", "modes_", NULL};
-      PetscCall(CheckUnusedOptions(comm, other));
+      PetscCall(FlxOptionsCheckUnused(comm, other));
     }
     PetscCall(PetscTime(&wall0));
     PetscCall(FlxStepperSolve(ts));
@@ -203,7 +175,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   if (!strcmp(cmd, "stability")) {
     ierr = FlxStabilityCommand(PETSC_COMM_WORLD);
-    if (!ierr) ierr = CheckUnusedOptions(PETSC_COMM_WORLD, NULL);
+    if (!ierr) ierr = FlxOptionsCheckUnused(PETSC_COMM_WORLD, NULL);
   } else ierr = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES : MODE_RUN, cmdline, &exitcode);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {

@@ -17,6 +17,11 @@ typedef enum {
   GCD_SOLVE_FIXED_POINT
 } GCDSolve;
 static const char *const GCDSolves[] = {"auto", "explicit", "ksp", "fixed_point", "GCDSolve", "GCD_SOLVE_", NULL};
+typedef enum {
+  GCD_STARTUP_EXACT,
+  GCD_STARTUP_ZERO
+} GCDStartup;
+static const char *const GCDStartups[] = {"exact", "zero", "GCDStartup", "GCD_STARTUP_", NULL};
 static PetscErrorCode    SetUpKSP(FlxStepper);
 
 typedef struct {
@@ -24,6 +29,7 @@ typedef struct {
   char         preset[64];
   Vec          X, V, A, J, S, D, G, F, Minv, W, Mass;
   PetscReal    aM, bK;
+  GCDStartup   startup_type;
   const char  *startup;
   /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
   GCDSolve  solve;
@@ -81,133 +87,6 @@ PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, Petsc
   params[3] = g->p.zeta;
   if (preset) *preset = g->preset;
   PetscFunctionReturn(0);
-}
-
-/* The ledger sums are the only reductions of the fused pass; let the compiler vectorize them (their order
-   within a rank changes, the state update does not). */
-#if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
-  #define FLX_SIMD_REDUCTION _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")
-#else
-  #define FLX_SIMD_REDUCTION
-#endif
-
-/* Known parts of the common solve shape (time-integration.md 1): v_n = vhat + c h (a_n - ahat). */
-#define GCD_HATS3 \
-  const PetscReal ahat = 0, vhat = V[i] + h * (1 - be) * A[i]
-#define GCD_HATS4 \
-  const PetscReal jo = J[i], ahat = A[i] + h * (1 - ga) * jo, vhat = V[i] + h * A[i] + h2 * (1 - be) * jo
-#define GCD_HATS5 \
-  const PetscReal jo = J[i], so = S[i], ahat = A[i] + h * jo + h2 * (1 - ga) * so, vhat = V[i] + h * A[i] + h2 * jo + h3 * (1 - be) * so
-/* a_n: given (conditionally explicit solve), or the explicit diagonal solve with mass-proportional damping */
-#define GCD_ACCEL (Ag ? Ag[i] : (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den)
-/* ledger sums; the damping force is aM M v_n (explicit) or the residual f_ext - K x - M a (solved) */
-#define GCD_LEDGER(xprev) \
-  do { \
-    const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0; \
-    s0 += m * (dold * dold + dn * dn); \
-    s1 += (xn + (xprev)) * G[i]; \
-    s2 += (dn + dold) * F[i]; \
-    s3 += (dn + dold) * (Ag ? (mi > 0 ? F[i] - G[i] - m * a : 0) : aM * m * v); \
-    D[i] = dn; \
-  } while (0)
-
-PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p)
-{
-  return p->degree == 3 ? p->beta : p->degree == 4 ? p->beta / (2 * p->gamma) : p->beta / (3 * p->gamma);
-}
-
-void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W)
-{
-  const PetscReal be = p->beta, ga = p->gamma, h2 = h * h / 2, h3 = h * h * h / 6, c = FlxGCDSolveCoefficient(p);
-
-  if (p->degree == 3)
-    for (PetscInt i = 0; i < n; i++) {
-      GCD_HATS3;
-      W[i] = vhat - c * h * ahat;
-    }
-  else if (p->degree == 4)
-    for (PetscInt i = 0; i < n; i++) {
-      GCD_HATS4;
-      W[i] = vhat - c * h * ahat;
-    }
-  else
-    for (PetscInt i = 0; i < n; i++) {
-      GCD_HATS5;
-      (void)so;
-      W[i] = vhat - c * h * ahat;
-    }
-}
-
-void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
-{
-  const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
-  const PetscReal c = FlxGCDSolveCoefficient(p), den = 1 / (1 + aM * c * h);
-  PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-
-  if (p->classic) { /* eqs. 4-6: velocity by differencing displacements */
-    FLX_SIMD_REDUCTION
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], xm = J[i], dold = D[i], mi = minv[i];
-      const PetscReal vhat = (x - xm) / h, ahat = 0; /* aM v_n with v_n ~ (x_n - x_{n-1}) / h + h a_n */
-      const PetscReal a  = GCD_ACCEL;
-      const PetscReal xn = 2 * x - xm + h * h * a;
-      const PetscReal v  = (xn - xm) / (2 * h);
-      GCD_LEDGER(xm);
-      J[i] = x;
-      X[i] = xn;
-      V[i] = v;
-      A[i] = a;
-    }
-  } else if (p->degree == 3) { /* eqs. 15-16 */
-    FLX_SIMD_REDUCTION
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], dold = D[i], mi = minv[i];
-      GCD_HATS3;
-      const PetscReal a  = GCD_ACCEL;
-      const PetscReal v  = vhat + c * h * (a - ahat);
-      const PetscReal xn = x + h * v + h2 * (al * a + (1 - al) * A[i]);
-      GCD_LEDGER(x - dold);
-      X[i] = xn;
-      V[i] = v;
-      A[i] = a;
-    }
-  } else if (p->degree == 4) { /* eqs. 40-43 */
-    FLX_SIMD_REDUCTION
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], dold = D[i], mi = minv[i];
-      GCD_HATS4;
-      const PetscReal a  = GCD_ACCEL;
-      const PetscReal j  = (a - ahat) / (ga * h);
-      const PetscReal v  = vhat + c * h * (a - ahat);
-      const PetscReal xn = x + h * v + h2 * a + h3 * (al * j + (1 - al) * jo);
-      GCD_LEDGER(x - dold);
-      X[i] = xn;
-      V[i] = v;
-      A[i] = a;
-      J[i] = j;
-    }
-  } else { /* degree 5, eqs. 69-73 */
-    FLX_SIMD_REDUCTION
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscReal x = X[i], dold = D[i], mi = minv[i];
-      GCD_HATS5;
-      const PetscReal a  = GCD_ACCEL;
-      const PetscReal s  = 2 * (a - ahat) / (ga * h * h);
-      const PetscReal j  = jo + h * ((1 - ze) * so + ze * s);
-      const PetscReal v  = vhat + c * h * (a - ahat);
-      const PetscReal xn = x + h * v + h2 * a + h3 * j + h4 * ((1 - al) * so + al * s);
-      GCD_LEDGER(x - dold);
-      X[i] = xn;
-      V[i] = v;
-      A[i] = a;
-      J[i] = j;
-      S[i] = s;
-    }
-  }
-  lsum[0] = s0;
-  lsum[1] = s1;
-  lsum[2] = s2;
-  lsum[3] = s3;
 }
 
 /* Run the fused kernel on the vectors; Ag (a_n) NULL for the explicit solve. */
@@ -366,9 +245,48 @@ static PetscErrorCode Derivative(FlxStepper ts, PetscReal t, Vec f, Vec y, Vec z
   PetscFunctionReturn(0);
 }
 
+/* Start-up derivatives of a nonlinear system (-ts_gcd_startup exact): j_0 = a'(t_0) and s_0 = a''(t_0) of the
+   acceleration along the solution, a(t) = M^-1 (f_ext(t) - f_int(x(t), v(t))) - aM v(t), by five-point central
+   differences with step h/2 over the Taylor curve x(e) = x_0 + e v_0 + e^2/2 a_0 + e^3/6 j_0 + e^4/24 s_0,
+   v(e) = x'(e). Each pass makes the curve follow the solution to one more order; after four the error is the
+   O(h^4) of the stencils. 20 force evaluations, once per run; the stepper still sees only f_int. Collective. */
+static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  const PetscReal d = ts->dt / 2, w1[5] = {1, -8, 0, 8, -1}, w2[5] = {-1, 16, -30, 16, -1};
+  PetscScalar     c1[5], c2[5];
+  Vec            *w, hist[5] = {g->X, g->V, g->A, g->J, g->S};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 5; k++) c1[k] = w1[k] / (12 * d), c2[k] = w2[k] / (12 * d * d);
+  PetscCall(VecDuplicateVecs(g->X, 7, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e) */
+  for (int pass = 0; pass < 4; pass++) {
+    for (int k = 0; k < 5; k++) {
+      const PetscReal e = (k - 2) * d, cx[5] = {1, e, e * e / 2, e * e * e / 6, e * e * e * e / 24};
+      PetscCall(VecCopy(g->X, w[5]));
+      PetscCall(VecCopy(g->V, w[6]));
+      for (int m = 1; m < g->p.degree; m++) {
+        PetscCall(VecAXPY(w[5], cx[m], hist[m]));
+        if (m + 1 < g->p.degree) PetscCall(VecAXPY(w[6], cx[m], hist[m + 1]));
+      }
+      PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0 + e, g->F));
+      PetscCall(Derivative(ts, ts->t0 + e, g->F, w[5], w[6], w[k]));
+    }
+    PetscCall(VecZeroEntries(g->J));
+    PetscCall(VecMAXPY(g->J, 5, c1, w));
+    if (g->S) {
+      PetscCall(VecZeroEntries(g->S));
+      PetscCall(VecMAXPY(g->S, 5, c2, w));
+    }
+  }
+  PetscCall(VecDestroyVecs(7, &w));
+  PetscFunctionReturn(0);
+}
+
 /* Start-up (time-integration.md 1): a_0 from the equation of motion; for degrees 4 and 5 j_0 (and s_0)
-   from its time derivatives when the system is linear (f_ext'' taken as 0), else 0 as the paper does;
-   x_1 by the Taylor step. The ledger at t_0 uses the backward Taylor point x_{-1}. */
+   from its time derivatives (-ts_gcd_startup exact: analytic for a linear system with f_ext'' taken as 0,
+   NonlinearDerivatives otherwise) or 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor
+   step. The ledger at t_0 uses the backward Taylor point x_{-1}. */
 static PetscErrorCode GCDStartUp(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
@@ -390,10 +308,9 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
   PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
-  g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
   if (g->J) PetscCall(VecZeroEntries(g->J));
   if (g->S) PetscCall(VecZeroEntries(g->S));
-  if (g->p.degree >= 4 && linear) {
+  if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT && linear) {
     PetscCall(VecDuplicate(g->X, &Fsave));
     PetscCall(FlxSystemComputeExternalForceRate(ts->sys, t0, Fsave));
     PetscCall(Derivative(ts, t0, Fsave, g->V, g->A, g->J));
@@ -402,8 +319,7 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
     }
     PetscCall(VecDestroy(&Fsave));
-    g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
-  } else if (g->p.degree >= 4) g->startup = "a_0 from the equation of motion, higher derivatives 0 (nonlinear system, as the paper); x_1 by the Taylor step";
+  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) PetscCall(NonlinearDerivatives(ts));
   /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
@@ -636,6 +552,10 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   }
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
+  if (g->p.degree < 4) g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
+  else if (g->startup_type == GCD_STARTUP_ZERO) g->startup = "a_0 from the equation of motion, higher derivatives 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor step";
+  else if (linear) g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
+  else g->startup = g->p.degree == 4 ? "a_0 from the equation of motion, j_0 its derivative along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step" : "a_0 from the equation of motion, j_0 and s_0 its derivatives along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step";
   PetscFunctionReturn(0);
 }
 
@@ -658,7 +578,7 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "a_0 from the equation of motion, x_1 by the Taylor step"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
   if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1})" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
@@ -686,6 +606,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
   PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
+  PetscCall(PetscOptionsEnum("-ts_gcd_startup", "Degrees 4 and 5: j_0 (and s_0) exact from the equation of motion (analytic when linear, differenced along the solution when nonlinear) or zero (the paper's examples)", "FlxStepperGCD", GCDStartups, (PetscEnum)g->startup_type, (PetscEnum *)&g->startup_type, NULL));
   PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point: tolerance on the changes of x_{n+1} and v_n relative to max |x| and max |v|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_gcd_fp_max_it", "Fixed point: maximum iterations per step", "FlxStepperGCD", g->fp_maxit, &g->fp_maxit, NULL));
   PetscOptionsEnd();

@@ -150,3 +150,31 @@ const char *FlxErrorGetMessage(void)
 {
   return FlxLastError;
 }
+
+/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Called before the
+   run (collective); solver diagnostics that PETSc reads only during a solve (-*_converged_reason, -*_view*, -*_monitor*)
+   are left to PETSc, and so are the solver options of the other mode (other: "static_" or "ts_gcd_"). */
+PetscErrorCode FlxOptionsCheckUnused(MPI_Comm comm, const char *const other[])
+{
+  PetscInt N, nleft = 0;
+  char   **names, **values;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsLeftGet(NULL, &N, &names, &values));
+  {
+    char list[1024] = "";
+    for (PetscInt k = 0; k < N; k++) {
+      if (strstr(names[k], "converged_reason") || strstr(names[k], "_view") || strstr(names[k], "monitor")) continue;
+      PetscBool skip = PETSC_FALSE;
+      for (int o = 0; other && other[o]; o++)
+        if (!strncmp(names[k], other[o], strlen(other[o]))) skip = PETSC_TRUE; /* the other modes' options in a shared case file */
+      if (skip) continue;
+      nleft++;
+      PetscCall(PetscStrlcat(list, nleft > 1 ? ", -" : "-", sizeof(list)));
+      PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
+    }
+    PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
+    PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (-help lists every option)", nleft > 1 ? "s" : "", list);
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,131 @@
+/* The fused GCD pass (time-integration.md 1, paper eqs. 15-16, 40-43, 69-73): one loop over the DOFs computes
+   a_n, the highest derivative, v_n, x_{n+1} and the local sums of the energy ledger. Shared by the stepper
+   (gcd.c) and the stability analysis (stability.c), so that the analysis is of the code that runs. */
+#include "gcd.h"
+
+/* The ledger sums are the only reductions of the fused pass; let the compiler vectorize them (their order
+   within a rank changes, the state update does not). */
+#if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
+  #define FLX_SIMD_REDUCTION _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")
+#else
+  #define FLX_SIMD_REDUCTION
+#endif
+
+/* Known parts of the common solve shape (time-integration.md 1): v_n = vhat + c h (a_n - ahat). */
+#define GCD_HATS3 \
+  const PetscReal ahat = 0, vhat = V[i] + h * (1 - be) * A[i]
+#define GCD_HATS4 \
+  const PetscReal jo = J[i], ahat = A[i] + h * (1 - ga) * jo, vhat = V[i] + h * A[i] + h2 * (1 - be) * jo
+#define GCD_HATS5 \
+  const PetscReal jo = J[i], so = S[i], ahat = A[i] + h * jo + h2 * (1 - ga) * so, vhat = V[i] + h * A[i] + h2 * jo + h3 * (1 - be) * so
+/* a_n: given (conditionally explicit solve), or the explicit diagonal solve with mass-proportional damping */
+#define GCD_ACCEL (Ag ? Ag[i] : (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den)
+/* ledger sums; the damping force is aM M v_n (explicit) or the residual f_ext - K x - M a (solved) */
+#define GCD_LEDGER(xprev) \
+  do { \
+    const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0; \
+    s0 += m * (dold * dold + dn * dn); \
+    s1 += (xn + (xprev)) * G[i]; \
+    s2 += (dn + dold) * F[i]; \
+    s3 += (dn + dold) * (Ag ? (mi > 0 ? F[i] - G[i] - m * a : 0) : aM * m * v); \
+    D[i] = dn; \
+  } while (0)
+
+PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p)
+{
+  return p->degree == 3 ? p->beta : p->degree == 4 ? p->beta / (2 * p->gamma) : p->beta / (3 * p->gamma);
+}
+
+void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W)
+{
+  const PetscReal be = p->beta, ga = p->gamma, h2 = h * h / 2, h3 = h * h * h / 6, c = FlxGCDSolveCoefficient(p);
+
+  if (p->degree == 3)
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS3;
+      W[i] = vhat - c * h * ahat;
+    }
+  else if (p->degree == 4)
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS4;
+      W[i] = vhat - c * h * ahat;
+    }
+  else
+    for (PetscInt i = 0; i < n; i++) {
+      GCD_HATS5;
+      (void)so;
+      W[i] = vhat - c * h * ahat;
+    }
+}
+
+void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
+{
+  const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
+  const PetscReal c = FlxGCDSolveCoefficient(p), den = 1 / (1 + aM * c * h);
+  PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+
+  if (p->classic) { /* eqs. 4-6: velocity by differencing displacements */
+    FLX_SIMD_REDUCTION
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], xm = J[i], dold = D[i], mi = minv[i];
+      const PetscReal vhat = (x - xm) / h, ahat = 0; /* aM v_n with v_n ~ (x_n - x_{n-1}) / h + h a_n */
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal xn = 2 * x - xm + h * h * a;
+      const PetscReal v  = (xn - xm) / (2 * h);
+      GCD_LEDGER(xm);
+      J[i] = x;
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+    }
+  } else if (p->degree == 3) { /* eqs. 15-16 */
+    FLX_SIMD_REDUCTION
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      GCD_HATS3;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal v  = vhat + c * h * (a - ahat);
+      const PetscReal xn = x + h * v + h2 * (al * a + (1 - al) * A[i]);
+      GCD_LEDGER(x - dold);
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+    }
+  } else if (p->degree == 4) { /* eqs. 40-43 */
+    FLX_SIMD_REDUCTION
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      GCD_HATS4;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal j  = (a - ahat) / (ga * h);
+      const PetscReal v  = vhat + c * h * (a - ahat);
+      const PetscReal xn = x + h * v + h2 * a + h3 * (al * j + (1 - al) * jo);
+      GCD_LEDGER(x - dold);
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      J[i] = j;
+    }
+  } else { /* degree 5, eqs. 69-73 */
+    FLX_SIMD_REDUCTION
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal x = X[i], dold = D[i], mi = minv[i];
+      GCD_HATS5;
+      const PetscReal a  = GCD_ACCEL;
+      const PetscReal s  = 2 * (a - ahat) / (ga * h * h);
+      const PetscReal j  = jo + h * ((1 - ze) * so + ze * s);
+      const PetscReal v  = vhat + c * h * (a - ahat);
+      const PetscReal xn = x + h * v + h2 * a + h3 * j + h4 * ((1 - al) * so + al * s);
+      GCD_LEDGER(x - dold);
+      X[i] = xn;
+      V[i] = v;
+      A[i] = a;
+      J[i] = j;
+      S[i] = s;
+    }
+  }
+  lsum[0] = s0;
+  lsum[1] = s1;
+  lsum[2] = s2;
+  lsum[3] = s3;
+}
