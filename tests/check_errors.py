@@ -2,10 +2,12 @@
 element type, a node id out of range, an unknown physical group, a missing material property, an
 unconstrained (singular) model, a dt above the critical step and a misspelled option; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
-beams, each naming the section, or the element and its group."""
+beams, each naming the section, or the element and its group; and (at 1 rank) a misspelled option given to
+flexure-pendulum."""
 import os
+import subprocess
 
-from flxtest import CASE, SOURCE, Checker, args_np_out, run
+from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, run
 
 a = args_np_out()
 c = Checker()
@@ -78,4 +80,8 @@ for what, args, expect in cases:
     lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
     ok = rc != 0 and len(lines) == 1 and expect in lines[0] and "PETSC ERROR" not in se + so and "Signal" not in se
     c.check(ok, f"{what}: exit {rc}, message: {lines[0] if lines else se.strip()[:300]!r}")
+if a.np == 1:  # the examples reject misspelled options too
+    p = subprocess.run([os.path.join(BIN, "flexure-pendulum"), "-ts_dt", "1e-3", "-ts_gcd_startp", "zero"], capture_output=True, text=True)
+    ok = p.returncode != 0 and "flexure-pendulum: error: unknown or unused option -ts_gcd_startp" in p.stderr and "max_energy_error" not in p.stdout
+    c.check(ok, f"flexure-pendulum, misspelled option: exit {p.returncode}, message: {p.stderr.strip()[:300]!r}")
 c.done()

@@ -46,6 +46,7 @@ PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
   FlxStepper  ts;
   Vec         mass, free, x0, v0;
   PetscScalar *a;
+  PetscBool   help;
 
   PetscFunctionBegin;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, ode->n, &mass));
@@ -84,15 +85,18 @@ PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
     if (gcd) PetscCall(DefaultOption("-ts_gcd_startup", "zero"));
   }
   PetscCall(FlxStepperSetFromOptions(ts));
-  PetscCall(FlxStepperSetSystem(ts, sys));
-  PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
-  PetscCall(FlxStepperSetPostStep(ts, EnergyMonitor, &mon));
-  PetscCall(FlxStepperSetUp(ts));
-  PetscCall(FlxOptionsCheckUnused(PETSC_COMM_SELF, NULL));
-  if (ode->view) PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
-  PetscCall(FlxStepperSolve(ts));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s; at the end E - E_0 = %.6e\n", (double)mon.tmax, (double)mon.last));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.6e\n", (double)mon.maxerr));
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (!help) { /* with -help the options are printed: nothing to run */
+    PetscCall(FlxStepperSetSystem(ts, sys));
+    PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
+    PetscCall(FlxStepperSetPostStep(ts, EnergyMonitor, &mon));
+    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxOptionsCheckUnused(PETSC_COMM_SELF, NULL));
+    if (ode->view) PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(FlxStepperSolve(ts));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s; at the end E - E_0 = %.6e\n", (double)mon.tmax, (double)mon.last));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.6e\n", (double)mon.maxerr));
+  }
   PetscCall(FlxStepperDestroy(&ts));
   PetscCall(FlxSystemDestroy(&sys));
   PetscCall(VecDestroy(&mass));
