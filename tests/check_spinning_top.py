@@ -8,6 +8,7 @@ The energy error has two parts, and the run prints both (where the largest error
   With the exact start-up (-ts_gcd_startup exact) it is gone, and the error at 1e-3 is 6.6x smaller.
 - a secular drift: this parameter set has rho(Omega) = 1 - O(Omega^4), a numerical dissipation that loses
   energy as h^3 per unit time. E(10 s) - E_0 is checked for third order between 2e-4, 1e-4 and 5e-5.
+  At h = 1e-4 the transient is measured in a 0.5 s run, since over 10 s the drift comes within 1% of it.
 At h = 1e-4 the two parts are equal (3.20e-13 transient, 3.07e-13 drift at 10 s). Table 7 gives 3.5092e-13,
 10% above both; the paper's own floor (3.1351e-13 at h = 1e-5) is as large as the cell, so the cell is checked
 by the plateau rule of the pendulum tables (factor 2), and its parts as above. Without the velocity test of the
@@ -41,13 +42,16 @@ if all(res.values()):
     for h in (1e-2, 1e-3):
         e, tmax = res[h][0], res[h][1]
         c.check(abs(e / table7[h] - 1) < 0.05 and tmax < 0.1, f"h = {h:g}: {e:.6e} vs Table 7 {table7[h]:.5e} ({100 * (e / table7[h] - 1):+.2f}%, 5%), the start-up transient (t = {tmax:g} s < 0.1 s)")
-    e4, t4 = res[1e-4][0], res[1e-4][1]
+    e4 = res[1e-4][0]
     c.check(0.5 <= e4 / table7[1e-4] <= 2, f"h = 1e-4: {e4:.6e} vs Table 7 {table7[1e-4]:.5e} ({100 * (e4 / table7[1e-4] - 1):+.2f}%: within the plateau factor 2, not within 5%)")
+    tr = top(1e-4, "-ts_max_time", "0.5")  # the transient alone: at 10 s the drift is within 1% of it
     ext = res[1e-3][0] / 1e4
-    c.check(t4 < 0.1 and abs(e4 / ext - 1) < 0.05, f"h = 1e-4: transient {e4:.6e} (t = {t4:g} s) vs err(1e-3)/10^4 = {ext:.6e} ({100 * (e4 / ext - 1):+.2f}%, 5%): fourth order")
-    for h1, h2 in ((2e-4, 1e-4), (1e-4, 5e-5)):
+    if tr:
+        c.check(abs(tr[0] / ext - 1) < 0.05, f"h = 1e-4: transient (first 0.5 s) {tr[0]:.6e} at t = {tr[1]:g} s vs err(1e-3)/10^4 = {ext:.6e} ({100 * (tr[0] / ext - 1):+.2f}%, 5%): fourth order")
+    # third order of the drift; 10% on the smaller pair, whose 3.9e-14 carries round-off of about 1e-15
+    for h1, h2, tol in ((2e-4, 1e-4, 0.05), (1e-4, 5e-5, 0.10)):
         r = res[h1][2] / res[h2][2]
-        c.check(res[h2][2] < 0 and abs(r / 8 - 1) < 0.05, f"drift E(10 s) - E_0: {res[h1][2]:.4e} at h = {h1:g}, {res[h2][2]:.4e} at {h2:g}: ratio {r:.3f} vs 8 (third order, 5%), a loss of energy")
+        c.check(res[h2][2] < 0 and abs(r / 8 - 1) < tol, f"drift E(10 s) - E_0: {res[h1][2]:.4e} at h = {h1:g}, {res[h2][2]:.4e} at {h2:g}: ratio {r:.3f} vs 8 (third order, {100 * tol:.0f}%), a loss of energy")
     c.check(res[5e-5][0] <= e4 / 4, f"h = 5e-5: {res[5e-5][0]:.3e} <= err(1e-4)/4 = {e4 / 4:.3e}: our floor lies below the 1e-4 error")
 ex = top(1e-3, "-ts_gcd_startup", "exact")
 if ex and res[1e-3]:

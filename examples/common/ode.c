@@ -21,7 +21,10 @@ static PetscErrorCode EnergyMonitor(FlxStepper ts, void *ctx)
   PetscCall(VecGetArrayRead(v, &va));
   E = m->ode->energy(xa, va, m->ode->ctx);
   if (step == 0) m->E0 = E;
-  else if (PetscAbsReal(E - m->E0) > m->maxerr) m->maxerr = PetscAbsReal(E - m->E0), m->tmax = t;
+  else if (PetscAbsReal(E - m->E0) > m->maxerr) {
+    m->maxerr = PetscAbsReal(E - m->E0);
+    m->tmax   = t;
+  }
   m->last = E - m->E0;
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayRead(v, &va));

@@ -16,7 +16,11 @@ typedef struct {
   PetscBool           view;       /* print the stepper */
 } FlxExampleODE;
 
-/* Integrate to -ts_max_time (default 10 s) and print "max_energy_error = <value>" last. Not collective (1 rank). */
+/* Integrate to -ts_max_time (default 10 s); print "energy error: largest at t = T s; at the end E - E_0 = D"
+   and "max_energy_error = <value>" last. With -ts_type gcd (the default) the example's degree and parameters
+   apply unless -ts_gcd_preset or -ts_gcd_degree is given (-ts_gcd_params alone replaces the parameters of the
+   example's degree), and the start-up is the paper's (-ts_gcd_startup zero) unless given. Unused options are
+   rejected; with -help the options are printed and nothing runs. Not collective (1 rank). */
 PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode);
 /* main(): initialize, run, print a one-line error as "<name>: error: ..." and return 1 on failure. */
 int FlxExampleMain(int argc, char **argv, const char *help, const char *name, PetscErrorCode (*run)(void));

@@ -38,5 +38,6 @@ PETSC_EXTERN PetscErrorCode FlxErrorHandler(MPI_Comm, int, const char *, const c
 /* The message recorded for the most recent error (empty if none). Not collective. */
 PETSC_EXTERN const char *FlxErrorGetMessage(void);
 /* Fail with one message naming every option nothing used (typos), except solver diagnostics that PETSc reads
-   only during a solve and options starting with one of other[] (NULL-terminated, may be NULL). Collective. */
+   only during a solve and options starting with one of other[] (NULL-terminated, may be NULL). Logically
+   collective. */
 PETSC_EXTERN PetscErrorCode FlxOptionsCheckUnused(MPI_Comm comm, const char *const other[]);

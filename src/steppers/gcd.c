@@ -247,9 +247,11 @@ static PetscErrorCode Derivative(FlxStepper ts, PetscReal t, Vec f, Vec y, Vec z
 
 /* Start-up derivatives of a nonlinear system (-ts_gcd_startup exact): j_0 = a'(t_0) and s_0 = a''(t_0) of the
    acceleration along the solution, a(t) = M^-1 (f_ext(t) - f_int(x(t), v(t))) - aM v(t), by five-point central
-   differences with step h/2 over the Taylor curve x(e) = x_0 + e v_0 + e^2/2 a_0 + e^3/6 j_0 + e^4/24 s_0,
-   v(e) = x'(e). Each pass makes the curve follow the solution to one more order; after four the error is the
-   O(h^4) of the stencils. 20 force evaluations, once per run; the stepper still sees only f_int. Collective. */
+   differences with step d = h/2 over the Taylor curve x(e) = x_0 + e v_0 + e^2/2 a_0 + e^3/6 j_0 + e^4/24 s_0,
+   v(e) = x'(e), with f_ext(t_0 + e) = f_ext(t_0) + e f_ext'(t_0) (f_ext'' = 0 as in the linear case; a load
+   that starts at t_0 is not differenced across its start). The stencils are exact for quartics, so the first
+   pass (j_0 = s_0 = 0 in the curve) gives j_0 and the second s_0, each to O(d^4). 8 force evaluations, once per
+   run; the stepper still sees only f_int. Collective. */
 static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
@@ -258,18 +260,25 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
   Vec            *w, hist[5] = {g->X, g->V, g->A, g->J, g->S};
 
   PetscFunctionBegin;
-  for (int k = 0; k < 5; k++) c1[k] = w1[k] / (12 * d), c2[k] = w2[k] / (12 * d * d);
-  PetscCall(VecDuplicateVecs(g->X, 7, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e) */
-  for (int pass = 0; pass < 4; pass++) {
+  for (int k = 0; k < 5; k++) {
+    c1[k] = w1[k] / (12 * d);
+    c2[k] = w2[k] / (12 * d * d);
+  }
+  PetscCall(VecDuplicateVecs(g->X, 8, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e), w[7] f_ext'(t_0) */
+  PetscCall(FlxSystemComputeExternalForceRate(ts->sys, ts->t0, w[7]));
+  PetscCall(VecCopy(g->A, w[2])); /* e = 0 */
+  for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; k < 5; k++) {
       const PetscReal e = (k - 2) * d, cx[5] = {1, e, e * e / 2, e * e * e / 6, e * e * e * e / 24};
+      if (k == 2) continue;
       PetscCall(VecCopy(g->X, w[5]));
       PetscCall(VecCopy(g->V, w[6]));
       for (int m = 1; m < g->p.degree; m++) {
         PetscCall(VecAXPY(w[5], cx[m], hist[m]));
         if (m + 1 < g->p.degree) PetscCall(VecAXPY(w[6], cx[m], hist[m + 1]));
       }
-      PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0 + e, g->F));
+      PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, g->F));
+      PetscCall(VecAXPY(g->F, e, w[7]));
       PetscCall(Derivative(ts, ts->t0 + e, g->F, w[5], w[6], w[k]));
     }
     PetscCall(VecZeroEntries(g->J));
@@ -279,7 +288,7 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
       PetscCall(VecMAXPY(g->S, 5, c2, w));
     }
   }
-  PetscCall(VecDestroyVecs(7, &w));
+  PetscCall(VecDestroyVecs(8, &w));
   PetscFunctionReturn(0);
 }
 

@@ -137,7 +137,8 @@ static char FlxLastError[2048];
 PetscErrorCode FlxErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL) {
-    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE) {
+    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE ||
+        (n == PETSC_ERR_USER && mess && !strncmp(mess, "Unknown option", 14))) { /* PETSc's "Unknown option X for -opt" (enum options) */
       snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess ? mess : "unknown error");
     } else {
       snprintf(FlxLastError, sizeof(FlxLastError), "%s [internal error %d in %s() at %s:%d]", mess ? mess : "", (int)n, func, file, line);
@@ -151,9 +152,11 @@ const char *FlxErrorGetMessage(void)
   return FlxLastError;
 }
 
-/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Called before the
-   run (collective); solver diagnostics that PETSc reads only during a solve (-*_converged_reason, -*_view*, -*_monitor*)
-   are left to PETSc, and so are the solver options of the other mode (other: "static_" or "ts_gcd_"). */
+/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Call it once every
+   option has been read, before the run. Solver diagnostics that PETSc reads only during a solve
+   (-*_converged_reason, -*_view*, -*_monitor*) are left to PETSc, and so are options starting with one of other[]
+   (e.g. the solver options of another mode in a shared case file). Logically collective: every rank holds the
+   same options. */
 PetscErrorCode FlxOptionsCheckUnused(MPI_Comm comm, const char *const other[])
 {
   PetscInt N, nleft = 0;
