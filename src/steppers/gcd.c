@@ -33,44 +33,25 @@ typedef struct {
   const char  *startup;
   /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
   GCDSolve  solve;
+  PetscBool newton; /* ksp on a nonlinear system */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
   Mat       Aop;    /* (1 + aM c h) M + c h bK K */
   KSP       ksp;
   PetscReal fp_rtol;
-  PetscInt  fp_maxit, its_total, its_max, nsolves;
+  PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
 } FlxStepper_GCD;
 
-/* Paper's parameter sets (000, Tables 1-6). */
-static const struct {
-  const char *name;
-  PetscInt    degree;
-  PetscReal   par[4];
-  const char *note;
-} Presets[] = {
-  {"gcd3", 3, {1, 0.5, 0, 0}, "central differences, reformulated (paper eqs. 15-16 with (1, 1/2)); Omega_max 2"},
-  {"cd_classic", 3, {1, 0.5, 0, 0}, "classic central differences, velocities by differencing displacements (paper eqs. 4-6); for comparison only"},
-  {"gcd3_a4/3", 3, {4.0 / 3, 0.5, 0, 0}, "degree 3 (4/3, 1/2); Omega_max sqrt(12/5)"},
-  {"gcd3_a2", 3, {2, 0.5, 0, 0}, "degree 3 (2, 1/2); Omega_max sqrt(4/3)"},
-  {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
-  {"gcd4_a3/4", 4, {0.75, 1.0 / 3, 0.5, 0}, "degree 4 (3/4, 1/3, 1/2)"},
-  {"gcd4_a5/4", 4, {1.25, 1.0 / 3, 0.5, 0}, "degree 4 (5/4, 1/3, 1/2): no stable interval"},
-  {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper: no stable interval (rho(0.1) = 1.0026729)"},
-  {"gcd5", 5, {1, 0.8, 0.7, 0.5}, "degree 5 (1, 4/5, 7/10, 1/2) found by scripts/search_gcd_params.py: Omega_max 1.4770979, pendulum 5.60e-7 at h = 1e-2, 5.51e-11 at 1e-3"},
-  {"gcd4_damped", 4, {1.8, 1.8, 2, 0}, "degree 4 (1.8, 1.8, 2), stable with damping (search with -stability_search_zeta): Omega_max 1.6641006, pendulum 2.61e-4 at h = 1e-2, 2.41e-6 at 1e-3"},
-  {"gcd5_damped", 5, {1.25, 1.5, 1.25, 0.75}, "degree 5 (5/4, 3/2, 5/4, 3/4), stable with damping up to zeta 2 for Omega <= 1: Omega_max 1.5491933, pendulum 1.14e-6 at h = 1e-2, 1.14e-10 at 1e-3"},
-};
-
-PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note)
-{
-  PetscFunctionBegin;
-  *name = NULL;
-  if (k < 0 || k >= (PetscInt)(sizeof(Presets) / sizeof(Presets[0]))) PetscFunctionReturn(0);
-  *name   = Presets[k].name;
-  *degree = Presets[k].degree;
-  for (int i = 0; i < 4; i++) params[i] = Presets[k].par[i];
-  if (note) *note = Presets[k].note;
-  PetscFunctionReturn(0);
-}
+/* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
+   c h bK K, a shell over the system's own (deterministic) K x: no copy of K, and the same sums at any rank
+   count. Nonlinear model: the Newton Jacobian (1 + aM c h) M + c h df_int/dv at (x, vb), with the
+   velocity derivative as a directional difference of f_int (matrix-free, so the stepper needs no C). */
+typedef struct {
+  FlxSystem sys;
+  PetscBool nonlinear;
+  PetscReal s, t;                /* c h bK (linear) or c h (nonlinear); time of the Newton base point */
+  Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
+  Vec       x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
+} ShellCtx;
 
 PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset)
 {
@@ -157,56 +138,133 @@ static PetscReal DxDa(const FlxGCDParams *p, PetscReal h)
   return h * h * (c + 0.5 + p->zeta / (3 * p->gamma) + p->alpha / (12 * p->gamma));
 }
 
-/* Conditionally explicit solve for a_n: M a + f_int(x_n, w + c h a) = f_ext, with mass-proportional damping
-   aM M (w + c h a). KSP: linear model, (M (1 + aM c h) + c h bK K) a = f_ext - K (x_n + bK w) - aM M w.
-   Fixed point: a <- ((f_ext - f_int(x_n, w + c h a)) / m - aM w) / (1 + aM c h), until x_{n+1} stops changing. */
-static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its)
+/* Convergence of the iterations for a_n, from dx = max |change of a|: x_{n+1} (the paper's test) and the velocity
+   v_n stop changing. On x_{n+1} alone a change of a of rtol |x| / (beta h^2) would pass, a velocity error of
+   rtol |x| / h per step that grows as h shrinks. The velocity test also passes once the change stops
+   decreasing: the iteration has reached round-off (on a damped beam the velocity's round-off can be 1e-12 of
+   |v|, when v is small against h a). */
+static PetscBool IterationConverged(FlxStepper_GCD *g, PetscReal h, PetscReal dx, PetscReal dxold, PetscReal xn, PetscReal vn)
+{
+  PetscBool xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
+  PetscBool vok = (PetscBool)(FlxGCDSolveCoefficient(&g->p) * h * dx <= g->fp_rtol * vn || dx >= dxold);
+  return (PetscBool)(xok && vok);
+}
+
+static PetscErrorCode IterationCheck(FlxStepper ts, const char *what, PetscInt its, PetscReal tn, PetscReal dx, PetscReal xn, PetscReal vn)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscReal       h = ts->dt;
+
+  PetscFunctionBegin;
+  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve == GCD_SOLVE_FIXED_POINT ? ", or use -ts_gcd_solve ksp (Newton)" : "");
+  PetscFunctionReturn(0);
+}
+
+/* Linear model: (M (1 + aM c h) + c h bK K) a = f_ext - K (x_n + bK w) - aM M w, one KSP solve. */
+static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
+{
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) */
+  PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
+  PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
+  PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
+  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0 */
+  PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
+  PetscCall(KSPGetConvergedReason(g->ksp, &reason));
+  PetscCall(KSPGetIterationNumber(g->ksp, its));
+  PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
+  PetscFunctionReturn(0);
+}
+
+/* Nonlinear model, Newton (the paper's linearization, eqs. 77-78): G(a) = M a + aM M v + f_int(x_n, v) - f_ext
+   with v = w + c h a; each correction solves G'(a) da = -G(a) by KSP on the matrix-free Jacobian (ShellMult). */
+static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
+{
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  PetscReal          ch = FlxGCDSolveCoefficient(&g->p) * ts->dt, dx = 0, dxold = PETSC_MAX_REAL, xn, vn = 0;
+  ShellCtx          *sc;
+  KSPConvergedReason reason;
+  PetscInt           kits;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(g->Aop, &sc));
+  sc->x = g->X;
+  sc->t = tn;
+  PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
+  for (*its = 1; *its <= g->fp_maxit; (*its)++) {
+    PetscCall(VecWAXPY(sc->vb, ch, g->Anew, g->Wv)); /* v = w + c h a */
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, sc->vb, sc->fb));
+    PetscCall(VecWAXPY(g->Vt, g->aM, sc->vb, g->Anew));
+    PetscCall(VecPointwiseMult(g->Vt, g->Vt, g->Mass)); /* M (a + aM v) */
+    PetscCall(VecWAXPY(g->Rhs, -1.0, sc->fb, g->F));
+    PetscCall(VecAXPY(g->Rhs, -1.0, g->Vt));
+    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* -G(a); prescribed DOFs: a = 0 */
+    PetscCall(VecZeroEntries(g->Vt));
+    PetscCall(KSPSolve(g->ksp, g->Rhs, g->Vt));
+    PetscCall(KSPGetConvergedReason(g->ksp, &reason));
+    PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the Newton correction of the conditionally explicit step diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
+    PetscCall(KSPGetIterationNumber(g->ksp, &kits));
+    g->kits_total += kits;
+    PetscCall(VecAXPY(g->Anew, 1.0, g->Vt));
+    PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &dx));
+    PetscCall(VecNormBegin(sc->vb, NORM_INFINITY, &vn));
+    PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &dx));
+    PetscCall(VecNormEnd(sc->vb, NORM_INFINITY, &vn));
+    if (IterationConverged(g, ts->dt, dx, dxold, xn, vn)) break;
+    dxold = dx;
+  }
+  PetscCall(IterationCheck(ts, "Newton iteration", *its, tn, dx, xn, vn));
+  PetscFunctionReturn(0);
+}
+
+/* Fixed point: a <- ((f_ext - f_int(x_n, w + c h a)) / m - aM w) / (1 + aM c h), until x_{n+1} and v_n stop changing. */
+static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
   PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt, den = 1 / (1 + g->aM * c * h);
+  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, xn, vn = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
+  for (*its = 1; *its <= g->fp_maxit; (*its)++) {
+    PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Vt, g->Rhs));
+    PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
+    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
+    PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
+    PetscCall(VecScale(g->Rhs, den));          /* new a */
+    PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs)); /* old - new */
+    PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
+    PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
+    PetscCall(VecNormEnd(g->Anew, NORM_INFINITY, &dx));
+    PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &vn));
+    PetscCall(VecCopy(g->Rhs, g->Anew));
+    if (IterationConverged(g, h, dx, dxold, xn, vn)) break;
+    dxold = dx;
+  }
+  PetscCall(IterationCheck(ts, "fixed-point iteration", *its, tn, dx, xn, vn));
+  PetscFunctionReturn(0);
+}
+
+/* Conditionally explicit solve for a_n: M a + f_int(x_n, w + c h a) = f_ext, with mass-proportional damping
+   aM M (w + c h a) (time-integration.md 1, "One solve shape"). */
+static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  ShellCtx       *sc = NULL;
 
   PetscFunctionBegin;
   PetscCall(Predict(ts));
-  if (g->solve == GCD_SOLVE_KSP) {
-    KSPConvergedReason reason;
-    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) */
-    PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
-    PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
-    PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
-    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0 */
-    PetscCall(VecCopy(g->A, g->Anew));
-    PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
-    PetscCall(KSPGetConvergedReason(g->ksp, &reason));
-    PetscCall(KSPGetIterationNumber(g->ksp, its));
-    PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
-  } else {
-    PetscReal dx = 0, dxold = PETSC_MAX_REAL, xn, vn = 0;
-    PetscCall(VecCopy(g->A, g->Anew));
-    PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
-    for (*its = 1; *its <= g->fp_maxit; (*its)++) {
-      PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
-      PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Vt, g->Rhs));
-      PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
-      PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
-      PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
-      PetscCall(VecScale(g->Rhs, den));               /* new a */
-      PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs));      /* old - new */
-      PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
-      PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
-      PetscCall(VecNormEnd(g->Anew, NORM_INFINITY, &dx));
-      PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &vn));
-      PetscCall(VecCopy(g->Rhs, g->Anew));
-      /* converged when x_{n+1} (the paper's test) and the velocity v_n stop changing: on x_{n+1} alone a change of a
-         of rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. The
-         velocity test also passes once the change stops decreasing: the contraction has reached round-off (on a
-         damped beam the velocity's round-off can be 1e-12 of |v|, when v is small against h a) */
-      PetscBool xok = (PetscBool)(DxDa(&g->p, h) * dx <= g->fp_rtol * PetscMax(xn, PETSC_SMALL));
-      PetscBool vok = (PetscBool)(c * h * dx <= g->fp_rtol * vn || dx >= dxold);
-      if (xok && vok) break;
-      dxold = dx;
-    }
-    PetscCheck(*its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the fixed-point iteration of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or use -ts_gcd_solve ksp", g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(c * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol);
-  }
+  if (g->solve == GCD_SOLVE_KSP) PetscCall(MatShellGetContext(g->Aop, &sc));
+  if (!sc) PetscCall(SolveFixedPoint(ts, tn, its));
+  else if (sc->nonlinear) PetscCall(SolveNewton(ts, tn, its));
+  else PetscCall(SolveLinear(ts, tn, its));
   PetscFunctionReturn(0);
 }
 
@@ -306,7 +364,7 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   if (g->solve == GCD_SOLVE_KSP) PetscCall(SetUpKSP(ts));
-  g->its_total = g->its_max = g->nsolves = 0;
+  g->its_total = g->its_max = g->nsolves = g->kits_total = 0;
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
   { /* prescribed DOFs (minv = 0) are at rest: homogeneous constraints */
@@ -428,13 +486,6 @@ static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscRea
   PetscFunctionReturn(0);
 }
 
-/* Operator (1 + aM c h) M + c h bK K of the conditionally explicit solve, as a shell over the system's
-   own (deterministic) K x, identity on prescribed DOFs: no copy of K, and the same sums at any rank count. */
-typedef struct {
-  FlxSystem sys;
-  PetscReal s;         /* c h bK */
-  Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
-} ShellCtx;
 
 static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
 {
@@ -442,8 +493,21 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &sc));
-  PetscCall(FlxSystemComputeInternalForce(sc->sys, 0, x, sc->zero, y)); /* K x */
-  PetscCall(VecScale(y, sc->s));
+  if (sc->nonlinear) { /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
+    PetscReal nx, nv, e;
+    PetscCall(VecNormBegin(x, NORM_2, &nx));
+    PetscCall(VecNormBegin(sc->vb, NORM_2, &nv));
+    PetscCall(VecNormEnd(x, NORM_2, &nx));
+    PetscCall(VecNormEnd(sc->vb, NORM_2, &nv));
+    e = PETSC_SQRT_MACHINE_EPSILON * (1 + nv) / PetscMax(nx, PETSC_MACHINE_EPSILON);
+    PetscCall(VecWAXPY(sc->vt, e, x, sc->vb));
+    PetscCall(FlxSystemComputeInternalForce(sc->sys, sc->t, sc->x, sc->vt, y));
+    PetscCall(VecAXPY(y, -1.0, sc->fb));
+    PetscCall(VecScale(y, nx > 0 ? sc->s / e : 0));
+  } else {
+    PetscCall(FlxSystemComputeInternalForce(sc->sys, 0, x, sc->zero, y)); /* K x */
+    PetscCall(VecScale(y, sc->s));
+  }
   PetscCall(VecPointwiseMult(y, y, sc->free));
   {
     PetscScalar       *ya;
@@ -481,6 +545,9 @@ static PetscErrorCode ShellDestroy(Mat A)
   PetscCall(MatShellGetContext(A, &sc));
   PetscCall(VecDestroy(&sc->d));
   PetscCall(VecDestroy(&sc->diag));
+  PetscCall(VecDestroy(&sc->vb));
+  PetscCall(VecDestroy(&sc->fb));
+  PetscCall(VecDestroy(&sc->vt));
   PetscCall(PetscFree(sc));
   PetscFunctionReturn(0);
 }
@@ -492,22 +559,32 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt;
   ShellCtx       *sc;
   PetscInt        n, N;
+  PetscBool       linear;
 
   PetscFunctionBegin;
   PetscCall(FlxSystemGetStiffness(ts->sys, &K));
-  PetscCheck(K, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp needs the assembled stiffness of a linear system");
+  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  PetscCheck(K || !linear, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp on a linear system needs its assembled stiffness");
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(PetscNew(&sc));
-  sc->sys  = ts->sys;
-  sc->s    = c * h * g->bK;
-  sc->free = g->Free;
-  sc->zero = g->Zero;
+  sc->sys       = ts->sys;
+  sc->nonlinear = (PetscBool)!linear;
+  sc->s         = linear ? c * h * g->bK : c * h;
+  sc->free      = g->Free;
+  sc->zero      = g->Zero;
   PetscCall(VecDuplicate(g->Mass, &sc->d));
   PetscCall(VecDuplicate(g->Mass, &sc->diag));
   PetscCall(VecCopy(g->Mass, sc->d));
   PetscCall(VecScale(sc->d, 1 + g->aM * c * h));
-  PetscCall(MatGetDiagonal(K, sc->diag)); /* s K_ii + d_i on free DOFs, 1 on prescribed ones */
-  PetscCall(VecAXPBY(sc->diag, 1.0, sc->s, sc->d));
+  if (linear) { /* s K_ii + d_i on free DOFs, 1 on prescribed ones */
+    PetscCall(MatGetDiagonal(K, sc->diag));
+    PetscCall(VecAXPBY(sc->diag, 1.0, sc->s, sc->d));
+  } else { /* Newton: the mass part d_i (Jacobi on M) */
+    PetscCall(VecCopy(sc->d, sc->diag));
+    PetscCall(VecDuplicate(g->Mass, &sc->vb));
+    PetscCall(VecDuplicate(g->Mass, &sc->fb));
+    PetscCall(VecDuplicate(g->Mass, &sc->vt));
+  }
   PetscCall(VecPointwiseMult(sc->diag, sc->diag, g->Free));
   PetscCall(VecAXPY(sc->diag, -1.0, g->Free));
   PetscCall(VecShift(sc->diag, 1.0));
@@ -517,7 +594,7 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   PetscCall(MatShellSetOperation(g->Aop, MATOP_MULT, (void (*)(void))ShellMult));
   PetscCall(MatShellSetOperation(g->Aop, MATOP_GET_DIAGONAL, (void (*)(void))ShellGetDiagonal));
   PetscCall(MatShellSetOperation(g->Aop, MATOP_DESTROY, (void (*)(void))ShellDestroy));
-  PetscCall(MatSetOption(g->Aop, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(g->Aop, MAT_SYMMETRIC, linear)); /* gyroscopic df_int/dv is not symmetric */
   PetscCall(KSPSetOperators(g->ksp, g->Aop, g->Aop));
   PetscCall(KSPSetUp(g->ksp));
   PetscFunctionReturn(0);
@@ -548,11 +625,12 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++) PetscCall(VecDuplicate(mass, cv[k]));
     PetscCall(VecZeroEntries(g->Zero));
   }
+  g->newton = (PetscBool)(g->solve == GCD_SOLVE_KSP && !linear);
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
     PetscCall(KSPSetOptionsPrefix(g->ksp, "ts_gcd_"));
-    PetscCall(KSPSetType(g->ksp, KSPCG));
+    PetscCall(KSPSetType(g->ksp, linear ? KSPCG : KSPGMRES));
     PetscCall(KSPGetPC(g->ksp, &pc));
     PetscCall(PCSetType(pc, PCJACOBI));
     PetscCall(KSPSetTolerances(g->ksp, 1e-14, 1e-300, PETSC_DEFAULT, 1000));
@@ -589,7 +667,7 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
   if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1})" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : g->newton ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
 }
 
@@ -599,6 +677,7 @@ static PetscErrorCode GCDReport(FlxStepper ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (g->solve != GCD_SOLVE_EXPLICIT && g->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "conditionally explicit %s solve: %.2f iterations per step on average, at most %" PetscInt_FMT ", over %" PetscInt_FMT " steps\n", GCDSolves[g->solve], (double)g->its_total / g->nsolves, g->its_max, g->nsolves));
+  if (g->newton && g->its_total) PetscCall(PetscViewerASCIIPrintf(viewer, "  (Newton iterations; %.2f Krylov iterations each on average)\n", (double)g->kits_total / g->its_total));
   PetscFunctionReturn(0);
 }
 
@@ -621,15 +700,17 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscOptionsEnd();
   PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
   if (setpre) {
-    size_t k, np = sizeof(Presets) / sizeof(Presets[0]);
-    for (k = 0; k < np; k++)
-      if (!strcmp(Presets[k].name, preset)) break;
-    PetscCheck(k < np, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
-    g->p.degree = Presets[k].degree;
-    g->p.alpha  = Presets[k].par[0];
-    g->p.beta   = Presets[k].par[1];
-    g->p.gamma  = Presets[k].par[2];
-    g->p.zeta   = Presets[k].par[3];
+    const char *name = NULL;
+    PetscReal   par[4];
+    for (PetscInt k = 0;; k++) {
+      PetscCall(FlxGCDGetPreset(k, &name, &g->p.degree, par, NULL));
+      if (!name || !strcmp(name, preset)) break;
+    }
+    PetscCheck(name, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
+    g->p.alpha = par[0];
+    g->p.beta  = par[1];
+    g->p.gamma = par[2];
+    g->p.zeta  = par[3];
     g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
     PetscFunctionReturn(0);
