@@ -61,5 +61,6 @@ if ex and res[1e-3]:
 for h in (1e-2, 1e-3):  # Newton (-ts_gcd_solve ksp: matrix-free Jacobian, GMRES) converges to the same step
     nw = top(h, "-ts_gcd_solve", "ksp")
     if nw and res[h]:
-        c.check(abs(nw[0] / res[h][0] - 1) < 1e-5 and float(nw[3]) < float(res[h][3]), f"h = {h:g}, Newton: {nw[0]:.6e} vs fixed point {res[h][0]:.6e} (1e-5), {nw[3]} Newton iterations per step against {res[h][3]} fixed-point ones")
+        fewer = nw[3] != "?" and res[h][3] != "?" and float(nw[3]) < float(res[h][3])
+        c.check(abs(nw[0] / res[h][0] - 1) < 1e-5 and fewer, f"h = {h:g}, Newton: {nw[0]:.6e} vs fixed point {res[h][0]:.6e} (1e-5), {nw[3]} Newton iterations per step against {res[h][3]} fixed-point ones")
 c.done()
