@@ -33,7 +33,7 @@ typedef struct {
   const char  *startup;
   /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
   GCDSolve  solve;
-  PetscBool linear, newton; /* the system is linear; ksp on a nonlinear system (Newton) */
+  PetscBool linear; /* the system is linear (ksp: one solve), or not (ksp: Newton) */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
   Mat       Aop;    /* shell: (1 + aM c h) M + c h bK K, or the Newton Jacobian (ShellCtx) */
   KSP       ksp;
@@ -48,7 +48,7 @@ typedef struct {
 typedef struct {
   FlxSystem sys;
   PetscBool nonlinear;
-  PetscReal s, t;                /* c h bK (linear) or c h (nonlinear); time of the Newton base point */
+  PetscReal s, t, nvb;           /* c h bK (linear) or c h (nonlinear); time of the Newton base point, |vb|_2 */
   Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
   Vec       x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
 } ShellCtx;
@@ -202,6 +202,7 @@ static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
   PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
   for (*its = 1; *its <= g->fp_maxit; (*its)++) {
     PetscCall(VecWAXPY(sc->vb, ch, g->Anew, g->Wv)); /* v = w + c h a */
+    PetscCall(VecNorm(sc->vb, NORM_2, &sc->nvb));
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, sc->vb, sc->fb));
     PetscCall(VecWAXPY(g->Vt, g->aM, sc->vb, g->Anew));
     PetscCall(VecPointwiseMult(g->Vt, g->Vt, g->Mass)); /* M (a + aM v) */
@@ -263,14 +264,12 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
 static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  ShellCtx       *sc = NULL;
 
   PetscFunctionBegin;
   PetscCall(Predict(ts));
-  if (g->solve == GCD_SOLVE_KSP) PetscCall(MatShellGetContext(g->Aop, &sc));
-  if (!sc) PetscCall(SolveFixedPoint(ts, tn, its));
-  else if (sc->nonlinear) PetscCall(SolveNewton(ts, tn, its));
-  else PetscCall(SolveLinear(ts, tn, its));
+  if (g->solve == GCD_SOLVE_FIXED_POINT) PetscCall(SolveFixedPoint(ts, tn, its));
+  else if (g->linear) PetscCall(SolveLinear(ts, tn, its));
+  else PetscCall(SolveNewton(ts, tn, its));
   PetscFunctionReturn(0);
 }
 
@@ -328,8 +327,9 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
     c1[k] = w1[k] / (12 * d);
     c2[k] = w2[k] / (12 * d * d);
   }
-  PetscCall(VecDuplicateVecs(g->X, 8, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e), w[7] f_ext'(t_0) */
+  PetscCall(VecDuplicateVecs(g->X, 9, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e), w[7] f_ext'(t_0), w[8] f_ext(t_0) */
   PetscCall(FlxSystemComputeExternalForceRate(ts->sys, ts->t0, w[7]));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, w[8]));
   PetscCall(VecCopy(g->A, w[2])); /* e = 0 */
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; k < 5; k++) {
@@ -341,8 +341,7 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
         PetscCall(VecAXPY(w[5], cx[m], hist[m]));
         if (m + 1 < g->p.degree) PetscCall(VecAXPY(w[6], cx[m], hist[m + 1]));
       }
-      PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, g->F));
-      PetscCall(VecAXPY(g->F, e, w[7]));
+      PetscCall(VecWAXPY(g->F, e, w[7], w[8]));
       PetscCall(Derivative(ts, ts->t0 + e, g->F, w[5], w[6], w[k]));
     }
     PetscCall(VecZeroEntries(g->J));
@@ -352,7 +351,7 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
       PetscCall(VecMAXPY(g->S, 5, c2, w));
     }
   }
-  PetscCall(VecDestroyVecs(8, &w));
+  PetscCall(VecDestroyVecs(9, &w));
   PetscFunctionReturn(0);
 }
 
@@ -364,11 +363,10 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
   PetscReal       h = ts->dt, t0 = ts->t0, c[5] = {1, h, h * h / 2, h * h * h / 6, h * h * h * h / 24};
-  PetscBool       linear;
+  PetscBool       linear = g->linear;
   Vec             xm, Fsave;
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   g->its_total = g->its_max = g->nsolves = g->kits_total = 0;
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
@@ -492,7 +490,6 @@ static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscRea
   PetscFunctionReturn(0);
 }
 
-
 static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
 {
   ShellCtx *sc;
@@ -500,12 +497,8 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &sc));
   if (sc->nonlinear) { /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
-    PetscReal nx, nv, h0;
-    PetscCall(VecNormBegin(x, NORM_2, &nx));
-    PetscCall(VecNormBegin(sc->vb, NORM_2, &nv));
-    PetscCall(VecNormEnd(x, NORM_2, &nx));
-    PetscCall(VecNormEnd(sc->vb, NORM_2, &nv));
-    h0 = PETSC_SQRT_MACHINE_EPSILON * (1 + nv); /* the size of the velocity perturbation, whatever |x| */
+    PetscReal nx, h0 = PETSC_SQRT_MACHINE_EPSILON * (1 + sc->nvb); /* the size of the velocity perturbation, whatever |x| */
+    PetscCall(VecNorm(x, NORM_2, &nx));
     if (nx > 0) {
       PetscCall(VecWAXPY(sc->vt, h0 / nx, x, sc->vb));
       PetscCall(FlxSystemComputeInternalForce(sc->sys, sc->t, sc->x, sc->vt, y));
@@ -567,11 +560,10 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt;
   ShellCtx       *sc;
   PetscInt        n, N;
-  PetscBool       linear;
+  PetscBool       linear = g->linear;
 
   PetscFunctionBegin;
   PetscCall(FlxSystemGetStiffness(ts->sys, &K));
-  PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCheck(K || !linear, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp on a linear system needs its assembled stiffness");
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(PetscNew(&sc));
@@ -595,6 +587,7 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
     sc->x = g->X;
     sc->t = ts->t0;
     PetscCall(VecCopy(g->V, sc->vb));
+    PetscCall(VecNorm(sc->vb, NORM_2, &sc->nvb));
     PetscCall(FlxSystemComputeInternalForce(ts->sys, sc->t, sc->x, sc->vb, sc->fb));
   }
   PetscCall(VecPointwiseMult(sc->diag, sc->diag, g->Free));
@@ -638,7 +631,6 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecZeroEntries(g->Zero));
   }
   g->linear = linear;
-  g->newton = (PetscBool)(g->solve == GCD_SOLVE_KSP && !linear);
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
@@ -680,7 +672,7 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
   if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : g->newton ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
 }
 
@@ -690,7 +682,7 @@ static PetscErrorCode GCDReport(FlxStepper ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (g->solve != GCD_SOLVE_EXPLICIT && g->nsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "conditionally explicit %s solve: %.2f iterations per step on average, at most %" PetscInt_FMT ", over %" PetscInt_FMT " steps\n", GCDSolves[g->solve], (double)g->its_total / g->nsolves, g->its_max, g->nsolves));
-  if (g->newton && g->its_total) PetscCall(PetscViewerASCIIPrintf(viewer, "  (Newton iterations; %.2f Krylov iterations each on average)\n", (double)g->kits_total / g->its_total));
+  if (g->solve == GCD_SOLVE_KSP && !g->linear && g->its_total) PetscCall(PetscViewerASCIIPrintf(viewer, "  (Newton iterations; %.2f Krylov iterations each on average)\n", (double)g->kits_total / g->its_total));
   PetscFunctionReturn(0);
 }
 
