@@ -2,6 +2,7 @@
    lumped mass, the consistent mass (on request) and the element-by-element frequency bound. */
 #include <flexure/private/modelimpl.h>
 
+/* Section properties, kernels and node coordinates of a local cell; p and ops NULL for node-set cells (no section). */
 PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[])
 {
   const PetscReal *X;
@@ -14,6 +15,11 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   PetscCall(FlxMeshGetCell(m->mesh, cell, &t, &nn, &nodes, NULL));
   for (PetscInt a = 0; a < nn; a++)
     for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
+  if (m->cell_section[cell] < 0) {
+    *p   = NULL;
+    *ops = NULL;
+    PetscFunctionReturn(0);
+  }
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -147,6 +153,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     char                   err[256];
     PetscErrorCode         ierr;
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue; /* node-set cell */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     ierr = ops->stiffness(xyz, p, Ke, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
@@ -195,7 +202,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
     for (PetscInt i = 0; i < 6 * nown && !bad; i++)
       if (!(a[i] > 0)) {
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "node %" PetscInt_FMT " has no mass in DOF %s: is it connected to any element or point mass?", nat[i / 6], FlxDofNames[i % 6]));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "node %" PetscInt_FMT " has no mass in DOF %s: is it connected to any element (cells of a group without a section are a node set, not elements) or point mass?", nat[i / 6], FlxDofNames[i % 6]));
         bad = PETSC_TRUE;
       }
     PetscCall(VecRestoreArrayRead(m->mass, &a));
@@ -226,6 +233,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       const PetscInt        *nodes;
       PetscInt               nn;
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+      if (!ops) continue; /* node-set cell */
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
       PetscCall(AddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));

@@ -92,28 +92,74 @@ static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, c
   PetscFunctionReturn(0);
 }
 
-/* Beam section: A, Iy, Iz, J, shear, orientation. */
-static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal *kappa)
+/* Beam section: a shape with its dimensions or explicit A, Iy, Iz, J; shear areas; orientation. Shear areas:
+   shear_rigid, else shear_areas, else shear_correction times A, else Cowper's (shapes) or 5/6 A. */
+static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal kappa, PetscBool kappaset)
 {
-  FlxSectionProps *p  = &s->props;
-  PetscInt         n2 = 2, n3 = 3;
-  PetscReal        sa[2] = {0, 0};
-  PetscBool        rigid = PETSC_FALSE, sashear;
+  FlxSectionProps   *p  = &s->props;
+  FlxShapeDimensions *dm = &s->dims;
+  PetscInt           n2 = 2, n3 = 3;
+  PetscReal          sa[2] = {0, 0};
+  PetscBool          rigid = PETSC_FALSE, sashear, shapeset, given[4], dset[6];
+  const char        *prop[4] = {"A", "Iy", "Iz", "J"}, *dkey[6] = {"b", "h", "d", "t", "tf", "tw"};
+  PetscReal         *pv[4] = {&p->A, &p->Iy, &p->Iz, &p->J}, *dv[6] = {&dm->b, &dm->h, &dm->d, &dm->t, &dm->tf, &dm->tw};
+  const char        *phelp[4] = {"Cross-section area (m^2)", "Second moment of area about local y (m^4)", "Second moment of area about local z (m^4)", "Torsion constant (m^4)"};
+  const char        *dhelp[6] = {"Shape dimension: width along local z (m): rectangle, box, isection (flanges)", "Shape dimension: depth along local y (m): rectangle, box, isection",
+                                 "Shape dimension: outer diameter (m): circle, tube", "Shape dimension: wall thickness (m): tube; box (sets tf and tw)", "Shape dimension: flange thickness (m): isection; box walls normal to local y",
+                                 "Shape dimension: web thickness (m): isection; box walls normal to local z"};
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, pre, "Beam section", "FlxModel");
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "A", "Cross-section area (m^2)", PETSC_TRUE, &p->A));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iy", "Second moment of area about local y (m^4)", PETSC_TRUE, &p->Iy));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iz", "Second moment of area about local z (m^4)", PETSC_TRUE, &p->Iz));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "J", "Torsion constant (m^4)", PETSC_TRUE, &p->J));
-  PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction)", "FlxModelSetFromOptions", sa, &n2, &sashear));
+  PetscCall(PetscOptionsEnum("-shape", "Section shape (A, Iy, Iz, J, shear areas and stress points from its dimensions)", "FlxModelSetFromOptions", FlxSectionShapes, (PetscEnum)s->shape, (PetscEnum *)&s->shape, &shapeset));
+  for (int k = 0; k < 6; k++) {
+    char opt[16];
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", dkey[k]));
+    PetscCall(PetscOptionsReal(opt, dhelp[k], "FlxModelSetFromOptions", *dv[k], dv[k], &dset[k]));
+  }
+  for (int k = 0; k < 4; k++) {
+    char opt[16];
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", prop[k]));
+    PetscCall(PetscOptionsReal(opt, phelp[k], "FlxModelSetFromOptions", *pv[k], pv[k], &given[k]));
+  }
+  PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction and Cowper's factors)", "FlxModelSetFromOptions", sa, &n2, &sashear));
   PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
   PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
   PetscOptionsEnd();
+  if (s->shape != FLX_SHAPE_NONE) {
+    char err[256];
+    PetscErrorCode ierr;
+    for (int k = 0; k < 4; k++) PetscCheck(!given[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s and -%sshape %s both given: a shape computes A, Iy, Iz and J from its dimensions; give one or the other", s->name, pre, prop[k], pre, FlxSectionShapes[s->shape]);
+    if (s->shape == FLX_SHAPE_BOX && dset[3]) { /* t: both walls */
+      PetscCheck(!dset[4] && !dset[5], m->comm, PETSC_ERR_USER_INPUT, "section '%s': a box takes -%st (both walls) or -%stf and -%stw, not both", s->name, pre, pre, pre);
+      dm->tf = dm->tw = dm->t;
+      dset[4] = dset[5] = PETSC_TRUE;
+      dset[3]           = PETSC_FALSE;
+    }
+    for (int k = 0; k < 6; k++) {
+      PetscBool uses = FlxSectionShapeUses(s->shape, dkey[k]);
+      PetscCheck(uses || !dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s is not a dimension of a %s (it takes %s)", s->name, pre, dkey[k], FlxSectionShapes[s->shape],
+                 s->shape == FLX_SHAPE_RECTANGLE ? "b, h" : s->shape == FLX_SHAPE_CIRCLE ? "d" : s->shape == FLX_SHAPE_TUBE ? "d, t" : s->shape == FLX_SHAPE_BOX ? "b, h and t, or tf and tw" : "b, h, tf, tw");
+      PetscCheck(!uses || dset[k], m->comm, PETSC_ERR_USER_INPUT, "missing dimension: section '%s' (-%sshape %s) needs -%s%s (%s)", s->name, pre, FlxSectionShapes[s->shape], pre, dkey[k], dhelp[k]);
+    }
+    ierr = FlxSectionShapeCompute(s->shape, dm, p, err, sizeof(err));
+    PetscCheck(ierr != PETSC_ERR_USER_INPUT, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (-%sshape %s): %s", s->name, pre, FlxSectionShapes[s->shape], err);
+    PetscCall(ierr);
+  } else {
+    for (int k = 0; k < 6; k++) PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, dkey[k], pre);
+    for (int k = 0; k < 4; k++) {
+      PetscCheck(given[k], m->comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s) or a shape (-%sshape)", pre, prop[k], phelp[k], pre);
+      PetscCheck(*pv[k] > 0, m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, prop[k], (double)*pv[k], phelp[k]);
+    }
+    p->Asy = p->Asz = kappa * p->A;
+  }
   PetscCheck(!p->has_orient || n3 == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sorientation needs three components", pre);
   PetscCheck(!sashear || (n2 == 2 && sa[0] > 0 && sa[1] > 0), m->comm, PETSC_ERR_USER_INPUT, "-%sshear_areas needs two positive values", pre);
-  p->Asy = rigid ? 0 : (sashear ? sa[0] : *kappa * p->A);
-  p->Asz = rigid ? 0 : (sashear ? sa[1] : *kappa * p->A);
+  if (kappaset) p->Asy = p->Asz = kappa * p->A;
+  if (sashear) {
+    p->Asy = sa[0];
+    p->Asz = sa[1];
+  }
+  if (rigid) p->Asy = p->Asz = 0;
   {
     char opt[160];
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%selement", pre));
@@ -155,14 +201,14 @@ static PetscErrorCode ReadSections(FlxModel m)
   char names[FLX_MAX_NAMES][FLX_NAME_LEN];
 
   PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "section", "Names of the sections; each configured with -section_NAME_groups, _material, and _A, _Iy, _Iz, _J (beams) or _thickness (shells)", names, &m->nsec));
+  PetscCall(ReadNames(m->comm, "section", "Names of the sections; each configured with -section_NAME_groups, _material, and _shape with its dimensions or _A, _Iy, _Iz, _J (beams), or _thickness (shells)", names, &m->nsec));
   for (PetscInt k = 0; k < m->nsec; k++) {
     FlxSection      *s = &m->sec[k];
     FlxSectionProps *p = &s->props;
     char             pre[128], *glist[FLX_MAX_NAMES];
     PetscInt         ng = FLX_MAX_NAMES, im = -1;
     PetscReal        kappa = 5.0 / 6.0;
-    PetscBool        set;
+    PetscBool        set, kappaset;
     PetscCall(PetscStrncpy(s->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "section_%s_", s->name));
     p->rotary_scale = 1;
@@ -177,7 +223,7 @@ static PetscErrorCode ReadSections(FlxModel m)
     PetscCall(PetscOptionsString("-material", "Material of the section", "FlxModelSetFromOptions", s->material, s->material, FLX_NAME_LEN, &set));
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "missing property: section '%s' has no material (-%smaterial NAME)", s->name, pre);
     PetscCall(PetscOptionsReal("-thickness", "Shell thickness (m): makes this a shell section", "FlxModelSetFromOptions", p->t, &p->t, &s->shell));
-    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, NULL));
+    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, &kappaset));
     PetscCall(PetscOptionsReal("-rotary_inertia_scale", "Factor on the lumped rotary inertia (1 = physical)", "FlxModelSetFromOptions", p->rotary_scale, &p->rotary_scale, NULL));
     PetscOptionsEnd();
     PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
@@ -193,7 +239,7 @@ static PetscErrorCode ReadSections(FlxModel m)
     p->rho = m->mat[im].rho;
     p->G   = p->E / (2 * (1 + p->nu));
     if (s->shell) PetscCall(ReadShellSection(m, s, pre, kappa));
-    else PetscCall(ReadBeamSection(m, s, pre, &kappa));
+    else PetscCall(ReadBeamSection(m, s, pre, kappa, kappaset));
   }
   PetscFunctionReturn(0);
 }
@@ -264,23 +310,30 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
 static PetscErrorCode ReadLoads(FlxModel m)
 {
   char names[FLX_MAX_NAMES][FLX_NAME_LEN];
-  const char *const types[] = {"force", "gravity", "pressure", "FlxLoadType", "FLX_LOAD_", NULL};
+  const char *const types[] = {"force", "gravity", "pressure", "line", "traction", "FlxLoadType", "FLX_LOAD_", NULL};
+  const char *const axes[]  = {"global", "element", "FlxLoadAxes", "FLX_AXES_", NULL};
 
   PetscFunctionBegin;
   PetscCall(ReadNames(m->comm, "load", "Names of the loads; each configured with -load_NAME_type, _group, _value, _function", names, &m->nload));
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad  *l = &m->load[k];
     char      pre[128], owner[128];
-    PetscBool set;
+    PetscEnum ax = (PetscEnum)0;
+    PetscBool set, axset;
     PetscCall(PetscStrncpy(l->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "load_%s_", l->name));
     PetscCall(PetscSNPrintf(owner, sizeof(owner), "load '%s'", l->name));
     PetscOptionsBegin(m->comm, pre, "Load", "FlxModel");
-    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group), gravity (acceleration on the mass) or pressure (on the shell elements of the group)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
-    PetscCall(PetscOptionsString("-group", "Physical group of the loaded nodes (gravity: default the whole model)", "FlxModelSetFromOptions", l->group, l->group, FLX_NAME_LEN, &set));
-    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2); pressure: p (Pa, pushes against the element normal)", l->type == FLX_LOAD_PRESSURE ? 1 : 3, l->value, PETSC_TRUE));
+    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group), gravity (acceleration on the mass), pressure (on the shell elements of the group), line (force and moment per length on the beams or shell edges of the group) or traction (force per area in global axes on the shell elements of the group)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
+    PetscCall(PetscOptionsString("-group", "Physical group of the loaded nodes or elements (gravity: default the whole model)", "FlxModelSetFromOptions", l->group, l->group, FLX_NAME_LEN, &set));
+    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2); pressure: p (Pa, pushes against the element normal); line: fx,fy,fz[,mx,my,mz] per length (N/m, N m/m); traction: tx,ty,tz (Pa)", l->type == FLX_LOAD_PRESSURE ? 1 : 3, l->value, PETSC_TRUE));
+    PetscCall(PetscOptionsEnum("-axes", "Line loads on beams: axes of the value, global or element (x along the beam, y and z its section axes)", "FlxModelSetFromOptions", axes, ax, &ax, &axset));
     PetscOptionsEnd();
+    l->local = ax ? PETSC_TRUE : PETSC_FALSE;
     PetscCheck(l->type != FLX_LOAD_PRESSURE || (l->value[1] == 0 && l->value[2] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a pressure takes one value (Pa)", pre);
+    PetscCheck(l->type != FLX_LOAD_TRACTION || (l->value[3] == 0 && l->value[4] == 0 && l->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a traction takes three values tx,ty,tz (Pa)", pre);
+    PetscCheck(l->type != FLX_LOAD_GRAVITY || (l->value[3] == 0 && l->value[4] == 0 && l->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: gravity takes three values gx,gy,gz (m/s^2)", pre);
+    PetscCheck(!axset || l->type == FLX_LOAD_LINE, m->comm, PETSC_ERR_USER_INPUT, "-%saxes applies to line loads only (load '%s' is a %s load, in global axes)", pre, l->name, types[l->type]);
     PetscCheck(set || l->type == FLX_LOAD_GRAVITY, m->comm, PETSC_ERR_USER_INPUT, "load '%s' has no group: give -%sgroup NAME", l->name, pre);
     PetscCall(FlxTimeFunctionSetFromOptions(m->comm, pre, owner, &l->tf));
   }
@@ -330,6 +383,8 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
 
 PetscErrorCode FlxModelSetFromOptions(FlxModel m)
 {
+  PetscBool set;
+
   PetscFunctionBegin;
   PetscCall(ReadMaterials(m));
   PetscCall(ReadSections(m));
@@ -342,6 +397,28 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(PetscOptionsBool("-model_allow_rigid_body", "Accept a model with rigid-body motions (free-flying structure)", "FlxModelSetFromOptions", m->allow_rigid, &m->allow_rigid, NULL));
   PetscOptionsEnd();
   PetscCheck(m->aM >= 0 && m->bK >= 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_mass and -damping_stiffness must not be negative");
+  {
+    PetscInt n = 3;
+    m->shell_axis[0] = 1;
+    m->shell_axis[1] = m->shell_axis[2] = 0;
+    PetscOptionsBegin(m->comm, NULL, "Output options", "FlxModel");
+    PetscCall(PetscOptionsRealArray("-output_shell_axis", "Global axis whose projection on each shell element is x of the consistent frame of shell_stresses (fallback global Z, then X, where it is within 0.1 degree of the normal)", "FlxModelSetFromOptions", m->shell_axis, &n, &set));
+    PetscOptionsEnd();
+    PetscCheck(!set || (n == 3 && PetscSqrtReal(PetscSqr(m->shell_axis[0]) + PetscSqr(m->shell_axis[1]) + PetscSqr(m->shell_axis[2])) > 0), m->comm, PETSC_ERR_USER_INPUT, "-output_shell_axis needs three components, not all zero");
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelUseGroup(FlxModel m, const char group[])
+{
+  char (*list)[FLX_NAME_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m->nusegroup + 1, &list));
+  if (m->nusegroup) PetscCall(PetscArraycpy(list, m->usegroup, m->nusegroup));
+  PetscCall(PetscStrncpy(list[m->nusegroup++], group, FLX_NAME_LEN));
+  PetscCall(PetscFree(m->usegroup));
+  m->usegroup = list;
   PetscFunctionReturn(0);
 }
 
@@ -379,10 +456,28 @@ PetscErrorCode FlxModelCellDescription(FlxModel m, PetscInt cell, char buf[], si
   PetscFunctionReturn(0);
 }
 
-/* Map every local cell to its section; errors name the element and its group. */
+/* Whether anything in the model or declared with FlxModelUseGroup names group (a node set). */
+static PetscBool GroupUsed(FlxModel m, const char group[])
+{
+  for (PetscInt k = 0; k < m->nbc; k++)
+    if (!strcmp(m->bc[k].group, group)) return PETSC_TRUE;
+  for (PetscInt k = 0; k < m->nload; k++)
+    if (!strcmp(m->load[k].group, group)) return PETSC_TRUE;
+  for (PetscInt k = 0; k < m->nic; k++)
+    if (!strcmp(m->ic[k].group, group)) return PETSC_TRUE;
+  for (PetscInt k = 0; k < m->npm; k++)
+    if (!strcmp(m->pm[k].group, group)) return PETSC_TRUE;
+  for (PetscInt k = 0; k < m->nusegroup; k++)
+    if (!strcmp(m->usegroup[k], group)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* Map every local cell to its section. A cell whose group has no section is a node-set cell (section -1): it
+   carries no stiffness or mass, only its nodes (for bcs, loads, probes, initial conditions) and, for lines
+   along shells, the edges of edge loads. A group of such cells that nothing uses is an error naming it. */
 static PetscErrorCode AssignSections(FlxModel m)
 {
-  PetscInt  nc, ng, *gsec;
+  PetscInt  nc, ng, *gsec, *cnt;
   PetscBool bad = PETSC_FALSE;
   char      msg[512] = "";
 
@@ -390,6 +485,7 @@ static PetscErrorCode AssignSections(FlxModel m)
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
   PetscCall(PetscMalloc1(ng + 1, &gsec));
+  PetscCall(PetscCalloc1(FLX_NUM_CELL_TYPES * ng + 1, &cnt));
   for (PetscInt g = 0; g < ng; g++) gsec[g] = -1;
   for (PetscInt s = 0; s < m->nsec; s++)
     for (PetscInt k = 0; k < m->sec[s].ngroups; k++) {
@@ -401,25 +497,43 @@ static PetscErrorCode AssignSections(FlxModel m)
       gsec[g] = s;
     }
   PetscCall(PetscMalloc1(nc + 1, &m->cell_section));
-  for (PetscInt c = 0; c < nc && !bad; c++) {
+  for (PetscInt c = 0; c < nc; c++) {
     PetscInt    g;
     FlxCellType t;
+    PetscBool   owned;
     char        desc[256];
     PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, &g));
+    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
     m->cell_section[c] = gsec[g];
     if (gsec[g] < 0) {
-      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no section: add its group to some -section_NAME_groups", desc));
-      bad = PETSC_TRUE;
-    } else if (!m->sec[gsec[g]].ops[t]) {
+      if (owned) cnt[FLX_NUM_CELL_TYPES * g + t]++;
+    } else if (!m->sec[gsec[g]].ops[t] && !bad) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section" : "give surface cells a shell section with -section_NAME_thickness"));
+                              m->sec[gsec[g]].shell ? "give line cells a beam section, or no section to make them a node set" : "give surface cells a shell section with -section_NAME_thickness"));
       bad = PETSC_TRUE;
     }
   }
   PetscCall(PetscFree(gsec));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, (PetscMPIInt)(FLX_NUM_CELL_TYPES * ng), MPIU_INT, MPI_SUM, m->comm));
+  for (PetscInt g = 0; g < ng; g++) {
+    const char *name;
+    char        cells[128] = "";
+    PetscInt    tot = 0;
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+      char one[40];
+      if (!cnt[FLX_NUM_CELL_TYPES * g + t]) continue;
+      PetscCall(PetscSNPrintf(one, sizeof(one), "%s%" PetscInt_FMT " %s", tot ? " and " : "", cnt[FLX_NUM_CELL_TYPES * g + t], FlxCellTypeNames[t]));
+      PetscCall(PetscStrlcat(cells, one, sizeof(cells)));
+      tot += cnt[FLX_NUM_CELL_TYPES * g + t];
+    }
+    if (!tot) continue;
+    PetscCall(FlxMeshGetGroup(m->mesh, g, &name, NULL));
+    PetscCheck(GroupUsed(m, name), m->comm, PETSC_ERR_USER_INPUT,
+               "physical group '%s' has %s cells, no section, and nothing uses it as a node set: give it a section (add it to some -section_NAME_groups) or name it in a bc, load, ic, probe or point mass (or remove it from the mesh)", name, cells);
+  }
+  PetscCall(PetscFree(cnt));
   PetscFunctionReturn(0);
 }
 
@@ -513,7 +627,19 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
     if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    else {
+      char shape[160] = "";
+      if (m->sec[s].shape != FLX_SHAPE_NONE) {
+        const FlxShapeDimensions *d = &m->sec[s].dims;
+        switch (m->sec[s].shape) {
+        case FLX_SHAPE_RECTANGLE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "rectangle b %g h %g, ", (double)d->b, (double)d->h)); break;
+        case FLX_SHAPE_CIRCLE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "circle d %g, ", (double)d->d)); break;
+        case FLX_SHAPE_TUBE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "tube d %g t %g, ", (double)d->d, (double)d->t)); break;
+        default: PetscCall(PetscSNPrintf(shape, sizeof(shape), "%s b %g h %g tf %g tw %g, ", FlxSectionShapes[m->sec[s].shape], (double)d->b, (double)d->h, (double)d->tf, (double)d->tw));
+        }
+      }
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), %sA %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, shape, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    }
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscFunctionReturn(0);
@@ -534,6 +660,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   }
   PetscCall(FlxModelDestroyResultants(m));
   PetscCall(PetscFree(m->cell_section));
+  PetscCall(PetscFree(m->usegroup));
+  for (PetscInt k = 0; k < m->nload; k++) PetscCall(PetscFree2(m->load[k].ecell, m->load[k].efd));
   PetscCall(VecDestroy(&m->mass));
   PetscCall(VecDestroy(&m->free));
   PetscCall(VecDestroy(&m->work));

@@ -20,6 +20,8 @@ typedef struct {
   char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt        ngroups;
   PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
+  FlxSectionShape shape;                              /* beams: shape the properties come from (or none) */
+  FlxShapeDimensions dims;
   char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps props;
   FlxElementOps   ops[FLX_NUM_CELL_TYPES];
@@ -31,7 +33,7 @@ typedef struct {
   PetscBool dofs[6];
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE } FlxLoadType;
+typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE, FLX_LOAD_LINE, FLX_LOAD_TRACTION } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -42,7 +44,11 @@ typedef struct {
   PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g;   /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
+  Vec             g;   /* gravity: mass times acceleration on translations; pressure, line, traction: consistent nodal forces */
+  PetscBool       local; /* line loads: value in element axes */
+  PetscInt        ne;    /* line loads on beams: owned beam cells and their consistent load vectors (12 each, global) */
+  PetscInt       *ecell;
+  PetscReal      *efd;
 } FlxLoad;
 
 typedef struct {
@@ -58,6 +64,16 @@ typedef struct {
   PetscReal mass, inertia[3];
 } FlxPointMass;
 
+/* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
+   in local order, and the same in the natural order of the cells of each type (whole rows per rank). */
+typedef enum { FLX_FIELD_SHELL_RESULTANTS, FLX_FIELD_SHELL_STRESSES, FLX_FIELD_BEAM_FORCES, FLX_FIELD_BEAM_STRESSES, FLX_NUM_FIELDS } FlxCellFieldKind;
+typedef struct {
+  PetscInt   ncomp;
+  PetscBool  setup;
+  Vec        own[FLX_NUM_CELL_TYPES], nat[FLX_NUM_CELL_TYPES]; /* NULL for types without the field */
+  VecScatter sct[FLX_NUM_CELL_TYPES];
+} FlxCellField;
+
 struct _p_FlxModel {
   MPI_Comm     comm;
   FlxMesh      mesh;
@@ -71,7 +87,10 @@ struct _p_FlxModel {
   PetscReal    aM, bK;
   PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
   PetscBool    allow_rigid;
-  PetscInt    *cell_section; /* section of each local cell */
+  PetscInt    *cell_section; /* section of each local cell; -1 for node-set cells (a group without a section) */
+  char       (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
+  PetscInt     nusegroup;
+  PetscReal    shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
   PetscInt     nconstrained; /* global number of prescribed DOFs */
   Vec          mass, free, work;
   Mat          K, Mc;
@@ -81,12 +100,12 @@ struct _p_FlxModel {
   Vec          xnat;
   FlxSystem    sys;
   PetscBool    setup;
-  /* shell resultants (resultants.c), set up on first use */
-  VecScatter   toloc;                         /* global DOF vector -> local (owned and ghost nodes) */
+  /* cell fields (resultants.c), set up on first use */
+  VecScatter   toloc; /* global DOF vector -> local (owned and ghost nodes) */
   Vec          uloc;
-  Vec          rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
-  VecScatter   res2nat[FLX_NUM_CELL_TYPES];
-  PetscBool    res_setup;
+  PetscInt    *crow;  /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
+  PetscReal   *fdcell; /* consistent distributed-load vector (12) of each local cell at the time of the output */
+  FlxCellField field[FLX_NUM_FIELDS];
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
@@ -96,4 +115,7 @@ PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
 /* Index of the physical group called group, or a collective error that names what asked for it and lists the mesh's groups. */
 PETSC_INTERN PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g);
+/* Consistent distributed-load vectors of the beam line loads at time t (FLX_LOADS_FULL: full value) into
+   m->fdcell. Not collective. */
+PETSC_INTERN PetscErrorCode FlxModelDistributedLoads(FlxModel model, PetscReal t);
 PETSC_INTERN PetscErrorCode FlxModelCellDescription(FlxModel model, PetscInt cell, char buf[], size_t len);
