@@ -190,15 +190,11 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad        *l = &m->load[k];
-    PetscInt        g = -1, n = 0, tot;
+    PetscInt        g = -1, n = 0;
     const PetscInt *nodes = NULL;
-    if (l->group[0]) {
-      char what[128];
-      PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s' (-load_%s_group)", l->name, l->name));
-      PetscCall(FlxModelRequireGroup(m, what, l->group, &g));
+    if (l->group[0]) { /* it exists and has nodes (FlxModelSetUp checked) */
+      PetscCall(FlxMeshFindGroup(m->mesh, l->group, &g));
       PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
-      PetscCallMPI(MPI_Allreduce(&n, &tot, 1, MPIU_INT, MPI_SUM, m->comm));
-      PetscCheck(tot > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': group '%s' (-load_%s_group) is empty: it has no nodes", l->name, l->group, l->name);
     }
     if (l->type == FLX_LOAD_FORCE) {
       l->n = 0;

@@ -472,6 +472,31 @@ static PetscBool GroupUsed(FlxModel m, const char group[])
   return PETSC_FALSE;
 }
 
+/* Every group that a bc, load, initial condition or point mass names exists and has nodes (before the
+   expensive set-up, and before an unused group is reported, which a misspelled group name would cause). */
+static PetscErrorCode CheckNodeSets(FlxModel m)
+{
+  const char *what[4] = {"boundary condition", "load", "initial condition", "point mass"}, *opt[4] = {"bc", "load", "ic", "pointmass"};
+  PetscInt    n[4]    = {m->nbc, m->nload, m->nic, m->npm};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 4; k++)
+    for (PetscInt i = 0; i < n[k]; i++) {
+      const char     *name  = k == 0 ? m->bc[i].name : k == 1 ? m->load[i].name : k == 2 ? m->ic[i].name : m->pm[i].name;
+      const char     *group = k == 0 ? m->bc[i].group : k == 1 ? m->load[i].group : k == 2 ? m->ic[i].group : m->pm[i].group;
+      char            desc[160];
+      PetscInt        g, nn, tot;
+      const PetscInt *nodes;
+      if (!group[0]) continue; /* gravity on the whole model */
+      PetscCall(PetscSNPrintf(desc, sizeof(desc), "%s '%s' (-%s_%s_group)", what[k], name, opt[k], name));
+      PetscCall(FlxModelRequireGroup(m, desc, group, &g));
+      PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &nn, &nodes));
+      PetscCallMPI(MPI_Allreduce(&nn, &tot, 1, MPIU_INT, MPI_SUM, m->comm));
+      PetscCheck(tot > 0, m->comm, PETSC_ERR_USER_INPUT, "%s '%s': group '%s' (-%s_%s_group) is empty: it has no nodes", what[k], name, group, opt[k], name);
+    }
+  PetscFunctionReturn(0);
+}
+
 /* Map every local cell to its section. A cell whose group has no section is a node-set cell (section -1): it
    carries no stiffness or mass, only its nodes (for bcs, loads, probes, initial conditions) and, for lines
    along shells, the edges of edge loads. A group of such cells that nothing uses is an error naming it. */
@@ -570,6 +595,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
 {
   PetscFunctionBegin;
   if (m->setup) PetscFunctionReturn(0);
+  PetscCall(CheckNodeSets(m));
   PetscCall(AssignSections(m));
   PetscCall(FlxModelAssemble(m));
   PetscCall(ApplyBCs(m));
