@@ -141,7 +141,7 @@ static PetscErrorCode Shapes(void)
     const double b = 0.1, h = 0.2, tf = 0.0085, tw = 0.0056, hw = h - 2 * tf, hm = h - tf;
     const double m = 2 * b * tf / (hm * tw), n = b / hm;
     const double k = 10 * (1 + nu) * pow(1 + 3 * m, 2) / (12 + 72 * m + 150 * m * m + 90 * m * m * m + nu * (11 + 66 * m + 135 * m * m + 90 * m * m * m) + 30 * n * n * (m + m * m) + 5 * nu * n * n * (8 * m + 9 * m * m));
-    d = (FlxShapeDimensions){.b = b, .h = h, .tf = tf, .tw = tw};
+    d              = (FlxShapeDimensions){.b = b, .h = h, .tf = tf, .tw = tw};
     PetscCall(Shape(FLX_SHAPE_ISECTION, d, &p));
     Near("I-section A = 2 b tf + (h - 2 tf) tw", p.A, 2 * b * tf + hw * tw, 1e-14);
     Near("I-section Iz (strong axis)", p.Iz, b * h * h * h / 12 - (b - tw) * hw * hw * hw / 12, 1e-14);
@@ -182,7 +182,8 @@ static void SolveTip(const PetscReal K[144], const PetscReal f[12], PetscReal u[
 {
   PetscReal A[6][7];
   for (int i = 0; i < 6; i++) {
-    for (int j = 0; j < 6; j++) A[i][j] = K[(6 + i) * 12 + 6 + j];
+    for (int j = 0; j < 6; j++)
+      A[i][j] = K[(6 + i) * 12 + 6 + j];
     A[i][6] = f[6 + i];
   }
   for (int c = 0; c < 6; c++) {
@@ -197,7 +198,8 @@ static void SolveTip(const PetscReal K[144], const PetscReal f[12], PetscReal u[
     for (int r = 0; r < 6; r++)
       if (r != c) {
         PetscReal q = A[r][c] / A[c][c];
-        for (int j = c; j < 7; j++) A[r][j] -= q * A[c][j];
+        for (int j = c; j < 7; j++)
+          A[r][j] -= q * A[c][j];
       }
   }
   for (int i = 0; i < 6; i++) {
@@ -220,14 +222,16 @@ static PetscErrorCode LineLoads(void)
   PetscCall(FlxElementGetOps(FLXELEMENTBEAM3D, &ops));
   p.E = 210e9, p.nu = 0.3, p.G = p.E / 2.6, p.rho = 7850, p.rotary_scale = 1;
   p.A = 4e-4, p.Iy = 1.2e-8, p.Iz = 2.1e-8, p.J = 2.0e-8, p.Asy = 0.7 * p.A, p.Asz = 0.6 * p.A; /* stocky: Phi about 0.003 */
-  p.Iy *= 300, p.Iz *= 300; /* Phi of order 1, so shear matters */
+  p.Iy *= 300, p.Iz *= 300;                                                                     /* Phi of order 1, so shear matters */
   p.has_orient = PETSC_TRUE, p.orient[0] = 0.3, p.orient[1] = 1, p.orient[2] = 0.2;
   { /* a skew element: local axes from the orientation vector (as in the element) */
     PetscReal dx[3] = {0.6, 0.8, 0}, v[3] = {p.orient[0], p.orient[1], p.orient[2]}, z[3], n;
-    for (int c = 0; c < 3; c++) xyz[3 + c] = xyz[c] + L * dx[c];
+    for (int c = 0; c < 3; c++)
+      xyz[3 + c] = xyz[c] + L * dx[c];
     z[0] = dx[1] * v[2] - dx[2] * v[1], z[1] = dx[2] * v[0] - dx[0] * v[2], z[2] = dx[0] * v[1] - dx[1] * v[0];
     n = PetscSqrtReal(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
-    for (int c = 0; c < 3; c++) R[0][c] = dx[c], R[2][c] = z[c] / n;
+    for (int c = 0; c < 3; c++)
+      R[0][c] = dx[c], R[2][c] = z[c] / n;
     R[1][0] = R[2][1] * dx[2] - R[2][2] * dx[1], R[1][1] = R[2][2] * dx[0] - R[2][0] * dx[2], R[1][2] = R[2][0] * dx[1] - R[2][1] * dx[0];
   }
   for (int comp = 0; comp < 6; comp++)
@@ -237,20 +241,34 @@ static PetscErrorCode LineLoads(void)
       char      what[160];
       ql[comp] = q;
       for (int h = 0; h < 2; h++)
-        for (int c = 0; c < 3; c++) qg[3 * h + c] = R[0][c] * ql[3 * h] + R[1][c] * ql[3 * h + 1] + R[2][c] * ql[3 * h + 2];
+        for (int c = 0; c < 3; c++)
+          qg[3 * h + c] = R[0][c] * ql[3 * h] + R[1][c] * ql[3 * h + 1] + R[2][c] * ql[3 * h + 2];
       PetscCall(ops->stiffness(xyz, &p, K, err, sizeof(err)));
       PetscCall(ops->line_load(xyz, &p, glob ? qg : ql, glob ? PETSC_FALSE : PETSC_TRUE, f));
       SolveTip(K, f, u);
       for (int a = 0; a < 4; a++)
-        for (int c = 0; c < 3; c++) ul[3 * a + c] = R[c][0] * u[3 * a] + R[c][1] * u[3 * a + 1] + R[c][2] * u[3 * a + 2];
+        for (int c = 0; c < 3; c++)
+          ul[3 * a + c] = R[c][0] * u[3 * a] + R[c][1] * u[3 * a + 1] + R[c][2] * u[3 * a + 2];
       /* exact tip displacements (local) and root section forces (reversed reactions) */
       switch (comp) {
-      case 0: ex[6] = q * L * L / (2 * p.E * p.A), fx[0] = q * L; break;                                             /* qx: N(0) = q L */
-      case 3: ex[9] = q * L * L / (2 * p.G * p.J), fx[3] = q * L; break;                                             /* mx: T(0) = m L */
-      case 1: ex[7] = q * L * L * L * L / (8 * EI) + q * L * L / (2 * kGA), ex[11] = q * L * L * L / (6 * EI), fx[1] = q * L, fx[5] = q * L * L / 2; break; /* qy */
-      case 2: ex[8] = q * L * L * L * L / (8 * EI) + q * L * L / (2 * kGA), ex[10] = -q * L * L * L / (6 * EI), fx[2] = q * L, fx[4] = -q * L * L / 2; break; /* qz */
-      case 5: ex[7] = q * L * L * L / (3 * EI), ex[11] = q * L * L / (2 * EI), fx[5] = q * L; break;                /* mz */
-      case 4: ex[8] = -q * L * L * L / (3 * EI), ex[10] = q * L * L / (2 * EI), fx[4] = q * L; break;               /* my */
+      case 0:
+        ex[6] = q * L * L / (2 * p.E * p.A), fx[0] = q * L;
+        break; /* qx: N(0) = q L */
+      case 3:
+        ex[9] = q * L * L / (2 * p.G * p.J), fx[3] = q * L;
+        break; /* mx: T(0) = m L */
+      case 1:
+        ex[7] = q * L * L * L * L / (8 * EI) + q * L * L / (2 * kGA), ex[11] = q * L * L * L / (6 * EI), fx[1] = q * L, fx[5] = q * L * L / 2;
+        break; /* qy */
+      case 2:
+        ex[8] = q * L * L * L * L / (8 * EI) + q * L * L / (2 * kGA), ex[10] = -q * L * L * L / (6 * EI), fx[2] = q * L, fx[4] = -q * L * L / 2;
+        break; /* qz */
+      case 5:
+        ex[7] = q * L * L * L / (3 * EI), ex[11] = q * L * L / (2 * EI), fx[5] = q * L;
+        break; /* mz */
+      case 4:
+        ex[8] = -q * L * L * L / (3 * EI), ex[10] = q * L * L / (2 * EI), fx[4] = q * L;
+        break; /* my */
       }
       PetscCall(ops->section_forces(xyz, &p, u, f, r));
       for (int i = 0; i < 12; i++) {
@@ -267,7 +285,7 @@ static PetscErrorCode LineLoads(void)
   { /* sign convention: tension positive; same moment sign at both ends under pure bending */
     PetscReal xyz2[6] = {0, 0, 0, 2, 0, 0}, u[12] = {0}, r[12];
     p.has_orient = PETSC_FALSE;
-    u[6]         = 1e-4; /* stretch */
+    u[6]         = 1e-4;        /* stretch */
     u[4] = 1e-3, u[10] = -1e-3; /* local z = -global Y: local theta_z from -1e-3 to 1e-3, Mz = E Iz kappa */
     PetscCall(ops->section_forces(xyz2, &p, u, NULL, r));
     Near("tension positive: N at the first node = E A du/L", r[0], p.E * p.A * 1e-4 / 2, 1e-12);

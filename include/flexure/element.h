@@ -15,16 +15,16 @@ typedef struct {
 
 /* Material and section data an element sees (SI units). */
 typedef struct {
-  PetscReal E, nu, G, rho;         /* material */
-  PetscReal A, Iy, Iz, J;          /* beam section: area, second moments about local y and z, torsion constant */
-  PetscReal Asy, Asz;              /* shear areas along local y and z (kappa A); 0 means shear-rigid (Euler-Bernoulli) */
-  PetscReal orient[3];             /* beam orientation vector (in the local x-y plane) */
-  PetscBool has_orient;            /* PETSC_FALSE: global Z, or global X for elements parallel to Z */
-  PetscReal rotary_scale;          /* multiplies the lumped rotary inertia (1 = physical) */
-  PetscReal t;                     /* shell thickness (m) */
-  PetscReal kappa_s;               /* shell transverse shear correction factor (5/6) */
-  PetscReal drill;                 /* shell drilling stiffness as a fraction of G t (Hughes-Brezzi penalty) */
-  PetscReal max_warp;              /* shell quads: largest accepted warp, max |h_i| / sqrt(area) */
+  PetscReal         E, nu, G, rho; /* material */
+  PetscReal         A, Iy, Iz, J;  /* beam section: area, second moments about local y and z, torsion constant */
+  PetscReal         Asy, Asz;      /* shear areas along local y and z (kappa A); 0 means shear-rigid (Euler-Bernoulli) */
+  PetscReal         orient[3];     /* beam orientation vector (in the local x-y plane) */
+  PetscBool         has_orient;    /* PETSC_FALSE: global Z, or global X for elements parallel to Z */
+  PetscReal         rotary_scale;  /* multiplies the lumped rotary inertia (1 = physical) */
+  PetscReal         t;             /* shell thickness (m) */
+  PetscReal         kappa_s;       /* shell transverse shear correction factor (5/6) */
+  PetscReal         drill;         /* shell drilling stiffness as a fraction of G t (Hughes-Brezzi penalty) */
+  PetscReal         max_warp;      /* shell quads: largest accepted warp, max |h_i| / sqrt(area) */
   FlxRecoveryPoints rp;            /* beam section shapes: stress-recovery points */
 } FlxSectionProps;
 
@@ -32,7 +32,12 @@ typedef struct {
    direction), the width b along local z.
    rectangle: b, h; circle: d; tube: d (outer), t; box: b, h, tf (walls normal to y), tw (walls normal to z);
    isection: b (flange width), h (total depth), tf (flange thickness), tw (web thickness). */
-typedef enum { FLX_SHAPE_NONE, FLX_SHAPE_RECTANGLE, FLX_SHAPE_CIRCLE, FLX_SHAPE_TUBE, FLX_SHAPE_BOX, FLX_SHAPE_ISECTION } FlxSectionShape;
+typedef enum { FLX_SHAPE_NONE,
+               FLX_SHAPE_RECTANGLE,
+               FLX_SHAPE_CIRCLE,
+               FLX_SHAPE_TUBE,
+               FLX_SHAPE_BOX,
+               FLX_SHAPE_ISECTION } FlxSectionShape;
 PETSC_EXTERN const char *const FlxSectionShapes[];
 typedef struct {
   PetscReal b, h, d, t, tf, tw;
@@ -102,8 +107,8 @@ PETSC_EXTERN PetscErrorCode FlxElementRegister(const char name[], PetscErrorCode
 PETSC_EXTERN PetscErrorCode FlxElementGetOps(const char name[], FlxElementOps *ops);
 
 #define FLXELEMENTBEAM3D "beam3d"
-#define FLXELEMENTMITC4  "mitc4"
-#define FLXELEMENTDKT3   "dkt3"
+#define FLXELEMENTMITC4 "mitc4"
+#define FLXELEMENTDKT3 "dkt3"
 
 /* Shell stresses in the consistent frame (FLX_SHELL_NSTRESSES values) of a shell element with kernels ops:
    x the projection of the global axis on the element's plane; where the axis is within 0.1 degree of the

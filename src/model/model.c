@@ -96,17 +96,17 @@ static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, c
    shear_rigid, else shear_areas, else shear_correction times A, else Cowper's (shapes) or 5/6 A. */
 static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal kappa, PetscBool kappaset)
 {
-  FlxSectionProps   *p  = &s->props;
+  FlxSectionProps    *p  = &s->props;
   FlxShapeDimensions *dm = &s->dims;
-  PetscInt           n2 = 2, n3 = 3;
-  PetscReal          sa[2] = {0, 0};
-  PetscBool          rigid = PETSC_FALSE, sashear, shapeset, given[4], dset[6];
-  const char        *prop[4] = {"A", "Iy", "Iz", "J"}, *dkey[6] = {"b", "h", "d", "t", "tf", "tw"};
-  PetscReal         *pv[4] = {&p->A, &p->Iy, &p->Iz, &p->J}, *dv[6] = {&dm->b, &dm->h, &dm->d, &dm->t, &dm->tf, &dm->tw};
-  const char        *phelp[4] = {"Cross-section area (m^2)", "Second moment of area about local y (m^4)", "Second moment of area about local z (m^4)", "Torsion constant (m^4)"};
-  const char        *dhelp[6] = {"Shape dimension: width along local z (m): rectangle, box, isection (flanges)", "Shape dimension: depth along local y (m): rectangle, box, isection",
-                                 "Shape dimension: outer diameter (m): circle, tube", "Shape dimension: wall thickness (m): tube; box (sets tf and tw)", "Shape dimension: flange thickness (m): isection; box walls normal to local y",
-                                 "Shape dimension: web thickness (m): isection; box walls normal to local z"};
+  PetscInt            n2 = 2, n3 = 3;
+  PetscReal           sa[2]   = {0, 0};
+  PetscBool           rigid   = PETSC_FALSE, sashear, shapeset, given[4], dset[6];
+  const char         *prop[4] = {"A", "Iy", "Iz", "J"}, *dkey[6] = {"b", "h", "d", "t", "tf", "tw"};
+  PetscReal          *pv[4] = {&p->A, &p->Iy, &p->Iz, &p->J}, *dv[6] = {&dm->b, &dm->h, &dm->d, &dm->t, &dm->tf, &dm->tw};
+  const char         *phelp[4] = {"Cross-section area (m^2)", "Second moment of area about local y (m^4)", "Second moment of area about local z (m^4)", "Torsion constant (m^4)"};
+  const char         *dhelp[6] = {"Shape dimension: width along local z (m): rectangle, box, isection (flanges)", "Shape dimension: depth along local y (m): rectangle, box, isection",
+                                  "Shape dimension: outer diameter (m): circle, tube", "Shape dimension: wall thickness (m): tube; box (sets tf and tw)", "Shape dimension: flange thickness (m): isection; box walls normal to local y",
+                                  "Shape dimension: web thickness (m): isection; box walls normal to local z"};
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, pre, "Beam section", "FlxModel");
@@ -126,9 +126,10 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
   PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
   PetscOptionsEnd();
   if (s->shape != FLX_SHAPE_NONE) {
-    char err[256];
+    char           err[256];
     PetscErrorCode ierr;
-    for (int k = 0; k < 4; k++) PetscCheck(!given[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s and -%sshape %s both given: a shape computes A, Iy, Iz and J from its dimensions; give one or the other", s->name, pre, prop[k], pre, FlxSectionShapes[s->shape]);
+    for (int k = 0; k < 4; k++)
+      PetscCheck(!given[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s and -%sshape %s both given: a shape computes A, Iy, Iz and J from its dimensions; give one or the other", s->name, pre, prop[k], pre, FlxSectionShapes[s->shape]);
     if (s->shape == FLX_SHAPE_BOX && dset[3]) { /* t: both walls */
       PetscCheck(!dset[4] && !dset[5], m->comm, PETSC_ERR_USER_INPUT, "section '%s': a box takes -%st (both walls) or -%stf and -%stw, not both", s->name, pre, pre, pre);
       dm->tf = dm->tw = dm->t;
@@ -138,14 +139,18 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
     for (int k = 0; k < 6; k++) {
       PetscBool uses = FlxSectionShapeUses(s->shape, dkey[k]);
       PetscCheck(uses || !dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s is not a dimension of a %s (it takes %s)", s->name, pre, dkey[k], FlxSectionShapes[s->shape],
-                 s->shape == FLX_SHAPE_RECTANGLE ? "b, h" : s->shape == FLX_SHAPE_CIRCLE ? "d" : s->shape == FLX_SHAPE_TUBE ? "d, t" : s->shape == FLX_SHAPE_BOX ? "b, h and t, or tf and tw" : "b, h, tf, tw");
+                 s->shape == FLX_SHAPE_RECTANGLE ? "b, h" : s->shape == FLX_SHAPE_CIRCLE ? "d"
+                                                        : s->shape == FLX_SHAPE_TUBE     ? "d, t"
+                                                        : s->shape == FLX_SHAPE_BOX      ? "b, h and t, or tf and tw"
+                                                                                         : "b, h, tf, tw");
       PetscCheck(!uses || dset[k], m->comm, PETSC_ERR_USER_INPUT, "missing dimension: section '%s' (-%sshape %s) needs -%s%s (%s)", s->name, pre, FlxSectionShapes[s->shape], pre, dkey[k], dhelp[k]);
     }
     ierr = FlxSectionShapeCompute(s->shape, dm, p, err, sizeof(err));
     PetscCheck(ierr != PETSC_ERR_USER_INPUT, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (-%sshape %s): %s", s->name, pre, FlxSectionShapes[s->shape], err);
     PetscCall(ierr);
   } else {
-    for (int k = 0; k < 6; k++) PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, dkey[k], pre);
+    for (int k = 0; k < 6; k++)
+      PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, dkey[k], pre);
     for (int k = 0; k < 4; k++) {
       PetscCheck(given[k], m->comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s) or a shape (-%sshape)", pre, prop[k], phelp[k], pre);
       PetscCheck(*pv[k] > 0, m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, prop[k], (double)*pv[k], phelp[k]);
@@ -238,24 +243,29 @@ static PetscErrorCode ReadSections(FlxModel m)
     p->nu  = m->mat[im].nu;
     p->rho = m->mat[im].rho;
     p->G   = p->E / (2 * (1 + p->nu));
-    if (s->shell) PetscCall(ReadShellSection(m, s, pre, kappa));
-    else PetscCall(ReadBeamSection(m, s, pre, kappa, kappaset));
+    if (s->shell)
+      PetscCall(ReadShellSection(m, s, pre, kappa));
+    else
+      PetscCall(ReadBeamSection(m, s, pre, kappa, kappaset));
   }
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode ParseDofs(MPI_Comm comm, const char opt[], const char str[], PetscBool dofs[6])
 {
-  char  buf[256], *tok, *save = NULL;
+  char buf[256], *tok, *save = NULL;
 
   PetscFunctionBegin;
-  for (int d = 0; d < 6; d++) dofs[d] = PETSC_FALSE;
+  for (int d = 0; d < 6; d++)
+    dofs[d] = PETSC_FALSE;
   if (!strcmp(str, "all") || !strcmp(str, "clamped")) {
-    for (int d = 0; d < 6; d++) dofs[d] = PETSC_TRUE;
+    for (int d = 0; d < 6; d++)
+      dofs[d] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   if (!strcmp(str, "pinned")) {
-    for (int d = 0; d < 3; d++) dofs[d] = PETSC_TRUE;
+    for (int d = 0; d < 3; d++)
+      dofs[d] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
@@ -303,13 +313,14 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
   PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, &set));
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
-  for (PetscInt d = set ? n : 0; d < 6; d++) v[d] = 0;
+  for (PetscInt d = set ? n : 0; d < 6; d++)
+    v[d] = 0;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode ReadLoads(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
   const char *const types[] = {"force", "gravity", "pressure", "line", "traction", "FlxLoadType", "FLX_LOAD_", NULL};
   const char *const axes[]  = {"global", "element", "FlxLoadAxes", "FLX_AXES_", NULL};
 
@@ -342,7 +353,7 @@ static PetscErrorCode ReadLoads(FlxModel m)
 
 static PetscErrorCode ReadICsAndMasses(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
   const char *const types[] = {"displacement", "velocity", "FlxICType", "FLX_IC_", NULL};
 
   PetscFunctionBegin;
@@ -398,7 +409,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscOptionsEnd();
   PetscCheck(m->aM >= 0 && m->bK >= 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_mass and -damping_stiffness must not be negative");
   {
-    PetscInt n = 3;
+    PetscInt n       = 3;
     m->shell_axis[0] = 1;
     m->shell_axis[1] = m->shell_axis[2] = 0;
     PetscOptionsBegin(m->comm, NULL, "Output options", "FlxModel");
@@ -411,7 +422,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
 
 PetscErrorCode FlxModelUseGroup(FlxModel m, const char group[])
 {
-  char (*list)[FLX_NAME_LEN];
+  char(*list)[FLX_NAME_LEN];
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(m->nusegroup + 1, &list));
@@ -477,13 +488,17 @@ static PetscBool GroupUsed(FlxModel m, const char group[])
 static PetscErrorCode CheckNodeSets(FlxModel m)
 {
   const char *what[4] = {"boundary condition", "load", "initial condition", "point mass"}, *opt[4] = {"bc", "load", "ic", "pointmass"};
-  PetscInt    n[4]    = {m->nbc, m->nload, m->nic, m->npm};
+  PetscInt    n[4] = {m->nbc, m->nload, m->nic, m->npm};
 
   PetscFunctionBegin;
   for (int k = 0; k < 4; k++)
     for (PetscInt i = 0; i < n[k]; i++) {
-      const char     *name  = k == 0 ? m->bc[i].name : k == 1 ? m->load[i].name : k == 2 ? m->ic[i].name : m->pm[i].name;
-      const char     *group = k == 0 ? m->bc[i].group : k == 1 ? m->load[i].group : k == 2 ? m->ic[i].group : m->pm[i].group;
+      const char     *name  = k == 0 ? m->bc[i].name : k == 1 ? m->load[i].name
+                                                   : k == 2   ? m->ic[i].name
+                                                              : m->pm[i].name;
+      const char     *group = k == 0 ? m->bc[i].group : k == 1 ? m->load[i].group
+                                                    : k == 2   ? m->ic[i].group
+                                                               : m->pm[i].group;
       char            desc[160];
       PetscInt        g, nn, tot;
       const PetscInt *nodes;
@@ -503,7 +518,7 @@ static PetscErrorCode CheckNodeSets(FlxModel m)
 static PetscErrorCode AssignSections(FlxModel m)
 {
   PetscInt  nc, ng, *gsec, *cnt;
-  PetscBool bad = PETSC_FALSE;
+  PetscBool bad      = PETSC_FALSE;
   char      msg[512] = "";
 
   PetscFunctionBegin;
@@ -511,7 +526,8 @@ static PetscErrorCode AssignSections(FlxModel m)
   PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
   PetscCall(PetscMalloc1(ng + 1, &gsec));
   PetscCall(PetscCalloc1(FLX_NUM_CELL_TYPES * ng + 1, &cnt));
-  for (PetscInt g = 0; g < ng; g++) gsec[g] = -1;
+  for (PetscInt g = 0; g < ng; g++)
+    gsec[g] = -1;
   for (PetscInt s = 0; s < m->nsec; s++)
     for (PetscInt k = 0; k < m->sec[s].ngroups; k++) {
       PetscInt g;
@@ -545,7 +561,7 @@ static PetscErrorCode AssignSections(FlxModel m)
   for (PetscInt g = 0; g < ng; g++) {
     const char *name;
     char        cells[128] = "";
-    PetscInt    tot = 0;
+    PetscInt    tot        = 0;
     for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
       char one[40];
       if (!cnt[FLX_NUM_CELL_TYPES * g + t]) continue;
@@ -636,13 +652,15 @@ static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, vo
     PetscReal   nrm;
     if (k) {
       PetscCall(VecMDot(R[k], k, R, dots));
-      for (PetscInt j = 0; j < k; j++) dots[j] = -dots[j];
+      for (PetscInt j = 0; j < k; j++)
+        dots[j] = -dots[j];
       PetscCall(VecMAXPY(R[k], k, dots, R));
     }
     PetscCall(VecNormalize(R[k], &nrm));
   }
   PetscCall(MatNullSpaceCreate(m->comm, PETSC_FALSE, 6, R, nsp));
-  for (PetscInt k = 0; k < 6; k++) PetscCall(VecDestroy(&R[k]));
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCall(VecDestroy(&R[k]));
   PetscFunctionReturn(0);
 }
 
@@ -652,16 +670,24 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Model: %" PetscInt_FMT " materials, %" PetscInt_FMT " sections, %" PetscInt_FMT " boundary conditions (%" PetscInt_FMT " prescribed DOFs), %" PetscInt_FMT " loads, %" PetscInt_FMT " initial conditions, %" PetscInt_FMT " point masses\n", m->nmat, m->nsec, m->nbc, m->nconstrained, m->nload, m->nic, m->npm));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
-    if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
+    if (m->sec[s].shell)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
     else {
       char shape[160] = "";
       if (m->sec[s].shape != FLX_SHAPE_NONE) {
         const FlxShapeDimensions *d = &m->sec[s].dims;
         switch (m->sec[s].shape) {
-        case FLX_SHAPE_RECTANGLE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "rectangle b %g h %g, ", (double)d->b, (double)d->h)); break;
-        case FLX_SHAPE_CIRCLE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "circle d %g, ", (double)d->d)); break;
-        case FLX_SHAPE_TUBE: PetscCall(PetscSNPrintf(shape, sizeof(shape), "tube d %g t %g, ", (double)d->d, (double)d->t)); break;
-        default: PetscCall(PetscSNPrintf(shape, sizeof(shape), "%s b %g h %g tf %g tw %g, ", FlxSectionShapes[m->sec[s].shape], (double)d->b, (double)d->h, (double)d->tf, (double)d->tw));
+        case FLX_SHAPE_RECTANGLE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "rectangle b %g h %g, ", (double)d->b, (double)d->h));
+          break;
+        case FLX_SHAPE_CIRCLE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "circle d %g, ", (double)d->d));
+          break;
+        case FLX_SHAPE_TUBE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "tube d %g t %g, ", (double)d->d, (double)d->t));
+          break;
+        default:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "%s b %g h %g tf %g tw %g, ", FlxSectionShapes[m->sec[s].shape], (double)d->b, (double)d->h, (double)d->tf, (double)d->tw));
         }
       }
       PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), %sA %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, shape, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
@@ -678,7 +704,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < m->nsec; k++)
-    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscFree(m->sec[k].ops[t]));
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+      PetscCall(PetscFree(m->sec[k].ops[t]));
   for (PetscInt k = 0; k < m->nload; k++) {
     PetscCall(FlxTimeFunctionDestroy(&m->load[k].tf));
     PetscCall(PetscFree2(m->load[k].idx, m->load[k].val));
@@ -687,7 +714,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscCall(FlxModelDestroyResultants(m));
   PetscCall(PetscFree(m->cell_section));
   PetscCall(PetscFree(m->usegroup));
-  for (PetscInt k = 0; k < m->nload; k++) PetscCall(PetscFree2(m->load[k].ecell, m->load[k].efd));
+  for (PetscInt k = 0; k < m->nload; k++)
+    PetscCall(PetscFree2(m->load[k].ecell, m->load[k].efd));
   PetscCall(VecDestroy(&m->mass));
   PetscCall(VecDestroy(&m->free));
   PetscCall(VecDestroy(&m->work));
@@ -734,7 +762,7 @@ PetscErrorCode FlxModelGetStiffness(FlxModel m, Mat *K)
 
 PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
 {
-  PetscScalar *xa, *va;
+  PetscScalar       *xa, *va;
   const PetscScalar *fr;
 
   PetscFunctionBegin;
@@ -750,7 +778,8 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
     PetscCall(FlxMeshFindGroup(m->mesh, m->ic[k].group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     for (PetscInt i = 0; i < n; i++)
-      for (int d = 0; d < 6; d++) a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
+      for (int d = 0; d < 6; d++)
+        a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));

@@ -18,9 +18,12 @@ static PetscErrorCode CellHasField(FlxModel m, PetscInt c, FlxCellFieldKind f, P
   s = &m->sec[m->cell_section[c]];
   PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
   ops = s->ops[t];
-  if (f == FLX_FIELD_SHELL_RESULTANTS || f == FLX_FIELD_SHELL_STRESSES) *has = ops->resultants ? PETSC_TRUE : PETSC_FALSE;
-  else if (f == FLX_FIELD_BEAM_FORCES) *has = ops->section_forces ? PETSC_TRUE : PETSC_FALSE;
-  else *has = ops->section_forces && s->props.rp.n > 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (f == FLX_FIELD_SHELL_RESULTANTS || f == FLX_FIELD_SHELL_STRESSES)
+    *has = ops->resultants ? PETSC_TRUE : PETSC_FALSE;
+  else if (f == FLX_FIELD_BEAM_FORCES)
+    *has = ops->section_forces ? PETSC_TRUE : PETSC_FALSE;
+  else
+    *has = ops->section_forces && s->props.rp.n > 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -65,7 +68,8 @@ static PetscErrorCode SetUpField(FlxModel m, FlxCellFieldKind f)
   PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
   PetscCallMPI(MPI_Comm_size(m->comm, &size));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscMalloc1(nc + 1, &nat[t]));
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    PetscCall(PetscMalloc1(nc + 1, &nat[t]));
   for (PetscInt c = 0; c < nc; c++) {
     FlxCellType t;
     if (m->crow[c] < 0) continue;
@@ -123,12 +127,14 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
     row = ra[ct] + cf->ncomp * m->crow[c];
     PetscCall(CellHasField(m, c, f, &hc));
     if (!hc) {
-      for (PetscInt i = 0; i < cf->ncomp; i++) row[i] = (PetscReal)NAN;
+      for (PetscInt i = 0; i < cf->ncomp; i++)
+        row[i] = (PetscReal)NAN;
       continue;
     }
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     for (PetscInt a = 0; a < nn; a++)
-      for (int d = 0; d < 6; d++) ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
+      for (int d = 0; d < 6; d++)
+        ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
     switch (f) {
     case FLX_FIELD_SHELL_RESULTANTS:
       PetscCall(ops->resultants(xyz, p, ue, row));

@@ -29,7 +29,12 @@ const char *const FlxSectionShapes[] = {"none", "rectangle", "circle", "tube", "
 PetscBool FlxSectionShapeUses(FlxSectionShape shape, const char key[])
 {
   static const char *const keys[][5] = {
-    {NULL}, {"b", "h", NULL}, {"d", NULL}, {"d", "t", NULL}, {"b", "h", "tf", "tw", NULL}, {"b", "h", "tf", "tw", NULL},
+      {NULL},
+      {"b", "h", NULL},
+      {"d", NULL},
+      {"d", "t", NULL},
+      {"b", "h", "tf", "tw", NULL},
+      {"b", "h", "tf", "tw", NULL},
   };
   for (int k = 0; keys[shape][k]; k++)
     if (!strcmp(keys[shape][k], key)) return PETSC_TRUE;
@@ -39,7 +44,8 @@ PetscBool FlxSectionShapeUses(FlxSectionShape shape, const char key[])
 PetscReal FlxRectangleTorsionConstant(PetscReal b, PetscReal h)
 {
   PetscReal s = PetscMin(b, h), l = PetscMax(b, h), sum = 0;
-  for (int n = 1; n < 2000; n += 2) sum += PetscTanhReal(n * PETSC_PI * l / (2 * s)) / PetscPowRealInt(n, 5);
+  for (int n = 1; n < 2000; n += 2)
+    sum += PetscTanhReal(n * PETSC_PI * l / (2 * s)) / PetscPowRealInt(n, 5);
   return l * s * s * s * (1.0 / 3 - 64 * s / (PetscPowRealInt(PETSC_PI, 5) * l) * sum);
 }
 
@@ -89,17 +95,18 @@ static PetscErrorCode Rectangle(const FlxShapeDimensions *dm, FlxSectionProps *p
   PetscReal       fb, fh;
 
   PetscFunctionBegin;
-  p->A  = b * h;
-  p->Iz = b * h * h * h / 12;
-  p->Iy = h * b * b * b / 12;
-  p->J  = FlxRectangleTorsionConstant(b, h);
+  p->A   = b * h;
+  p->Iz  = b * h * h * h / 12;
+  p->Iy  = h * b * b * b / 12;
+  p->J   = FlxRectangleTorsionConstant(b, h);
   p->Asy = p->Asz = kappa * p->A;
-  fb = RectangleMidSideShear(b, h) / p->J; /* the sides y = +-h/2 have length b */
-  fh = RectangleMidSideShear(h, b) / p->J; /* the sides z = +-b/2 have length h */
+  fb              = RectangleMidSideShear(b, h) / p->J; /* the sides y = +-h/2 have length b */
+  fh              = RectangleMidSideShear(h, b) / p->J; /* the sides z = +-b/2 have length h */
   for (int sy = -1; sy <= 1; sy += 2)
-    for (int sz = -1; sz <= 1; sz += 2) AddPoint(&p->rp, sy * h / 2, sz * b / 2, 0, 0, 0);
+    for (int sz = -1; sz <= 1; sz += 2)
+      AddPoint(&p->rp, sy * h / 2, sz * b / 2, 0, 0, 0);
   for (int s = -1; s <= 1; s += 2) {
-    AddPoint(&p->rp, s * h / 2, 0, fb, 0, s * 1.5 / p->A); /* tangent s z */
+    AddPoint(&p->rp, s * h / 2, 0, fb, 0, s * 1.5 / p->A);  /* tangent s z */
     AddPoint(&p->rp, 0, s * b / 2, fh, -s * 1.5 / p->A, 0); /* tangent -s y */
   }
   PetscFunctionReturn(0);
@@ -122,10 +129,10 @@ static PetscErrorCode Round(FlxSectionShape shape, const FlxShapeDimensions *dm,
   PetscFunctionBegin;
   p->A  = PETSC_PI * (ro * ro - ri * ri);
   p->Iy = p->Iz = PETSC_PI / 4 * (PetscPowRealInt(ro, 4) - PetscPowRealInt(ri, 4));
-  p->J  = 2 * p->Iy;
+  p->J          = 2 * p->Iy;
   if (shape == FLX_SHAPE_TUBE) {
     PetscReal m = ri / ro, q = PetscSqr(1 + m * m);
-    kappa       = 6 * (1 + nu) * q / ((7 + 6 * nu) * q + (20 + 12 * nu) * m * m);
+    kappa = 6 * (1 + nu) * q / ((7 + 6 * nu) * q + (20 + 12 * nu) * m * m);
     RoundPoints(&p->rp, ro, ro / p->J, 1 / (PETSC_PI * (ro + ri) / 2 * dm->t)); /* thin-walled: 2 V / A */
   } else {
     kappa = 6 * (1 + nu) / (7 + 6 * nu);
@@ -180,11 +187,12 @@ static PetscErrorCode ISection(const FlxShapeDimensions *dm, FlxSectionProps *p)
   p->Asy = CowperThinWalled(nu, m, 30 * n * n * (m + m * m) + 5 * nu * n * n * (8 * m + 9 * m * m)) * p->A;
   p->Asz = 10 * (1 + nu) / (12 + 11 * nu) * 2 * b * tf;
   for (int sy = -1; sy <= 1; sy += 2)
-    for (int sz = -1; sz <= 1; sz += 2) AddPoint(&p->rp, sy * h / 2, sz * b / 2, tf / p->J, 0, 0); /* flange tips */
-  Q = b * tf * hm / 2 + tw * hw * hw / 8; /* first moment above the neutral axis */
+    for (int sz = -1; sz <= 1; sz += 2)
+      AddPoint(&p->rp, sy * h / 2, sz * b / 2, tf / p->J, 0, 0); /* flange tips */
+  Q = b * tf * hm / 2 + tw * hw * hw / 8;                        /* first moment above the neutral axis */
   for (int s = -1; s <= 1; s += 2) {
     AddPoint(&p->rp, s * h / 2, 0, tf / p->J, 0, s * b * b / (8 * p->Iy)); /* flange middle, tangent s z */
-    AddPoint(&p->rp, 0, s * tw / 2, tw / p->J, -s * Q / (p->Iz * tw), 0); /* web at the neutral axis, tangent -s y */
+    AddPoint(&p->rp, 0, s * tw / 2, tw / p->J, -s * Q / (p->Iz * tw), 0);  /* web at the neutral axis, tangent -s y */
   }
   PetscFunctionReturn(0);
 }
@@ -240,9 +248,9 @@ PetscErrorCode FlxSectionShapeCompute(FlxSectionShape shape, const FlxShapeDimen
 void FlxSectionStresses(const FlxSectionProps *p, const PetscReal s[6], PetscReal *smax, PetscReal *smin, PetscReal *vm)
 {
   const FlxRecoveryPoints *rp = &p->rp;
-  *smax = -PETSC_MAX_REAL;
-  *smin = PETSC_MAX_REAL;
-  *vm   = 0;
+  *smax                       = -PETSC_MAX_REAL;
+  *smin                       = PETSC_MAX_REAL;
+  *vm                         = 0;
   for (PetscInt k = 0; k < rp->n; k++) {
     PetscReal sig = s[0] / p->A + s[4] * rp->z[k] / p->Iy - s[5] * rp->y[k] / p->Iz;
     PetscReal tau = rp->cT[k] * s[3] + rp->cVy[k] * s[1] + rp->cVz[k] * s[2];

@@ -4,7 +4,7 @@
 
 #define FLX_MAX_NAMES 64
 
-typedef struct _FlxKMult *FlxKMult;
+typedef struct _FlxKMult   *FlxKMult;
 PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
@@ -15,16 +15,16 @@ typedef struct {
 } FlxMaterial;
 
 typedef struct {
-  char            name[FLX_NAME_LEN];
-  char            material[FLX_NAME_LEN];
-  char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
-  PetscInt        ngroups;
-  PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
-  FlxSectionShape shape;                              /* beams: shape the properties come from (or none) */
+  char               name[FLX_NAME_LEN];
+  char               material[FLX_NAME_LEN];
+  char               groups[FLX_MAX_NAMES][FLX_NAME_LEN];
+  PetscInt           ngroups;
+  PetscBool          shell; /* shell (thickness) or beam (A, Iy, Iz, J) */
+  FlxSectionShape    shape; /* beams: shape the properties come from (or none) */
   FlxShapeDimensions dims;
-  char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
-  FlxSectionProps props;
-  FlxElementOps   ops[FLX_NUM_CELL_TYPES];
+  char               element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
+  FlxSectionProps    props;
+  FlxElementOps      ops[FLX_NUM_CELL_TYPES];
 } FlxSection;
 
 typedef struct {
@@ -33,7 +33,11 @@ typedef struct {
   PetscBool dofs[6];
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE, FLX_LOAD_LINE, FLX_LOAD_TRACTION } FlxLoadType;
+typedef enum { FLX_LOAD_FORCE,
+               FLX_LOAD_GRAVITY,
+               FLX_LOAD_PRESSURE,
+               FLX_LOAD_LINE,
+               FLX_LOAD_TRACTION } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -41,10 +45,10 @@ typedef struct {
   FlxLoadType     type;
   PetscReal       value[6];
   FlxTimeFunction tf;
-  PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
+  PetscInt        n; /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g;   /* gravity: mass times acceleration on translations; pressure, line, traction: consistent nodal forces */
+  Vec             g;     /* gravity: mass times acceleration on translations; pressure, line, traction: consistent nodal forces */
   PetscBool       local; /* line loads: value in element axes */
   PetscInt        ne;    /* line loads on beams: owned beam cells and their consistent load vectors (12 each, global) */
   PetscInt       *ecell;
@@ -66,7 +70,11 @@ typedef struct {
 
 /* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
    in local order, and the same in the natural order of the cells of each type (whole rows per rank). */
-typedef enum { FLX_FIELD_SHELL_RESULTANTS, FLX_FIELD_SHELL_STRESSES, FLX_FIELD_BEAM_FORCES, FLX_FIELD_BEAM_STRESSES, FLX_NUM_FIELDS } FlxCellFieldKind;
+typedef enum { FLX_FIELD_SHELL_RESULTANTS,
+               FLX_FIELD_SHELL_STRESSES,
+               FLX_FIELD_BEAM_FORCES,
+               FLX_FIELD_BEAM_STRESSES,
+               FLX_NUM_FIELDS } FlxCellFieldKind;
 typedef struct {
   PetscInt   ncomp;
   PetscBool  setup;
@@ -87,23 +95,23 @@ struct _p_FlxModel {
   PetscReal    aM, bK;
   PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
   PetscBool    allow_rigid;
-  PetscInt    *cell_section; /* section of each local cell; -1 for node-set cells (a group without a section) */
-  char       (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
-  PetscInt     nusegroup;
-  PetscReal    shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
-  PetscInt     nconstrained; /* global number of prescribed DOFs */
-  Vec          mass, free, work;
-  Mat          K, Mc;
-  FlxKMult     kmult; /* deterministic K x (kmult.c) */
+  PetscInt    *cell_section;      /* section of each local cell; -1 for node-set cells (a group without a section) */
+  char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
+  PetscInt               nusegroup;
+  PetscReal              shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
+  PetscInt               nconstrained;  /* global number of prescribed DOFs */
+  Vec                    mass, free, work;
+  Mat                    K, Mc;
+  FlxKMult               kmult; /* deterministic K x (kmult.c) */
   ISLocalToGlobalMapping l2g;
-  VecScatter   tonat;
-  Vec          xnat;
-  FlxSystem    sys;
-  PetscBool    setup;
+  VecScatter             tonat;
+  Vec                    xnat;
+  FlxSystem              sys;
+  PetscBool              setup;
   /* cell fields (resultants.c), set up on first use */
   VecScatter   toloc; /* global DOF vector -> local (owned and ghost nodes) */
   Vec          uloc;
-  PetscInt    *crow;  /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
+  PetscInt    *crow;   /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
   PetscReal   *fdcell; /* consistent distributed-load vector (12) of each local cell at the time of the output */
   FlxCellField field[FLX_NUM_FIELDS];
 };
