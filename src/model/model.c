@@ -92,6 +92,44 @@ static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, c
   PetscFunctionReturn(0);
 }
 
+static const char *const BeamProp[4] = {"A", "Iy", "Iz", "J"}, *const ShapeDim[6] = {"b", "h", "d", "t", "tf", "tw"};
+static const char *const BeamPropHelp[4] = {"Cross-section area (m^2)", "Second moment of area about local y (m^4)", "Second moment of area about local z (m^4)", "Torsion constant (m^4)"};
+static const char *const ShapeDimHelp[6] = {"Shape dimension: width along local z (m): rectangle, box, isection (flanges)", "Shape dimension: depth along local y (m): rectangle, box, isection",
+                                            "Shape dimension: outer diameter (m): circle, tube", "Shape dimension: wall thickness (m): tube; box (sets tf and tw)",
+                                            "Shape dimension: flange thickness (m): isection; box walls normal to local y", "Shape dimension: web thickness (m): isection; box walls normal to local z"};
+
+/* Properties of a shape section from its dimensions (dset: which were given); explicit ones are refused. */
+static PetscErrorCode ShapeProperties(FlxModel m, FlxSection *s, const char pre[], const PetscBool given[4], PetscBool dset[6])
+{
+  FlxShapeDimensions *dm    = &s->dims;
+  const char         *shape = FlxSectionShapes[s->shape];
+  char                err[256];
+  PetscErrorCode      ierr;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 4; k++)
+    PetscCheck(!given[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s and -%sshape %s both given: a shape computes A, Iy, Iz and J from its dimensions; give one or the other", s->name, pre, BeamProp[k], pre, shape);
+  if (s->shape == FLX_SHAPE_BOX && dset[3]) { /* t: both walls */
+    PetscCheck(!dset[4] && !dset[5], m->comm, PETSC_ERR_USER_INPUT, "section '%s': a box takes -%st (both walls) or -%stf and -%stw, not both", s->name, pre, pre, pre);
+    dm->tf = dm->tw = dm->t;
+    dset[4] = dset[5] = PETSC_TRUE;
+    dset[3]           = PETSC_FALSE;
+  }
+  for (int k = 0; k < 6; k++) {
+    PetscBool   uses  = FlxSectionShapeUses(s->shape, ShapeDim[k]);
+    const char *takes = s->shape == FLX_SHAPE_RECTANGLE ? "b, h" : s->shape == FLX_SHAPE_CIRCLE ? "d"
+                                                               : s->shape == FLX_SHAPE_TUBE     ? "d, t"
+                                                               : s->shape == FLX_SHAPE_BOX      ? "b, h and t, or tf and tw"
+                                                                                                : "b, h, tf, tw";
+    PetscCheck(uses || !dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s is not a dimension of a %s (it takes %s)", s->name, pre, ShapeDim[k], shape, takes);
+    PetscCheck(!uses || dset[k], m->comm, PETSC_ERR_USER_INPUT, "missing dimension: section '%s' (-%sshape %s) needs -%s%s (%s)", s->name, pre, shape, pre, ShapeDim[k], ShapeDimHelp[k]);
+  }
+  ierr = FlxSectionShapeCompute(s->shape, dm, &s->props, err, sizeof(err));
+  PetscCheck(ierr != PETSC_ERR_USER_INPUT, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (-%sshape %s): %s", s->name, pre, shape, err);
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 /* Beam section: a shape with its dimensions or explicit A, Iy, Iz, J; shear areas; orientation. Shear areas:
    shear_rigid, else shear_areas, else shear_correction times A, else Cowper's (shapes) or 5/6 A. */
 static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal kappa, PetscBool kappaset)
@@ -99,61 +137,35 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
   FlxSectionProps    *p  = &s->props;
   FlxShapeDimensions *dm = &s->dims;
   PetscInt            n2 = 2, n3 = 3;
-  PetscReal           sa[2]   = {0, 0};
-  PetscBool           rigid   = PETSC_FALSE, sashear, shapeset, given[4], dset[6];
-  const char         *prop[4] = {"A", "Iy", "Iz", "J"}, *dkey[6] = {"b", "h", "d", "t", "tf", "tw"};
+  PetscReal           sa[2] = {0, 0};
+  PetscBool           rigid = PETSC_FALSE, sashear, given[4], dset[6];
   PetscReal          *pv[4] = {&p->A, &p->Iy, &p->Iz, &p->J}, *dv[6] = {&dm->b, &dm->h, &dm->d, &dm->t, &dm->tf, &dm->tw};
-  const char         *phelp[4] = {"Cross-section area (m^2)", "Second moment of area about local y (m^4)", "Second moment of area about local z (m^4)", "Torsion constant (m^4)"};
-  const char         *dhelp[6] = {"Shape dimension: width along local z (m): rectangle, box, isection (flanges)", "Shape dimension: depth along local y (m): rectangle, box, isection",
-                                  "Shape dimension: outer diameter (m): circle, tube", "Shape dimension: wall thickness (m): tube; box (sets tf and tw)", "Shape dimension: flange thickness (m): isection; box walls normal to local y",
-                                  "Shape dimension: web thickness (m): isection; box walls normal to local z"};
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, pre, "Beam section", "FlxModel");
-  PetscCall(PetscOptionsEnum("-shape", "Section shape (A, Iy, Iz, J, shear areas and stress points from its dimensions)", "FlxModelSetFromOptions", FlxSectionShapes, (PetscEnum)s->shape, (PetscEnum *)&s->shape, &shapeset));
+  PetscCall(PetscOptionsEnum("-shape", "Section shape (A, Iy, Iz, J, shear areas and stress points from its dimensions)", "FlxModelSetFromOptions", FlxSectionShapes, (PetscEnum)s->shape, (PetscEnum *)&s->shape, NULL));
   for (int k = 0; k < 6; k++) {
     char opt[16];
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", dkey[k]));
-    PetscCall(PetscOptionsReal(opt, dhelp[k], "FlxModelSetFromOptions", *dv[k], dv[k], &dset[k]));
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", ShapeDim[k]));
+    PetscCall(PetscOptionsReal(opt, ShapeDimHelp[k], "FlxModelSetFromOptions", *dv[k], dv[k], &dset[k]));
   }
   for (int k = 0; k < 4; k++) {
     char opt[16];
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", prop[k]));
-    PetscCall(PetscOptionsReal(opt, phelp[k], "FlxModelSetFromOptions", *pv[k], pv[k], &given[k]));
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", BeamProp[k]));
+    PetscCall(PetscOptionsReal(opt, BeamPropHelp[k], "FlxModelSetFromOptions", *pv[k], pv[k], &given[k]));
   }
   PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction and Cowper's factors)", "FlxModelSetFromOptions", sa, &n2, &sashear));
   PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
   PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
   PetscOptionsEnd();
-  if (s->shape != FLX_SHAPE_NONE) {
-    char           err[256];
-    PetscErrorCode ierr;
-    for (int k = 0; k < 4; k++)
-      PetscCheck(!given[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s and -%sshape %s both given: a shape computes A, Iy, Iz and J from its dimensions; give one or the other", s->name, pre, prop[k], pre, FlxSectionShapes[s->shape]);
-    if (s->shape == FLX_SHAPE_BOX && dset[3]) { /* t: both walls */
-      PetscCheck(!dset[4] && !dset[5], m->comm, PETSC_ERR_USER_INPUT, "section '%s': a box takes -%st (both walls) or -%stf and -%stw, not both", s->name, pre, pre, pre);
-      dm->tf = dm->tw = dm->t;
-      dset[4] = dset[5] = PETSC_TRUE;
-      dset[3]           = PETSC_FALSE;
-    }
-    for (int k = 0; k < 6; k++) {
-      PetscBool uses = FlxSectionShapeUses(s->shape, dkey[k]);
-      PetscCheck(uses || !dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%s%s is not a dimension of a %s (it takes %s)", s->name, pre, dkey[k], FlxSectionShapes[s->shape],
-                 s->shape == FLX_SHAPE_RECTANGLE ? "b, h" : s->shape == FLX_SHAPE_CIRCLE ? "d"
-                                                        : s->shape == FLX_SHAPE_TUBE     ? "d, t"
-                                                        : s->shape == FLX_SHAPE_BOX      ? "b, h and t, or tf and tw"
-                                                                                         : "b, h, tf, tw");
-      PetscCheck(!uses || dset[k], m->comm, PETSC_ERR_USER_INPUT, "missing dimension: section '%s' (-%sshape %s) needs -%s%s (%s)", s->name, pre, FlxSectionShapes[s->shape], pre, dkey[k], dhelp[k]);
-    }
-    ierr = FlxSectionShapeCompute(s->shape, dm, p, err, sizeof(err));
-    PetscCheck(ierr != PETSC_ERR_USER_INPUT, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (-%sshape %s): %s", s->name, pre, FlxSectionShapes[s->shape], err);
-    PetscCall(ierr);
-  } else {
+  if (s->shape != FLX_SHAPE_NONE)
+    PetscCall(ShapeProperties(m, s, pre, given, dset));
+  else {
     for (int k = 0; k < 6; k++)
-      PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, dkey[k], pre);
+      PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, ShapeDim[k], pre);
     for (int k = 0; k < 4; k++) {
-      PetscCheck(given[k], m->comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s) or a shape (-%sshape)", pre, prop[k], phelp[k], pre);
-      PetscCheck(*pv[k] > 0, m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, prop[k], (double)*pv[k], phelp[k]);
+      PetscCheck(given[k], m->comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s) or a shape (-%sshape)", pre, BeamProp[k], BeamPropHelp[k], pre);
+      PetscCheck(*pv[k] > 0, m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, BeamProp[k], (double)*pv[k], BeamPropHelp[k]);
     }
     p->Asy = p->Asz = kappa * p->A;
   }
