@@ -117,6 +117,13 @@ struct _p_FlxModel {
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+/* Read "-<what>_names a,b,c" into names. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
+/* sections.c: read the sections; check the node sets that bcs, loads, ics and point masses name (they exist and
+   have nodes); map every local cell to its section (-1: node set) and refuse unused cell groups. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadSections(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelCheckNodeSets(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelAssignSections(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyResultants(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
