@@ -1,6 +1,6 @@
 /* FlxModel: options (materials, sections, boundary conditions, loads, initial conditions, point masses,
-   damping), life cycle and accessors (sections and the node-set rule: sections.c). Named things are declared by a list option and configured under
-   their own prefix: -material_names steel -material_steel_E 210e9 ... */
+   damping), life cycle and accessors; sections and the node-set rule are in sections.c. Named things are
+   declared by a list option and configured under their own prefix: -material_names steel -material_steel_E 210e9 ... */
 #include <flexure/private/modelimpl.h>
 
 const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
