@@ -7,7 +7,7 @@
 - A cantilever under a tip load P: root section forces Vy = P and Mz = P L (element axes, tension positive,
   the same moment sign at both ends), the tip end zero, to 1e-10 relative.
 - Transient: under a line load with a ramp, /fields/beam_forces/line2 (T x E x 12) satisfies each element's
-  equilibrium with the load at the time of each output frame, Vy_2 - Vy_1 = -q(t) L_e (the distributed load is
+  equilibrium with the load at the time of each output frame, Vy_2 - Vy_1 = -q_y(t) L_e (the distributed load is
   subtracted at the current time), and N, T continuous.
 - Reactions: summed over the supports they equal q L (checked when /static/reaction is in the file: the
   reactions come with another part of issue 12)."""
@@ -105,7 +105,7 @@ with h5py.File(path, "r") as f:
 c.check(bf.shape == (len(t), n, 12) and len(t) >= 10, f"/fields/beam_forces/line2 is T x E x 12: {bf.shape}, {len(t)} frames")
 s = np.clip(t / t1, 0, 1)
 Le = L / n
-err = np.max(np.abs(bf[:, :, 7] - bf[:, :, 1] + q * s[:, None] * Le)) / (q * Le)
-c.check(err < 1e-8, f"transient: Vy_2 - Vy_1 = -q(t) L_e at every frame and element (largest error {err:.2e} of q L_e)")
+err = np.max(np.abs(bf[:, :, 7] - bf[:, :, 1] - q * s[:, None] * Le)) / (q * Le)  # the load is -q(t) along y
+c.check(err < 1e-8, f"transient: Vy_2 - Vy_1 = -q_y(t) L_e at every frame and element (largest error {err:.2e} of q L_e)")
 c.check(np.max(np.abs(bf[:, :, 6] - bf[:, :, 0])) < 1e-6 * q * Le and np.max(np.abs(bf[:, :, 9] - bf[:, :, 3])) < 1e-6 * q * Le, "transient: N and T the same at both ends")
 c.done()

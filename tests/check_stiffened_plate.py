@@ -10,7 +10,8 @@ its centre line.
   of the total P L that its stiffness share carries (within 2%); the line cells of 'root' and 'tip' have NaN rows;
 - explicit run under the suddenly applied load: energy balance below 1e-6 of the peak energy, beam forces and
   shell stresses written at every frame (T x E x 12, T x E x 16);
-- at 2 and 4 ranks: the same static tip deflection as at 1 rank (1e-12) and the same tip history (1e-10);
+- at 2 and 4 ranks: the same static tip deflection as at 1 rank (1e-7: LU against MUMPS) and the same tip history
+  (1e-10);
 - the mesh saved as MSH 4.1 ASCII and binary and MSH 2.2 ASCII and binary gives the same static tip deflection
   (bit-identical)."""
 import os
@@ -38,12 +39,13 @@ def mesh(name, extra):
 
 
 model = ["-material_names", "steel", "-material_steel_E", str(E), "-material_steel_nu", str(nu), "-material_steel_rho", str(rho),
-         "-section_names", "skin,bar", "-section_skin_groups", "plate", "-section_skin_material", "steel", "-section_skin_thickness", str(t),
-         "-section_bar_groups", "stiffener", "-section_bar_material", "steel", "-section_bar_shape", "rectangle", "-section_bar_b", str(bs), "-section_bar_h", str(hs),
+         "-section_skin_groups", "plate", "-section_skin_material", "steel", "-section_skin_thickness", str(t),
          "-bc_names", "root", "-bc_root_group", "root", "-bc_root_dofs", "clamped",
          "-load_names", "edge", "-load_edge_type", "line", "-load_edge_group", "tip", "-load_edge_value", f"0,0,{-q}",
          "-probe_names", "tip", "-probe_tip_group", "tip_centre", "-probe_tip_dofs", "uz"]
 plain = ["-section_names", "skin"]
+stiff = ["-section_names", "skin,bar", "-section_bar_groups", "stiffener", "-section_bar_material", "steel",
+         "-section_bar_shape", "rectangle", "-section_bar_b", str(bs), "-section_bar_h", str(hs)]
 
 
 def tip(so):
@@ -65,7 +67,7 @@ c.check(abs(w / w_beam - 1) < 0.01, f"plain strip: tip deflection {w:.6e} m vs b
 EI = E * (Is + bs * hs**3 / 12)
 kappa = 10 * (1 + nu) / (12 + 11 * nu)
 w_comp = -P * L**3 / (3 * EI) - P * L / (kappa * G * bs * hs)
-ws, path = static(a.np, plate, [], "plate")
+ws, path = static(a.np, plate, stiff, "plate")
 c.check(abs(ws / w_comp - 1) < 0.01, f"stiffened: tip deflection {ws:.6e} m vs the composite beam {w_comp:.6e}: {ws / w_comp - 1:+.2%} (tolerance 1%)")
 with h5py.File(path, "r") as f:
     conn = f["/mesh/line2/connectivity"][:]
@@ -81,8 +83,9 @@ Mroot = bf[root, 5]
 c.check(abs(-Mroot / (share * P * L) - 1) < 0.02, f"stiffener root moment {Mroot:.4f} N m = its share {share:.4f} of P L = {P * L:g}: {-Mroot / (share * P * L) - 1:+.2%} (tolerance 2%)")
 if a.np > 1:
     w1, _ = static(1, strip, plain, "strip_np1")
-    ws1, _ = static(1, plate, [], "plate_np1")
-    c.check(abs(w / w1 - 1) < 1e-12 and abs(ws / ws1 - 1) < 1e-12, f"static tip deflections at {a.np} ranks = at 1 rank ({w / w1 - 1:.1e}, {ws / ws1 - 1:.1e})")
+    ws1, _ = static(1, plate, stiff, "plate_np1")
+    # 1 rank: PETSc's LU, more ranks: MUMPS; the thin strip's K is ill-conditioned (measured 8e-9)
+    c.check(abs(w / w1 - 1) < 1e-7 and abs(ws / ws1 - 1) < 1e-7, f"static tip deflections at {a.np} ranks = at 1 rank ({w / w1 - 1:.1e}, {ws / ws1 - 1:.1e}; LU vs MUMPS, tolerance 1e-7)")
 
 # explicit run under the suddenly applied load
 dyn = ["-load_edge_function", "step", "-ts_max_steps", "1500", "-output_frames", "5"]
@@ -90,7 +93,7 @@ dyn = ["-load_edge_function", "step", "-ts_max_steps", "1500", "-output_frames",
 
 def transient(np_, name):
     path = os.path.join(d, name + ".h5")
-    _, so, _ = run(np_, ["-mesh_file", plate] + model + dyn + ["-output_file", path])
+    _, so, _ = run(np_, ["-mesh_file", plate] + model + stiff + dyn + ["-output_file", path])
     with h5py.File(path, "r") as f:
         return path, f["/probes/tip/values"][:, 0], float(so.split("largest energy balance error")[1].split()[0])
 
@@ -111,7 +114,7 @@ ref = None
 for fmt, extra in (("msh41 ASCII", ["-format", "msh41"]), ("msh41 binary", ["-format", "msh41", "-bin"]),
                    ("msh22 ASCII", ["-format", "msh22"]), ("msh22 binary", ["-format", "msh22", "-bin"])):
     m = mesh(fmt.replace(" ", "_") + ".msh", extra)
-    wf, _ = static(a.np, m, [], "fmt")
+    wf, _ = static(a.np, m, stiff, "fmt")
     ref = wf if ref is None else ref
     c.check(wf == ref, f"{fmt}: static tip deflection {wf:.15e} (identical to MSH 4.1 ASCII)")
 c.done()

@@ -77,6 +77,11 @@ PETSC_EXTERN PetscErrorCode FlxModelComputeBeamForces(FlxModel model, PetscReal 
    beams with explicit A, Iy, Iz, J. */
 PETSC_EXTERN PetscErrorCode FlxModelComputeBeamStresses(FlxModel model, PetscReal t, Vec u, Vec r[]);
 #define FLX_LOADS_FULL PETSC_INFINITY
+typedef struct _p_FlxWriter *FlxWriter; /* writer.h */
+/* Write the element results of u with w's cell-field API, at the frame just written (transient) or under /static:
+   shell_resultants and shell_stresses (shells), beam_forces (beams) and beam_stresses (shape sections), with
+   the distributed loads at time t (FLX_LOADS_FULL: full value). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelWriteCellFields(FlxModel model, FlxWriter w, PetscReal t, Vec u);
 /* Whether the model has shell sections. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelHasShells(FlxModel model, PetscBool *has);
 /* Whether the model has beam sections, and beam sections with a shape (stresses). Not collective. */

@@ -191,6 +191,43 @@ PetscErrorCode FlxModelComputeBeamStresses(FlxModel m, PetscReal t, Vec u, Vec r
   PetscFunctionReturn(0);
 }
 
+/* Write the fields of cell types where some cell carries them; skip a field that no cell carries. */
+static PetscErrorCode WriteField(FlxWriter w, const char name[], PetscInt ncomp, const char *const comps[], Vec r[])
+{
+  PetscBool any = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    if (r[k]) any = PETSC_TRUE;
+  if (any) PetscCall(FlxWriterWriteCellField(w, name, ncomp, comps, r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelWriteCellFields(FlxModel m, FlxWriter w, PetscReal t, Vec u)
+{
+  PetscBool shells, beams, shapes;
+  Vec       r[FLX_NUM_CELL_TYPES];
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelHasShells(m, &shells));
+  PetscCall(FlxModelHasBeams(m, &beams, &shapes));
+  if (shells) {
+    PetscCall(FlxModelComputeResultants(m, u, r));
+    PetscCall(WriteField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, FlxShellResultantNames, r));
+    PetscCall(FlxModelComputeShellStresses(m, u, r));
+    PetscCall(WriteField(w, "shell_stresses", FLX_SHELL_NSTRESSES, FlxShellStressNames, r));
+  }
+  if (beams) {
+    PetscCall(FlxModelComputeBeamForces(m, t, u, r));
+    PetscCall(WriteField(w, "beam_forces", FLX_BEAM_NFORCES, FlxBeamForceNames, r));
+  }
+  if (shapes) {
+    PetscCall(FlxModelComputeBeamStresses(m, t, u, r));
+    PetscCall(WriteField(w, "beam_stresses", FLX_BEAM_NSTRESSES, FlxBeamStressNames, r));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelHasShells(FlxModel m, PetscBool *has)
 {
   PetscFunctionBegin;
