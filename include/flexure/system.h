@@ -19,6 +19,10 @@ typedef PetscErrorCode (*FlxSystemMatFn)(FlxSystem, Mat *M, void *ctx);
 /* Provider of the near-null space of K (rigid-body modes, for algebraic multigrid); the system owns it. */
 typedef PetscErrorCode (*FlxSystemNullSpaceFn)(FlxSystem, MatNullSpace *nsp, void *ctx);
 
+/* Prescribed motion of the n moving DOFs (non-homogeneous boundary conditions): vals[(k - kmin) n + i] = the k-th
+   time derivative (k = 0 displacement ... 4 snap) at t of moving DOF i, for k = kmin..kmax. */
+typedef PetscErrorCode (*FlxSystemMotionFn)(FlxSystem, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[], void *ctx);
+
 /* Create a system on comm. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys);
 /* Destroy. Collective. */
@@ -28,6 +32,23 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetMass(FlxSystem sys, Vec mass, Vec free);
 PETSC_EXTERN PetscErrorCode FlxSystemGetMass(FlxSystem sys, Vec *mass, Vec *free);
 /* The prescribed DOFs (free mask 0), owned ones, global numbering; destroy the IS. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed);
+/* Prescribed motion: the n owned moving DOFs (local indices into the DOF vector, among the prescribed ones of
+   the free mask; increasing) and the function giving their motion. The steppers set x, v, a (and j, s) of these
+   DOFs from it; the other prescribed DOFs stay at rest. idx is copied. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetPrescribedMotion(FlxSystem sys, PetscInt n, const PetscInt idx[], FlxSystemMotionFn fn, void *ctx);
+/* The moving DOFs on this rank, and whether any rank has one (has may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetPrescribedMotion(FlxSystem sys, PetscInt *n, const PetscInt *idx[], PetscBool *has);
+/* Evaluate the motion of the local moving DOFs: vals[(k - kmin) n + i], k = kmin..kmax (0 <= kmin <= kmax <= 4). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputePrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[]);
+/* Set the entries of the moving DOFs of y[k - kmin] (NULL entries skipped) to the motion's k-th derivative at t. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemApplyPrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, Vec y[]);
+/* A name for local DOF i in messages (e.g. "node 12 DOF uy"); the model provides it. */
+typedef PetscErrorCode (*FlxSystemDofNameFn)(FlxSystem, PetscInt i, char name[], size_t len, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemSetDofNameFunction(FlxSystem sys, FlxSystemDofNameFn fn, void *ctx);
+/* Fail collectively when a free DOF has no mass (explicit methods and modes need a regular lumped mass), naming
+   the DOF; what says who needs it. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[]);
+
 /* Internal force callback; linear = PETSC_TRUE when f_int(x, v) = K x + C v (enables exact start-up derivatives). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetInternalForce(FlxSystem sys, FlxSystemInternalFn fn, PetscBool linear, void *ctx);
 /* External force callback and, optionally, its time derivative. Logically collective. */

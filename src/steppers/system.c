@@ -16,6 +16,14 @@ struct _p_FlxSystem {
   void                 *mcctx, *nspctx;
   Mat                   Mc;
   MatNullSpace          nsp;
+  PetscInt              nmov; /* prescribed motion: local moving DOFs */
+  PetscInt             *mov;
+  PetscBool             hasmov; /* on any rank */
+  PetscReal            *movbuf;
+  FlxSystemMotionFn     movfn;
+  void                 *movctx;
+  FlxSystemDofNameFn    namefn;
+  void                 *namectx;
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -36,6 +44,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->x0));
   PetscCall(MatDestroy(&(*sys)->K));
   PetscCall(MatNullSpaceDestroy(&(*sys)->nsp));
+  PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -141,8 +150,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_ForceExt, 0, 0, 0, 0));
-  if (sys->fext) PetscCall(sys->fext(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fext)
+    PetscCall(sys->fext(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscCall(PetscLogEventEnd(FLX_ForceExt, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -150,8 +161,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
-  if (sys->fextrate) PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fextrate)
+    PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscFunctionReturn(0);
 }
 
@@ -194,8 +207,10 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
   PetscCall(VecDuplicate(sys->mass, &minv));
   PetscCall(VecZeroEntries(zero));
   PetscCall(VecPointwiseDivide(minv, sys->free, sys->mass));
-  if (sys->x0) PetscCall(VecCopy(sys->x0, x));
-  else PetscCall(VecSet(x, 1.0));
+  if (sys->x0)
+    PetscCall(VecCopy(sys->x0, x));
+  else
+    PetscCall(VecSet(x, 1.0));
   PetscCall(VecPointwiseMult(x, x, sys->free));
   for (k = 0; k < maxits; k++) {
     PetscCall(VecPointwiseMult(y, x, sys->mass));
@@ -266,5 +281,87 @@ PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed)
     if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
   PetscCall(VecRestoreArrayRead(sys->free, &f));
   PetscCall(ISCreateGeneral(sys->comm, cnt, idx, PETSC_OWN_POINTER, fixed));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetPrescribedMotion(FlxSystem sys, PetscInt n, const PetscInt idx[], FlxSystemMotionFn fn, void *ctx)
+{
+  PetscInt any = n > 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(sys->mov, sys->movbuf));
+  PetscCall(PetscMalloc2(n + 1, &sys->mov, 5 * n + 1, &sys->movbuf));
+  PetscCall(PetscArraycpy(sys->mov, idx, n));
+  sys->nmov   = n;
+  sys->movfn  = fn;
+  sys->movctx = ctx;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPIU_INT, MPI_MAX, sys->comm));
+  sys->hasmov = any ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetPrescribedMotion(FlxSystem sys, PetscInt *n, const PetscInt *idx[], PetscBool *has)
+{
+  PetscFunctionBegin;
+  if (n) *n = sys->nmov;
+  if (idx) *idx = sys->mov;
+  if (has) *has = sys->hasmov;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputePrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[])
+{
+  PetscFunctionBegin;
+  PetscCheck(kmin >= 0 && kmax <= 4 && kmin <= kmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "motion derivatives %" PetscInt_FMT "..%" PetscInt_FMT " outside 0..4", kmin, kmax);
+  if (sys->nmov) PetscCall(sys->movfn(sys, t, kmin, kmax, vals, sys->movctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemApplyPrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, Vec y[])
+{
+  PetscFunctionBegin;
+  if (!sys->nmov) PetscFunctionReturn(0);
+  PetscCall(FlxSystemComputePrescribedMotion(sys, t, kmin, kmax, sys->movbuf));
+  for (PetscInt k = kmin; k <= kmax; k++) {
+    PetscScalar *a;
+    if (!y[k - kmin]) continue;
+    PetscCall(VecGetArray(y[k - kmin], &a));
+    for (PetscInt i = 0; i < sys->nmov; i++)
+      a[sys->mov[i]] = sys->movbuf[(k - kmin) * sys->nmov + i];
+    PetscCall(VecRestoreArray(y[k - kmin], &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetDofNameFunction(FlxSystem sys, FlxSystemDofNameFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->namefn  = fn;
+  sys->namectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[])
+{
+  const PetscScalar *m, *f;
+  PetscInt           n, bad = -1;
+  char               msg[512] = "", name[128];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(sys->mass, &n));
+  PetscCall(VecGetArrayRead(sys->mass, &m));
+  PetscCall(VecGetArrayRead(sys->free, &f));
+  for (PetscInt i = 0; i < n && bad < 0; i++)
+    if (PetscRealPart(f[i]) > 0.5 && !(PetscRealPart(m[i]) > 0)) bad = i;
+  PetscCall(VecRestoreArrayRead(sys->free, &f));
+  PetscCall(VecRestoreArrayRead(sys->mass, &m));
+  if (bad >= 0) {
+    if (sys->namefn)
+      PetscCall(sys->namefn(sys, bad, name, sizeof(name), sys->namectx));
+    else
+      PetscCall(PetscSNPrintf(name, sizeof(name), "DOF %" PetscInt_FMT " (local)", bad));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no mass, and %s needs mass on every free DOF: give its elements a density, add a point mass (with rotary inertia for rotations: -pointmass_NAME_inertia), or constrain it", name, what));
+  }
+  PetscCall(FlxCheckCollective(sys->comm, bad >= 0 ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }
