@@ -17,22 +17,27 @@ static PetscErrorCode CheckModesFile(FlxModel m, const char path[], PetscInt mod
     void       *data;
     hid_t       f, d, sp;
     hsize_t     dims[3] = {0, 0, 0};
-    int         nd = -1;
+    int         nd      = -1;
     H5Eget_auto2(H5E_DEFAULT, &fn, &data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open %s as an HDF5 file", what, path));
+    if (f < 0)
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open %s as an HDF5 file", what, path));
     else {
       d = H5Dopen2(f, "/modes/shape", H5P_DEFAULT);
-      if (d < 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: %s has no /modes/shape: give a results file of 'flexure modes'", what, path));
+      if (d < 0)
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: %s has no /modes/shape: give a results file of 'flexure modes'", what, path));
       else {
         sp = H5Dget_space(d);
         nd = sp >= 0 ? H5Sget_simple_extent_dims(sp, dims, NULL) : -1;
         if (sp >= 0) H5Sclose(sp);
         H5Dclose(d);
-        if (nd != 3 || dims[2] != 6) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: /modes/shape of %s is not a K x N x 6 dataset", what, path));
-        else if ((PetscInt)dims[1] != N) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: the modes in %s are of a mesh with %llu nodes, this model has %" PetscInt_FMT ": run 'flexure modes' on this model", what, path, (unsigned long long)dims[1], N));
-        else if (mode > (PetscInt)dims[0]) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: mode %" PetscInt_FMT " is beyond the %llu modes in %s (rerun 'flexure modes' with -modes_n %" PetscInt_FMT ")", what, mode, (unsigned long long)dims[0], path, mode));
+        if (nd != 3 || dims[2] != 6)
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: /modes/shape of %s is not a K x N x 6 dataset", what, path));
+        else if ((PetscInt)dims[1] != N)
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: the modes in %s are of a mesh with %llu nodes, this model has %" PetscInt_FMT ": run 'flexure modes' on this model", what, path, (unsigned long long)dims[1], N));
+        else if (mode > (PetscInt)dims[0])
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: mode %" PetscInt_FMT " is beyond the %llu modes in %s (rerun 'flexure modes' with -modes_n %" PetscInt_FMT ")", what, mode, (unsigned long long)dims[0], path, mode));
       }
       H5Fclose(f);
     }
@@ -58,8 +63,8 @@ PetscErrorCode FlxModelReadModeShape(FlxModel m, const char path[], PetscInt mod
   { /* every rank reads its rows of natural nodes (read-only, independent) */
     hid_t   f, d, fs, ms;
     hsize_t start[3] = {(hsize_t)(mode - 1), (hsize_t)(lo / 6), 0}, count[3] = {1, (hsize_t)((hi - lo) / 6), 6};
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    d = f >= 0 ? H5Dopen2(f, "/modes/shape", H5P_DEFAULT) : -1;
+    f  = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    d  = f >= 0 ? H5Dopen2(f, "/modes/shape", H5P_DEFAULT) : -1;
     fs = d >= 0 ? H5Dget_space(d) : -1;
     ms = H5Screate_simple(3, count, NULL);
     if (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 || (hi > lo && H5Dread(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, a) < 0)) ok = 0;
@@ -68,7 +73,8 @@ PetscErrorCode FlxModelReadModeShape(FlxModel m, const char path[], PetscInt mod
     if (d >= 0) H5Dclose(d);
     if (f >= 0) H5Fclose(f);
   }
-  for (PetscInt i = 0; i < (hi - lo) / 6; i++) umax = PetscMax(umax, PetscSqrtReal(a[6 * i] * a[6 * i] + a[6 * i + 1] * a[6 * i + 1] + a[6 * i + 2] * a[6 * i + 2]));
+  for (PetscInt i = 0; i < (hi - lo) / 6; i++)
+    umax = PetscMax(umax, PetscSqrtReal(a[6 * i] * a[6 * i] + a[6 * i + 1] * a[6 * i + 1] + a[6 * i + 2] * a[6 * i + 2]));
   PetscCall(VecRestoreArray(xnat, &a));
   PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, m->comm));
   PetscCheck(all, m->comm, PETSC_ERR_FILE_READ, "%s: cannot read mode %" PetscInt_FMT " from %s", what, mode, path);

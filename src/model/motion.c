@@ -17,7 +17,7 @@
 
 static const char *const MotionTypes[] = {"displacement", "velocity", "acceleration", "FlxMotionType", "FLX_MOTION_", NULL};
 static PetscErrorCode    CheckConnected(FlxModel);
-static const char *const BaseForms[]   = {"none", "relative", "absolute", "FlxBaseFormulation", "FLX_BASE_", NULL};
+static const char *const BaseForms[] = {"none", "relative", "absolute", "FlxBaseFormulation", "FLX_BASE_", NULL};
 
 /* DOF list: clamped (all six), pinned (translations) or a list of ux,uy,uz,rx,ry,rz; order[] gets the DOFs in the
    order given. */
@@ -27,10 +27,11 @@ static PetscErrorCode ParseDofs(MPI_Comm comm, const char opt[], const char str[
 
   PetscFunctionBegin;
   *n = 0;
-  for (int d = 0; d < 6; d++) dofs[d] = PETSC_FALSE;
+  for (int d = 0; d < 6; d++)
+    dofs[d] = PETSC_FALSE;
   if (!strcmp(str, "all") || !strcmp(str, "clamped") || !strcmp(str, "pinned")) {
     for (int d = 0; d < (str[0] == 'p' ? 3 : 6); d++) {
-      dofs[d]     = PETSC_TRUE;
+      dofs[d]       = PETSC_TRUE;
       order[(*n)++] = d;
     }
     PetscFunctionReturn(0);
@@ -39,7 +40,8 @@ static PetscErrorCode ParseDofs(MPI_Comm comm, const char opt[], const char str[
   PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
   for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     int found = -1;
-    while (*tok == ' ') tok++;
+    while (*tok == ' ')
+      tok++;
     for (int d = 0; d < 6; d++)
       if (!strcmp(tok, FlxDofNames[d])) found = d;
     PetscCheck(found >= 0, comm, PETSC_ERR_USER_INPUT, "%s: unknown DOF '%s' (use clamped, pinned or a list of ux,uy,uz,rx,ry,rz)", opt, tok);
@@ -92,7 +94,7 @@ static PetscErrorCode ReadBC(FlxModel m, FlxBC *b)
 static PetscErrorCode ReadBase(FlxModel m)
 {
   FlxBase  *bs = &m->base;
-  PetscInt  n = 3;
+  PetscInt  n  = 3;
   char     *list[FLX_MAX_NAMES];
   PetscInt  nb = FLX_MAX_NAMES;
   PetscBool setv, setb;
@@ -115,14 +117,15 @@ static PetscErrorCode ReadBase(FlxModel m)
     PetscFunctionReturn(0);
   }
   PetscCheck(setv && n == 3, m->comm, PETSC_ERR_USER_INPUT, "-base_formulation %s needs -base_value gx,gy,gz (the ground acceleration per unit of the time function)", BaseForms[bs->form]);
-  for (int d = 0; d < 3; d++) PetscCheck(!PetscIsInfOrNanReal(bs->value[d]), m->comm, PETSC_ERR_USER_INPUT, "-base_value: %g is not a finite number", (double)bs->value[d]);
+  for (int d = 0; d < 3; d++)
+    PetscCheck(!PetscIsInfOrNanReal(bs->value[d]), m->comm, PETSC_ERR_USER_INPUT, "-base_value: %g is not a finite number", (double)bs->value[d]);
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxModelReadBCs(FlxModel m)
 {
-  char     *list[FLX_MAX_NAMES];
-  PetscInt  n = FLX_MAX_NAMES;
+  char    *list[FLX_MAX_NAMES];
+  PetscInt n = FLX_MAX_NAMES;
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, NULL, "Boundary conditions", "FlxModel");
@@ -133,9 +136,11 @@ PetscErrorCode FlxModelReadBCs(FlxModel m)
     PetscCheck(strlen(list[k]) < FLX_NAME_LEN, m->comm, PETSC_ERR_USER_INPUT, "-bc_names: the name '%s' is longer than %d characters", list[k], FLX_NAME_LEN - 1);
     PetscCall(PetscStrncpy(m->bc[k].name, list[k], FLX_NAME_LEN));
     PetscCall(PetscFree(list[k]));
-    for (PetscInt j = 0; j < k; j++) PetscCheck(strcmp(m->bc[j].name, m->bc[k].name), m->comm, PETSC_ERR_USER_INPUT, "-bc_names: '%s' is given twice", m->bc[k].name);
+    for (PetscInt j = 0; j < k; j++)
+      PetscCheck(strcmp(m->bc[j].name, m->bc[k].name), m->comm, PETSC_ERR_USER_INPUT, "-bc_names: '%s' is given twice", m->bc[k].name);
   }
-  for (PetscInt k = 0; k < m->nbc; k++) PetscCall(ReadBC(m, &m->bc[k]));
+  for (PetscInt k = 0; k < m->nbc; k++)
+    PetscCall(ReadBC(m, &m->bc[k]));
   PetscCall(ReadBase(m));
   PetscFunctionReturn(0);
 }
@@ -167,7 +172,8 @@ static PetscErrorCode MotionFn(FlxSystem sys, PetscReal t, PetscInt kmin, PetscI
       PetscCall(FlxTimeFunctionEvaluateDerivatives(s ? &m->bc[s - 1].tf : &m->base.tf, t, -2, 4, der[s]));
       done[s] = PETSC_TRUE;
     }
-    for (PetscInt k = kmin; k <= kmax; k++) vals[(k - kmin) * mv->n + i] = mv->scale[i] * der[s][k - mv->shift[i] + 2];
+    for (PetscInt k = kmin; k <= kmax; k++)
+      vals[(k - kmin) * mv->n + i] = mv->scale[i] * der[s][k - mv->shift[i] + 2];
   }
   PetscFunctionReturn(0);
 }
@@ -180,7 +186,8 @@ static PetscErrorCode AssignDofs(FlxModel m, PetscInt owner[], PetscInt nloc)
   PetscBool bad      = PETSC_FALSE;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < nloc; i++) owner[i] = -1;
+  for (PetscInt i = 0; i < nloc; i++)
+    owner[i] = -1;
   for (PetscInt k = 0; k < m->nbc && !bad; k++) {
     PetscInt        g, n;
     const PetscInt *nodes;
@@ -212,7 +219,8 @@ static PetscErrorCode BaseSupports(FlxModel m, PetscInt owner[], PetscInt nloc)
   PetscBool use[FLX_MAX_NAMES];
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < m->nbc; k++) use[k] = bs->nbcs ? PETSC_FALSE : PETSC_TRUE;
+  for (PetscInt k = 0; k < m->nbc; k++)
+    use[k] = bs->nbcs ? PETSC_FALSE : PETSC_TRUE;
   for (PetscInt j = 0; j < bs->nbcs; j++) {
     PetscInt found = -1;
     for (PetscInt k = 0; k < m->nbc; k++)
@@ -247,7 +255,8 @@ static PetscErrorCode BaseLoad(FlxModel m)
   PetscCall(VecGetArray(m->base.g, &g));
   PetscCall(VecGetArrayRead(m->mass, &ms));
   PetscCall(VecGetArrayRead(m->free, &fr));
-  for (PetscInt i = 0; i < n; i++) g[i] = i % 6 < 3 ? -ms[i] * m->base.value[i % 6] * fr[i] : 0;
+  for (PetscInt i = 0; i < n; i++)
+    g[i] = i % 6 < 3 ? -ms[i] * m->base.value[i % 6] * fr[i] : 0;
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArrayRead(m->mass, &ms));
   PetscCall(VecRestoreArray(m->base.g, &g));
@@ -331,7 +340,8 @@ static PetscErrorCode CheckConnected(FlxModel m)
 PetscErrorCode FlxModelDestroyBCs(FlxModel m)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < m->nbc; k++) PetscCall(FlxTimeFunctionDestroy(&m->bc[k].tf));
+  for (PetscInt k = 0; k < m->nbc; k++)
+    PetscCall(FlxTimeFunctionDestroy(&m->bc[k].tf));
   PetscCall(FlxTimeFunctionDestroy(&m->base.tf));
   PetscCall(VecDestroy(&m->base.g));
   PetscCall(PetscFree4(m->motion.idx, m->motion.src, m->motion.scale, m->motion.shift));
