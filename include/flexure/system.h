@@ -11,8 +11,15 @@ typedef struct _p_FlxSystem *FlxSystem;
 typedef PetscErrorCode (*FlxSystemInternalFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec f, void *ctx);
 /* f_ext(t), or its first time derivative (for the start-up of higher-degree methods). */
 typedef PetscErrorCode (*FlxSystemExternalFn)(FlxSystem, PetscReal t, Vec f, void *ctx);
-/* Upper bound of the highest natural frequency (rad/s), e.g. element by element. */
-typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, void *ctx);
+/* Upper bound of the highest natural frequency (rad/s), e.g. element by element, and (when what is not NULL)
+   a sentence saying what sets it (collective then). */
+typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, char what[], size_t len, void *ctx);
+/* How the omega_max power iteration ended. */
+typedef enum {
+  FLX_OMEGA_NOT_CONVERGED, /* iteration cap reached */
+  FLX_OMEGA_CONVERGED,     /* to the tolerance */
+  FLX_OMEGA_NOT_RUN
+} FlxOmegaConvergence;
 
 /* Provider of an assembled matrix (the consistent mass), owned by the provider. */
 typedef PetscErrorCode (*FlxSystemMatFn)(FlxSystem, Mat *M, void *ctx);
@@ -84,6 +91,9 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBo
 PETSC_EXTERN PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep);
 /* PETSC_TRUE for a linear system. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);
-/* Estimate omega_max: power iteration on M^-1 K (from below; its tolerance and iteration cap given) and the
-   upper bound (or -1 when the system has none). Collective. */
-PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, PetscReal *omega_bound);
+/* Estimate omega_max: Lanczos on M^-1/2 K M^-1/2 over the free DOFs (SLEPc, options -ts_omega_eps_*; relative
+   tolerance rtol on omega_max^2, at most maxits restarts; its = matrix products; from below until converged), and
+   the upper bound (or -1 when the system has none). maxits = 0: the bound only. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, FlxOmegaConvergence *how, PetscReal *omega_bound);
+/* The upper bound of omega_max and what sets it (empty when unknown). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemDescribeOmegaBound(FlxSystem sys, char what[], size_t len);

@@ -449,10 +449,40 @@ static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, vo
   PetscFunctionReturn(0);
 }
 
+/* Total mass (of the translations along x, point masses included), centre of mass and bounding box: a unit slip
+   (E in MPa in an SI model, a mesh in mm) shows at once. */
+static PetscErrorCode ViewSummary(FlxModel m, PetscViewer viewer)
+{
+  const PetscScalar *ms;
+  const PetscReal   *X;
+  PetscInt           nown;
+  PetscReal          s[4] = {0, 0, 0, 0}, lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  PetscCall(VecGetArrayRead(m->mass, &ms));
+  for (PetscInt i = 0; i < nown; i++) {
+    s[0] += ms[6 * i];
+    for (int d = 0; d < 3; d++) {
+      s[1 + d] += ms[6 * i] * X[3 * i + d];
+      lo[d] = PetscMin(lo[d], X[3 * i + d]);
+      hi[d] = PetscMax(hi[d], X[3 * i + d]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(m->mass, &ms));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s, 4, MPIU_REAL, MPI_SUM, m->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPIU_REAL, MPI_MIN, m->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPIU_REAL, MPI_MAX, m->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  total mass %.6g kg, centre of mass (%.6g, %.6g, %.6g), bounding box (%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g)\n", (double)s[0], (double)(s[0] > 0 ? s[1] / s[0] : 0), (double)(s[0] > 0 ? s[2] / s[0] : 0), (double)(s[0] > 0 ? s[3] / s[0] : 0), (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "Model: %" PetscInt_FMT " materials, %" PetscInt_FMT " sections, %" PetscInt_FMT " boundary conditions (%" PetscInt_FMT " prescribed DOFs), %" PetscInt_FMT " loads, %" PetscInt_FMT " initial conditions, %" PetscInt_FMT " point masses\n", m->nmat, m->nsec, m->nbc, m->nconstrained, m->nload, m->nic, m->npm));
+  PetscCall(ViewSummary(m, viewer));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
     if (m->sec[s].shell)

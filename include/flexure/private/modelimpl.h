@@ -113,6 +113,8 @@ struct _p_FlxModel {
   FlxMotion              motion;
   PetscReal              aM, bK;
   PetscReal              omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscInt               crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
+  PetscReal              crit_lambda; /* its lambda_max(M_e^-1 K_e) */
   PetscBool              allow_rigid;
   PetscInt              *cell_section; /* section of each local cell */
   PetscInt               nconstrained; /* global number of prescribed DOFs */
@@ -140,6 +142,9 @@ PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelReadBCs(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpBCs(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyBCs(FlxModel model);
+/* What sets the element-by-element frequency bound: the element, its group and the kind of its highest mode
+   (critical.c). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelDescribeCriticalElement(FlxModel model, char buf[], size_t len);
 /* Mode `mode` (1-based) of a 'flexure modes' results file, scaled so its largest nodal translation is amplitude,
    into the DOF vector u; what names the option in messages. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadModeShape(FlxModel model, const char path[], PetscInt mode, PetscReal amplitude, const char what[], Vec u);
