@@ -40,8 +40,8 @@ PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
   s->max_time         = 1.0;
   s->max_steps        = PETSC_MAX_INT;
   s->safety           = 0.9;
-  s->power_maxits     = 200;
-  s->power_rtol       = 1e-8;
+  s->power_maxits     = 500;
+  s->power_rtol       = 1e-6;
   s->cap              = 256;
   s->max_energy_error = 10;
   s->monitor_interval = 5;
@@ -105,7 +105,7 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsString("-ts_omega_max_file", "Take omega_max from /modes/omega_max of a 'flexure modes' results file", "FlxStepperSetUp", ts->omega_file, ts->omega_file, sizeof(ts->omega_file), NULL));
   PetscCall(PetscOptionsReal("-ts_omega_max", "Take omega_max (rad/s) from this value instead of estimating it", "FlxStepperSetUp", ts->omega_given, &ts->omega_given, NULL));
   PetscCall(PetscOptionsInt("-ts_omega_max_it", "omega_max estimate (Lanczos): maximum restarts", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
-  PetscCall(PetscOptionsReal("-ts_omega_rtol", "omega_max estimate (Lanczos): relative tolerance on omega_max^2", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
+  PetscCall(PetscOptionsReal("-ts_omega_rtol", "omega_max estimate (Lanczos): relative residual tolerance on omega_max^2 (the estimate is within it of an eigenvalue)", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
   PetscCall(PetscOptionsReal("-ts_max_energy_error", "Stop as unstable when the energy balance error exceeds this multiple of the energy put in", "FlxStepperSolve", ts->max_energy_error, &ts->max_energy_error, NULL));
   PetscCall(PetscOptionsReal("-ts_monitor_interval", "Seconds between progress lines (negative: none)", "FlxStepperSolve", ts->monitor_interval, &ts->monitor_interval, NULL));
   PetscCall(PetscOptionsInt("-ts_ledger_buffer", "Steps buffered between reductions of the energy ledger and probes", "FlxStepperSolve", ts->cap, &ts->cap, NULL));

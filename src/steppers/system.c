@@ -199,7 +199,30 @@ typedef struct {
   FlxSystem sys;
   Vec       d, t, zero;
   PetscInt  nprod;
+  PetscReal theta, bound2, rtol; /* largest Ritz value so far; the bound squared */
 } OmegaCtx;
+
+/* Record the largest Ritz value of each restart (from below). */
+static PetscErrorCode OmegaMonitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *eigr, PetscScalar *eigi, PetscReal *errest, PetscInt nest, void *ctx)
+{
+  OmegaCtx *oc = (OmegaCtx *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nest; k++) oc->theta = PetscMax(oc->theta, PetscRealPart(eigr[k]));
+  PetscFunctionReturn(0);
+}
+
+/* Converged as usual, or once the largest Ritz value is within the tolerance of the upper bound: both enclose
+   omega_max^2 then (uniform meshes, whose top of the spectrum clusters at an element's own mode). */
+static PetscErrorCode OmegaStop(EPS eps, PetscInt its, PetscInt max_it, PetscInt nconv, PetscInt nev, EPSConvergedReason *reason, void *ctx)
+{
+  OmegaCtx *oc = (OmegaCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(EPSStoppingBasic(eps, its, max_it, nconv, nev, reason, NULL));
+  if (*reason == EPS_CONVERGED_ITERATING && oc->bound2 > 0 && oc->bound2 - oc->theta <= oc->rtol * oc->theta) *reason = EPS_CONVERGED_USER;
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode OmegaMult(Mat A, Vec x, Vec y)
 {
@@ -216,7 +239,7 @@ static PetscErrorCode OmegaMult(Mat A, Vec x, Vec y)
 
 PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, FlxOmegaConvergence *how, PetscReal *omega_bound)
 {
-  OmegaCtx     oc = {sys, NULL, NULL, NULL, 0};
+  OmegaCtx     oc = {sys, NULL, NULL, NULL, 0, 0, 0, rtol};
   Mat          A;
   EPS          eps;
   Vec          x0;
@@ -264,26 +287,25 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
   PetscCall(EPSSetProblemType(eps, EPS_HEP));
   PetscCall(EPSSetType(eps, EPSKRYLOVSCHUR));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
-  PetscCall(EPSSetDimensions(eps, 1, PetscMin(N, 16), PETSC_DEFAULT));
+  PetscCall(EPSSetDimensions(eps, 1, PetscMin(N, 32), PETSC_DEFAULT));
   PetscCall(EPSSetTolerances(eps, rtol, maxits));
   PetscCall(EPSSetInitialSpace(eps, 1, &x0));
+  oc.bound2 = *omega_bound > 0 ? *omega_bound * *omega_bound : 0;
+  PetscCall(EPSMonitorSet(eps, OmegaMonitor, &oc, NULL));
+  PetscCall(EPSSetStoppingTestFunction(eps, OmegaStop, &oc, NULL));
   PetscCall(EPSSetFromOptions(eps));
   PetscCall(EPSSolve(eps));
   PetscCall(EPSGetConverged(eps, &nconv));
-  if (nconv > 0) {
-    PetscCall(EPSGetEigenvalue(eps, 0, &lambda, NULL));
-    *how = FLX_OMEGA_CONVERGED;
-  } else { /* not converged: the best Ritz value so far (from below) */
-    PetscInt nit;
-    PetscCall(EPSGetIterationNumber(eps, &nit));
-    *how = FLX_OMEGA_NOT_CONVERGED;
-    {
-      PetscScalar re;
-      PetscReal   err;
-      PetscCall(EPSGetErrorEstimate(eps, 0, &err));
-      PetscCall(EPSGetEigenvalue(eps, 0, &re, NULL));
-      lambda = re;
-    }
+  {
+    EPSConvergedReason reason;
+    PetscCall(EPSGetConvergedReason(eps, &reason));
+    if (nconv > 0) {
+      PetscCall(EPSGetEigenvalue(eps, 0, &lambda, NULL));
+      *how = FLX_OMEGA_CONVERGED;
+    } else if (reason == EPS_CONVERGED_USER) {
+      lambda = oc.theta;
+      *how   = FLX_OMEGA_CONVERGED;
+    } else *how = FLX_OMEGA_NOT_CONVERGED; /* the caller falls back to the bound */
   }
   *omega_power = PetscSqrtReal(PetscMax(PetscRealPart(lambda), 0));
   *its         = oc.nprod;
