@@ -38,14 +38,16 @@ static PetscErrorCode ReadTableFile(MPI_Comm comm, const char path[], const char
       if (hash) *hash = 0;
       while (*p && !msg[0]) {
         double d;
+        int    tl;
         while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\n')
           p++;
         if (!*p) break;
-        d = strtod(p, &end);
+        d  = strtod(p, &end);
+        tl = (int)PetscMin(strcspn(p, " \t,\r\n"), 40); /* the token, for messages */
         if (end == p || (*end && !strchr(" \t,\r\n", *end)))
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s:%" PetscInt_FMT ": not a number: '%.40s' (%s expects two columns, time and value)", path, lineno, p, opt));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s:%" PetscInt_FMT ": not a number: '%.*s' (%s expects two columns, time and value)", path, lineno, tl, p, opt));
         else if (!isfinite(d))
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s:%" PetscInt_FMT ": %s is not a finite number (%s)", path, lineno, p, opt));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s:%" PetscInt_FMT ": '%.*s' is not a finite number (%s)", path, lineno, tl, p, opt));
         else if (k == 2)
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s:%" PetscInt_FMT ": more than two numbers on a line (%s expects time and value)", path, lineno, opt));
         else
