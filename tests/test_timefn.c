@@ -10,7 +10,7 @@
 static PetscErrorCode Integral(const FlxTimeFunction *tf, PetscInt k, PetscReal t, const PetscReal breaks[], PetscInt nb, PetscReal *res)
 {
   const PetscReal g[3] = {-PetscSqrtReal(0.6), 0, PetscSqrtReal(0.6)}, w[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
-  PetscReal       pts[8], s = 0;
+  PetscReal       pts[8], s                                                 = 0;
   PetscInt        np = 0, n = 400;
 
   PetscFunctionBegin;
@@ -66,7 +66,8 @@ static PetscErrorCode FromOptions(const char *const kv[], FlxTimeFunction *tf)
 {
   PetscFunctionBegin;
   PetscCall(PetscOptionsClear(NULL));
-  for (int i = 0; kv[i]; i += 2) PetscCall(PetscOptionsSetValue(NULL, kv[i], kv[i + 1]));
+  for (int i = 0; kv[i]; i += 2)
+    PetscCall(PetscOptionsSetValue(NULL, kv[i], kv[i + 1]));
   PetscCall(FlxTimeFunctionSetFromOptions(PETSC_COMM_SELF, "tf_", "test", tf));
   PetscFunctionReturn(0);
 }
@@ -101,13 +102,13 @@ int main(int argc, char **argv)
       PetscReal   breaks[4], scale;
       PetscInt    nb;
     } cases[] = {
-      {"constant", {NULL}, 4, {0}, 1, 0},
-      {"step", {"-tf_function", "step", "-tf_t0", "0.3", NULL}, 4, {0.3}, 1, 1},
-      {"ramp", {"-tf_function", "ramp", "-tf_t0", "0.2", "-tf_t1", "0.6", NULL}, 4, {0.2, 0.6}, 3, 2},
-      {"smoothramp", {"-tf_function", "smoothramp", "-tf_t0", "0.1", "-tf_t1", "0.9", NULL}, 4, {0.1, 0.9}, 2, 2},
-      {"sine", {"-tf_function", "sine", "-tf_frequency", "1.7", "-tf_t0", "0.05", NULL}, 4, {0.05}, 11, 1},
-      {"halfsine", {"-tf_function", "halfsine", "-tf_t0", "0.2", "-tf_t1", "0.7", NULL}, 4, {0.2, 0.7}, 7, 2},
-      {"table", {"-tf_function", "table", "-tf_table", "0.1,1,0.4,-2,0.5,3,1.0,0.5", NULL}, 4, {0.1, 0.4, 0.5, 1.0}, 1, 4},
+        {"constant", {NULL}, 4, {0}, 1, 0},
+        {"step", {"-tf_function", "step", "-tf_t0", "0.3", NULL}, 4, {0.3}, 1, 1},
+        {"ramp", {"-tf_function", "ramp", "-tf_t0", "0.2", "-tf_t1", "0.6", NULL}, 4, {0.2, 0.6}, 3, 2},
+        {"smoothramp", {"-tf_function", "smoothramp", "-tf_t0", "0.1", "-tf_t1", "0.9", NULL}, 4, {0.1, 0.9}, 2, 2},
+        {"sine", {"-tf_function", "sine", "-tf_frequency", "1.7", "-tf_t0", "0.05", NULL}, 4, {0.05}, 11, 1},
+        {"halfsine", {"-tf_function", "halfsine", "-tf_t0", "0.2", "-tf_t1", "0.7", NULL}, 4, {0.2, 0.7}, 7, 2},
+        {"table", {"-tf_function", "table", "-tf_table", "0.1,1,0.4,-2,0.5,3,1.0,0.5", NULL}, 4, {0.1, 0.4, 0.5, 1.0}, 1, 4},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
       FlxTimeFunction tf;
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
     FILE           *fp   = fopen(file, "w");
     FlxTimeFunction a, b;
     char            inl[65536] = "";
-    PetscReal       err = 0;
+    PetscReal       err        = 0;
     fprintf(fp, "# time acceleration\n");
     for (int i = 0; i < 1000; i++) {
       char item[64];
@@ -142,7 +143,8 @@ int main(int argc, char **argv)
       PetscReal x[7], y[7];
       PetscCall(FlxTimeFunctionEvaluateDerivatives(&a, t, -2, 4, x));
       PetscCall(FlxTimeFunctionEvaluateDerivatives(&b, t, -2, 4, y));
-      for (int k = 0; k < 7; k++) err = PetscMax(err, PetscAbsReal(x[k] - y[k]));
+      for (int k = 0; k < 7; k++)
+        err = PetscMax(err, PetscAbsReal(x[k] - y[k]));
     }
     if (a.ntab != 1000 || b.ntab != 1000 || err > 0) fails++;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s 1000-row table file and the same table inline: %d and %d rows, largest difference %.2e\n", a.ntab != 1000 || b.ntab != 1000 || err > 0 ? "FAIL:" : "PASS:", (int)a.ntab, (int)b.ntab, (double)err));

@@ -89,7 +89,8 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
     if (set) {
       char  *end;
       double v = strtod(dts, &end);
-      if (!strcmp(dts, "auto")) ts->dt_set = PETSC_FALSE;
+      if (!strcmp(dts, "auto"))
+        ts->dt_set = PETSC_FALSE;
       else {
         PetscCheck(end != dts && !*end && isfinite(v) && v > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dt %s: give a positive time step (s) or auto", dts);
         ts->dt     = (PetscReal)v;
@@ -179,7 +180,7 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     }
     /* an estimate that did not converge may lie far below omega_max: the bound is safe */
     ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) || (ts->power_how == FLX_OMEGA_NOT_CONVERGED && ts->omega_bound > 0) ? ts->omega_bound
-                                                                                                                : ts->omega_power;
+                                                                                                                                                                                     : ts->omega_power;
     PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
     ts->h_crit = ts->Omega_max / ts->omega_used;
   } else
@@ -452,8 +453,10 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
   if (ts->omega_used > 0) {
     char what[512];
-    if (ts->omega_given > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
-    else if (ts->power_how == FLX_OMEGA_NOT_RUN) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s element-by-element bound (from above, -ts_omega_bound)\n", (double)ts->omega_bound));
+    if (ts->omega_given > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
+    else if (ts->power_how == FLX_OMEGA_NOT_RUN)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s element-by-element bound (from above, -ts_omega_bound)\n", (double)ts->omega_bound));
     else {
       static const char *how[] = {"NOT converged in -ts_omega_max_it restarts: the step uses the element-by-element bound (safe; raise -ts_omega_max_it for a larger step)", "converged to -ts_omega_rtol", ""};
       PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by Lanczos on M^-1/2 K M^-1/2 (%" PetscInt_FMT " products, %.2f s; %s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->power_time, how[ts->power_how], (double)ts->omega_bound));

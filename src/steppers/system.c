@@ -208,7 +208,8 @@ static PetscErrorCode OmegaMonitor(EPS eps, PetscInt its, PetscInt nconv, PetscS
   OmegaCtx *oc = (OmegaCtx *)ctx;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < nest; k++) oc->theta = PetscMax(oc->theta, PetscRealPart(eigr[k]));
+  for (PetscInt k = 0; k < nest; k++)
+    oc->theta = PetscMax(oc->theta, PetscRealPart(eigr[k]));
   PetscFunctionReturn(0);
 }
 
@@ -270,13 +271,16 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
     PetscCall(VecGetArrayRead(sys->mass, &m));
     PetscCall(VecGetArrayRead(sys->free, &f));
     PetscCall(VecGetArrayWrite(oc.d, &d));
-    for (PetscInt i = 0; i < n; i++) d[i] = PetscRealPart(m[i]) > 0 ? f[i] / PetscSqrtReal(PetscRealPart(m[i])) : 0;
+    for (PetscInt i = 0; i < n; i++)
+      d[i] = PetscRealPart(m[i]) > 0 ? f[i] / PetscSqrtReal(PetscRealPart(m[i])) : 0;
     PetscCall(VecRestoreArrayWrite(oc.d, &d));
     PetscCall(VecRestoreArrayRead(sys->free, &f));
     PetscCall(VecRestoreArrayRead(sys->mass, &m));
   }
-  if (sys->x0) PetscCall(VecCopy(sys->x0, x0));
-  else PetscCall(VecSet(x0, 1.0));
+  if (sys->x0)
+    PetscCall(VecCopy(sys->x0, x0));
+  else
+    PetscCall(VecSet(x0, 1.0));
   PetscCall(VecPointwiseMult(x0, x0, sys->free));
   PetscCall(MatCreateShell(sys->comm, n, n, N, N, &oc, &A));
   PetscCall(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))OmegaMult));
@@ -305,7 +309,8 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
     } else if (reason == EPS_CONVERGED_USER) {
       lambda = oc.theta;
       *how   = FLX_OMEGA_CONVERGED;
-    } else *how = FLX_OMEGA_NOT_CONVERGED; /* the caller falls back to the bound */
+    } else
+      *how = FLX_OMEGA_NOT_CONVERGED; /* the caller falls back to the bound */
   }
   *omega_power = PetscSqrtReal(PetscMax(PetscRealPart(lambda), 0));
   *its         = oc.nprod;
