@@ -34,6 +34,8 @@ struct _p_FlxStepper {
   PetscReal safety;
   PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
   PetscInt  power_its, power_maxits;
+  FlxOmegaConvergence power_how;  /* how the power iteration ended */
+  PetscLogDouble      power_time; /* its wall time */
   PetscReal power_rtol;
   Vec       x0, v0;
 
