@@ -95,7 +95,7 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
       PetscCheck(!dset[k], m->comm, PETSC_ERR_USER_INPUT, "section '%s': dimension -%s%s needs a shape (-%sshape rectangle|circle|tube|box|isection)", s->name, pre, ShapeDim[k], pre);
     for (int k = 0; k < 4; k++) {
       PetscCheck(given[k], m->comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s) or a shape (-%sshape)", pre, BeamProp[k], BeamPropHelp[k], pre);
-      PetscCheck(*pv[k] > 0, m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, BeamProp[k], (double)*pv[k], BeamPropHelp[k]);
+      PetscCheck(*pv[k] > 0 && !PetscIsInfOrNanReal(*pv[k]), m->comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive and finite (%s)", pre, BeamProp[k], (double)*pv[k], BeamPropHelp[k]);
     }
     p->Asy = p->Asz = kappa * p->A;
   }

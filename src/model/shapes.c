@@ -204,8 +204,8 @@ PetscErrorCode FlxSectionShapeCompute(FlxSectionShape shape, const FlxShapeDimen
 
   PetscFunctionBegin;
   for (int k = 0; k < 6; k++)
-    if (FlxSectionShapeUses(shape, keys[k]) && !(vals[k] > 0)) {
-      snprintf(err, len, "dimension %s = %g of the %s must be positive", keys[k], (double)vals[k], FlxSectionShapes[shape]);
+    if (FlxSectionShapeUses(shape, keys[k]) && !(vals[k] > 0 && !PetscIsInfOrNanReal(vals[k]))) {
+      snprintf(err, len, "dimension %s = %g of the %s must be positive and finite", keys[k], (double)vals[k], FlxSectionShapes[shape]);
       PetscFunctionReturn(PETSC_ERR_USER_INPUT);
     }
   if (shape == FLX_SHAPE_TUBE && !(dm->t < dm->d / 2)) {
