@@ -15,7 +15,11 @@
    global axis, trace-preserving otherwise). With this lumping the highest rotational frequency of an
    element is about sqrt(8 E / rho) / L (the end rotation against 4 E I / L), the same order as the
    axial one (2 sqrt(E / rho) / L), so rotations do not drive the critical step for slender beams;
-   rotary_scale > 1 lowers it further (see README). */
+   rotary_scale > 1 lowers it further (see README).
+
+   Line loads: consistent nodal forces from the element's own interpolation (exact fixed-end forces, see
+   Beam3dLineLoad). Section forces: K_e u_e minus that vector, in element axes, the first node's sign reversed
+   (tension positive, the same moment sign at both ends). */
 #include <flexure/private/elementimpl.h>
 
 const char *const FlxBeamForceNames[]  = {"N_1", "Vy_1", "Vz_1", "T_1", "My_1", "Mz_1", "N_2", "Vy_2", "Vz_2", "T_2", "My_2", "Mz_2"};

@@ -170,7 +170,7 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
     PetscCall(PetscOptionsString("-material", "Material of the section", "FlxModelSetFromOptions", s->material, s->material, FLX_NAME_LEN, &set));
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "missing property: section '%s' has no material (-%smaterial NAME)", s->name, pre);
     PetscCall(PetscOptionsReal("-thickness", "Shell thickness (m): makes this a shell section", "FlxModelSetFromOptions", p->t, &p->t, &s->shell));
-    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, &kappaset));
+    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A, default 5/6, replacing Cowper's factors of a shape; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, &kappaset));
     PetscCall(PetscOptionsReal("-rotary_inertia_scale", "Factor on the lumped rotary inertia (1 = physical)", "FlxModelSetFromOptions", p->rotary_scale, &p->rotary_scale, NULL));
     PetscOptionsEnd();
     PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
