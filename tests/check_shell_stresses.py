@@ -8,7 +8,8 @@
 - the centre von Mises stress (mean over the elements around the centre node; there sxx = syy, so von Mises =
   6 M / t^2) matches Navier's series within 2%, top and bottom, on both meshes;
 - on the quad mesh the element frame is the consistent frame: both fields agree (1e-12);
-- -output_shell_axis 0,1,0 swaps sxx and syy."""
+- -output_shell_axis 0,1,0 swaps sxx and syy;
+- a traction (0, 0, -q) gives the displacements of the pressure q."""
 import math
 import os
 
@@ -84,6 +85,13 @@ for k, what in ((0, "largest"), (1, "mean")):
             f"mixed mesh, consistent frame: {what} jump between neighbouring triangles {res['mixed', 'consistent'][k]:.4f} below the quad mesh's {res['quads', 'consistent'][k]:.4f} (no checkerboard)")
 c.check(res["mixed", "element"][1] > 3 * res["mixed", "consistent"][1],
         f"mixed mesh, element frame: mean jump {res['mixed', 'element'][1]:.4f} more than 3 x the consistent frame's (the checkerboard it removes)")
+# a traction -q along z is the pressure q on the plate (normal +z): same displacements
+path = os.path.join(a.out, f"shell_stresses_traction_np{a.np}.h5")
+run(a.np, ["static", case, "-load_names", "t", "-load_t_type", "traction", "-load_t_group", "plate", "-load_t_value", f"0,0,{-q}", "-mesh_mixed", "-output_file", path])
+with h5py.File(path, "r") as f, h5py.File(os.path.join(a.out, f"shell_stresses_mixed_np{a.np}.h5"), "r") as g:
+    ut, up = f["/static/displacement"][:], g["/static/displacement"][:]
+d = np.max(np.abs(ut - up)) / np.max(np.abs(up))
+c.check(d < 1e-12, f"traction 0,0,-q = pressure q on the plate: displacements agree to {d:.1e} (tolerance 1e-12)")
 xyz, conn, fy, _ = solve("mixed_y", ["-mesh_mixed", "-output_shell_axis", "0,1,0"])
 _, _, fx, _ = solve("mixed", ["-mesh_mixed"])
 d = max(np.max(np.abs(fy["shell_stresses"][:, 8] - fx["shell_stresses"][:, 9])), np.max(np.abs(fy["shell_stresses"][:, 9] - fx["shell_stresses"][:, 8])))

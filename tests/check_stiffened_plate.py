@@ -4,7 +4,8 @@ curve group of a shell mesh without a section is a node set), loaded by a line l
 Physical Curve 'tip' (the edge cells of that group), with a 4 x 30 mm flat-bar stiffener (shape rectangle) on
 its centre line.
 - static, plain strip (-setnumber stiffener 0): tip deflection = beam theory P L^3 / 3 E I (P = q B) within 1%
-  (measured -0.6%: the clamp restrains the anticlastic curvature over a length of about B);
+  (measured -0.6%: the clamp restrains the anticlastic curvature over a length of about B), and under an edge
+  moment per length m, M L^2 / 2 E I (M = m B) within 1%;
 - static, stiffened: tip deflection = the composite beam (plate strip + bar, Timoshenko bar) within 1%;
 - static section forces of the stiffener (/static/beam_forces/line2): the stiffener's root moment is the part
   of the total P L that its stiffness share carries (within 2%); the line cells of 'root' and 'tip' have NaN rows;
@@ -64,6 +65,11 @@ P, Is = q * B, B * t**3 / 12
 w_beam = -P * L**3 / (3 * E * Is)
 w, _ = static(a.np, strip, plain, "strip")
 c.check(abs(w / w_beam - 1) < 0.01, f"plain strip: tip deflection {w:.6e} m vs beam theory P L^3 / 3 E I = {w_beam:.6e}: {w / w_beam - 1:+.2%} (tolerance 1%)")
+# an edge moment per length m about Y along the tip: M = m B, tip deflection -M L^2 / 2 E I
+mY = 20.0
+wm, _ = static(a.np, strip, plain + ["-load_edge_value", f"0,0,0,0,{mY},0"], "strip_moment")
+wm_beam = -mY * B * L**2 / (2 * E * Is)
+c.check(abs(wm / wm_beam - 1) < 0.01, f"plain strip, edge moment: tip deflection {wm:.6e} m vs beam theory M L^2 / 2 E I = {wm_beam:.6e}: {wm / wm_beam - 1:+.2%} (tolerance 1%)")
 EI = E * (Is + bs * hs**3 / 12)
 kappa = 10 * (1 + nu) / (12 + 11 * nu)
 w_comp = -P * L**3 / (3 * EI) - P * L / (kappa * G * bs * hs)
