@@ -11,6 +11,7 @@
 /* Open MPI's I/O layer copies the file name into 256-byte buffers (sharedfp/lockedfile adds ".locktest.RANK"): a longer
    name aborts inside MPI_File_open. Longer paths are opened through their directory's descriptor (/proc/self/fd). */
 #define FLX_MPIIO_NAME_MAX 230
+#define FLX_NAME_MAX 200 /* the file's name: "/proc/self/fd/N/" + name + ".tmp" stays within FLX_MPIIO_NAME_MAX */
 
 static const char *KinNames[3] = {"displacement", "velocity", "acceleration"};
 
@@ -62,6 +63,7 @@ static int CloseObjects(FlxWriter w)
   if (w->time >= 0) H5Dclose(w->time), w->time = -1;
   FlxWriterCloseSeries(w);
   if (io->file >= 0) bad = H5Fclose(io->file) < 0;
+  if (bad) FlxH5CloseFailed();
   io->file = -1;
   if (io->rank == 0) {
     if (io->fd >= 0) close(io->fd);
@@ -100,8 +102,8 @@ static PetscErrorCode MPIName(FlxWriter w, char name[], size_t len, int *dirfd)
     PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
   fd = open(dir, O_RDONLY | O_DIRECTORY);
   if (fd >= 0) PetscCall(PetscSNPrintf(name, len, "/proc/self/fd/%d/%s", fd, slash ? slash + 1 : w->h5tmp));
-  ok = fd >= 0 && strlen(name) <= FLX_MPIIO_NAME_MAX && !access("/proc/self/fd", X_OK);
-  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_USER_INPUT, "the results file name is too long for Open MPI's I/O layer (at most " PetscStringize(FLX_MPIIO_NAME_MAX) " characters for its last component): choose a shorter -output_file"));
+  ok = fd >= 0 && strlen(name) <= FLX_MPIIO_NAME_MAX;
+  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_OPEN, "-output_file: the path is too long for Open MPI's I/O layer and its directory cannot be opened to shorten it: choose a shorter path"));
   *dirfd = fd;
   PetscFunctionReturn(0);
 }
@@ -114,6 +116,7 @@ static PetscErrorCode SetPaths(FlxWriter w, const char path[])
   PetscFunctionBegin;
   PetscCheck(len > 0 && len + 8 < sizeof(w->h5), w->comm, PETSC_ERR_USER_INPUT, "-output_file must name a file (at most %d characters)", (int)sizeof(w->h5) - 8);
   PetscCheck(base[0], w->comm, PETSC_ERR_USER_INPUT, "-output_file %s names a directory, not a file", path);
+  PetscCheck(strlen(base) <= FLX_NAME_MAX, w->comm, PETSC_ERR_USER_INPUT, "-output_file: the file's name (after the last '/') has %d characters, more than the %d that Open MPI's I/O layer accepts: choose a shorter name", (int)strlen(base), FLX_NAME_MAX);
   /* the XDMF refers to the file as NAME:/dataset and Xdmf3 splits at ':' and '|' */
   PetscCheck(!strpbrk(base, ":|"), w->comm, PETSC_ERR_USER_INPUT, "-output_file %s: the file name must not contain ':' or '|' (the XDMF cannot refer to it)", path);
   PetscCall(PetscStrncpy(w->h5, path, sizeof(w->h5)));
@@ -147,9 +150,11 @@ static PetscErrorCode OpenFile(FlxWriter w)
   int   dirfd, err = 0, ok;
 
   PetscFunctionBegin;
-  PetscCall(MPIName(w, name, sizeof(name), &dirfd));
   if (w->rank == 0) MakeDirs(w->h5);
   PetscCallMPI(MPI_Barrier(w->comm));
+  PetscCall(MPIName(w, name, sizeof(name), &dirfd));
+  FlxH5Init();
+  PetscCall(FlxH5PreCheck(&w->io, w->h5tmp)); /* a full disk at start, before HDF5 touches the file */
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FLX_H5LID(&w->io, fapl, H5Pcreate(H5P_FILE_ACCESS));
   FLX_H5L(&w->io, H5Pset_fapl_mpio(fapl, w->comm, MPI_INFO_NULL));
@@ -204,7 +209,6 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   }
   *wout = w;
   FlxWriterSetWhat(w, "the file's groups");
-  PetscCall(FlxH5Reserve(&w->io, 65536));
   PetscCall(FlxWriterCreateSeries(w));
   PetscFunctionReturn(0);
 }
@@ -261,7 +265,7 @@ static PetscErrorCode WriteNodeGroups(FlxWriter w, FlxMesh mesh)
   Vec                mem;
   const PetscScalar *a;
   unsigned char     *u;
-  hid_t              space, dset;
+  hid_t              dset;
   hsize_t            dims[2];
   char               names[8192] = "";
 
@@ -295,12 +299,10 @@ static PetscErrorCode WriteNodeGroups(FlxWriter w, FlxMesh mesh)
   PetscCall(VecRestoreArrayRead(mem, &a));
   dims[0] = (hsize_t)w->N;
   dims[1] = (hsize_t)G;
-  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/mesh/node_groups", H5T_NATIVE_UCHAR, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, "/mesh/node_groups", H5T_NATIVE_UCHAR, 2, dims, &dset));
   PetscCall(WriteRowsRaw(w, dset, -1, lo / G, (hi - lo) / G, G, H5T_NATIVE_UCHAR, u));
   PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "groups", names));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   PetscCall(PetscFree(u));
   PetscCall(VecDestroy(&mem));
   PetscFunctionReturn(0);
@@ -321,7 +323,6 @@ PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
     bytes += (double)w->ncells[t] * (8.0 * FlxCellTypeNodes[t] + 32.0);
   }
   FlxWriterSetWhat(w, "the mesh");
-  PetscCall(FlxH5Reserve(&w->io, bytes));
   PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->io.file));
   PetscCall(WriteNodeGroups(w, mesh));
   w->mesh_written = PETSC_TRUE;
@@ -346,6 +347,7 @@ PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscRe
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the attribute %s", name);
+  PetscCall(FlxH5Reserve(&w->io, 4096));
   FLX_H5LID(&w->io, space, H5Screate(H5S_SCALAR));
   if (H5Aexists(w->io.file, name) > 0) FLX_H5(&w->io, H5Adelete(w->io.file, name));
   FLX_H5ID(&w->io, attr, H5Acreate2(w->io.file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
@@ -407,7 +409,7 @@ static PetscErrorCode FrameNodeField(FlxWriter w, const char name[], Vec xnat)
   }
   f       = &w->nf[k];
   dims[0] = (hsize_t)w->nframes;
-  FLX_H5(&w->io, H5Dset_extent(f->dset, dims));
+  PetscCall(FlxH5SetExtent(&w->io, f->dset, dims));
   PetscCall(WriteRows(w, f->dset, w->nframes - 1, xnat, 6));
   f->nrows = w->nframes;
   PetscFunctionReturn(0);
@@ -421,7 +423,6 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "frame %" PetscInt_FMT " (t = %g s)", w->nframes, (double)t);
-  PetscCall(FlxH5Reserve(&w->io, 3.0 * 48.0 * w->N + 8.0 * 1024));
   if (w->time < 0) {
     hsize_t dims[1] = {0};
     PetscCall(FlxH5EnsureGroup(&w->io, "/fields"));
@@ -446,16 +447,14 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
 /* Write a static node field /static/name (N x 6) and register it for the XDMF. */
 static PetscErrorCode StaticNodeField(FlxWriter w, const char path[], const char label[], Vec x)
 {
-  hid_t    space, dset;
+  hid_t    dset;
   hsize_t  dims[2] = {(hsize_t)w->N, 6};
   PetscInt k;
 
   PetscFunctionBegin;
-  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims, &dset));
   PetscCall(WriteRows(w, dset, -1, x, 6));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   if (!strncmp(path, "/static/", 8) && FindNodeField(w, path + 1) < 0) PetscCall(AddNodeField(w, path + 1, label, &k));
   PetscFunctionReturn(0);
 }
@@ -466,7 +465,6 @@ PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec 
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   PetscCall(FlxWriterCheckName(w, name, "node field", PETSC_FALSE));
   FlxWriterSetWhat(w, "the node field %s", name);
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
   if (w->nframes)
     PetscCall(FrameNodeField(w, name, xnat));
   else {
@@ -487,7 +485,6 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "%s", name);
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
   PetscCall(PetscStrncpy(grp, name, sizeof(grp)));
   slash = strrchr(grp, '/');
   if (slash && slash != grp) {
@@ -539,13 +536,11 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/%s/%s", f->isstatic ? "static" : "fields", f->name, FlxCellTypeNames[t]));
   if (f->isstatic) {
-    hid_t space, dset;
-    FLX_H5LID(&w->io, space, H5Screate_simple(2, dims + 1, NULL));
-    FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    hid_t dset;
+    PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims + 1, &dset));
     PetscCall(WriteRows(w, dset, -1, r, f->ncomp));
     PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", comps));
     FLX_H5L(&w->io, H5Dclose(dset));
-    FLX_H5L(&w->io, H5Sclose(space));
     f->has[t] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
@@ -556,7 +551,7 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
     f->has[t]   = PETSC_TRUE;
   }
   dims[0] = (hsize_t)w->nframes;
-  FLX_H5(&w->io, H5Dset_extent(f->dset[t], dims));
+  PetscCall(FlxH5SetExtent(&w->io, f->dset[t], dims));
   PetscCall(WriteRows(w, f->dset[t], w->nframes - 1, r, f->ncomp));
   f->nrows[t] = w->nframes;
   PetscFunctionReturn(0);
@@ -577,7 +572,6 @@ PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt 
   FlxWriterSetWhat(w, "the cell field %s", name);
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     if (r[t]) bytes += 8.0 * ncomp * w->ncells[t];
-  PetscCall(FlxH5Reserve(&w->io, bytes));
   PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k));
   for (PetscInt c = 0; c < ncomp; c++)
     len += strlen(compnames[c]) + 1;
@@ -608,7 +602,7 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
 
 PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
 {
-  hid_t    space, dset;
+  hid_t    dset;
   hsize_t  dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
   double  *f, om = (double)omega_max;
   int     *r;
@@ -617,7 +611,6 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the modes");
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N * n + 16.0 * n));
   PetscCall(FlxH5EnsureGroup(&w->io, "/modes"));
   PetscCall(PetscMalloc2(n + 1, &f, n + 1, &r));
   for (PetscInt i = 0; i < n; i++) {
@@ -628,12 +621,10 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/rigid_body", H5T_NATIVE_INT, 1, &nd, r));
   PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/omega_max", H5T_NATIVE_DOUBLE, 1, &one, &om));
   PetscCall(PetscFree2(f, r));
-  FLX_H5LID(&w->io, space, H5Screate_simple(3, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, "/modes/shape", H5T_NATIVE_DOUBLE, 3, dims, &dset));
   for (PetscInt i = 0; i < n; i++)
     PetscCall(WriteRows(w, dset, i, shapes[i], 6));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   PetscCall(PetscFree(w->mode_freq));
   PetscCall(PetscMalloc1(n + 1, &w->mode_freq));
   for (PetscInt i = 0; i < n; i++)
@@ -668,15 +659,16 @@ PetscErrorCode FlxWriterFlush(FlxWriter w)
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
-  PetscCall(FlxH5Reserve(&w->io, 0));
   FLX_H5(&w->io, H5Fflush(w->io.file, H5F_SCOPE_GLOBAL));
-  PetscCall(Rename(w));
+  PetscCall(FlxH5Resync(&w->io));
+  if (!w->renamed && w->mesh_written) w->xdmf_cost = 0; /* the XDMF exists before the file gets its name */
   PetscCall(FlxWriterWriteXdmf(w, &ok, &err));
   if (err == ENOSPC)
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: no space left on device", w->xdmf));
   else
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: %s", w->xdmf, strerror(err)));
   PetscCall(FlxH5Fail(&w->io, (PetscBool)!ok, msg));
+  PetscCall(Rename(w));
   PetscFunctionReturn(0);
 }
 
