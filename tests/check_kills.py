@@ -30,7 +30,7 @@ def one(c, i, sig, delay, d):
     for x in os.listdir(d):
         os.remove(os.path.join(d, x))
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    cmd = [MPIEXEC, "-np", "2", os.path.join(BIN, "flexure"), "examples/cantilever/case.yaml", "-output_file", h5, "-output_interval", "25"]
+    cmd = [MPIEXEC, "-np", "2", os.path.join(BIN, "flexure"), "examples/cantilever/case.yaml", "-output_file", h5, "-output_interval", "25", "-ts_max_time", "0.1"]
     p = subprocess.Popen(cmd, cwd=SOURCE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     t0 = time.time()
     while not os.path.exists(h5) and p.poll() is None and time.time() - t0 < 60:
@@ -69,7 +69,7 @@ def main():
     rng = random.Random(seed)
     ok = 0
     for i in range(20):
-        ok += one(c, i, signal.SIGKILL if i % 2 == 0 else signal.SIGTERM, rng.uniform(0.0, 1.5), d)
+        ok += one(c, i, signal.SIGKILL if i % 2 == 0 else signal.SIGTERM, rng.uniform(0.0, 1.0), d)
     c.check(ok == 20, f"{ok} of 20 killed runs left readable files")
     c.done()
 

@@ -76,12 +76,29 @@ void FlxH5Local(FlxH5IO *io, const char call[])
   if (!io->pending[0]) Reason(io, errno, call, io->pending, sizeof(io->pending));
 }
 
+/* Test hook: FLX_TEST_H5_FAIL=RANK:N makes the N-th collective check on rank RANK report a failure, so the tests can
+   show that an HDF5 error on any one rank stops every rank (no hang) with the file closed and readable. */
+static PetscBool Injected(FlxH5IO *io)
+{
+  static int  parsed = 0, frank = -1;
+  static long fcount = -1, count = 0;
+
+  if (!parsed) {
+    const char *e = getenv("FLX_TEST_H5_FAIL");
+    parsed        = 1;
+    if (e && sscanf(e, "%d:%ld", &frank, &fcount) != 2) frank = -1;
+  }
+  return (PetscBool)(frank == io->rank && ++count == fcount);
+}
+
 PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[])
 {
-  int  err = errno, mine = failed || io->pending[0], any;
+  int  err       = errno, mine, any;
   char msg[1024] = "";
 
   PetscFunctionBegin;
+  if (Injected(io) && !failed && !io->pending[0]) snprintf(io->pending, sizeof(io->pending), "cannot write the results file %.700s (writing %.150s): HDF5 call %s failed: injected by FLX_TEST_H5_FAIL", io->path, io->what ? io->what : "", call);
+  mine = failed || io->pending[0];
   PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, io->comm));
   if (!any) PetscFunctionReturn(0);
   if (io->pending[0])

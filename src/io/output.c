@@ -211,6 +211,8 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   out->model = model;
   PetscCall(FlxModelHasShells(model, &out->shells));
   PetscCall(FlxModelGetMesh(model, &mesh));
+  for (PetscInt p = 0; p < out->nprobe; p++) /* input errors before the results file is created */
+    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   PetscCall(CheckNotAnInput(out, cmdline));
   PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
   PetscCall(FlxWriterWriteMesh(out->writer, mesh));
@@ -221,8 +223,6 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   PetscCall(FlxWriterSetAttributeReal(out->writer, "ranks", size));
   for (int j = 0; j < 3; j++)
     PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
-  for (PetscInt p = 0; p < out->nprobe; p++)
-    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   if (ts) {
     PetscReal dt, hcrit, Om, wp, wb;
     PetscCall(FlxStepperGetDescription(ts, &type, desc, sizeof(desc)));

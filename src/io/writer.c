@@ -495,16 +495,23 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k)
+/* Find or register cell field name; *isnew says whether it was registered now. */
+static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k, PetscBool *isnew)
 {
   CellField *f;
+  size_t     len = 1;
 
   PetscFunctionBegin;
+  *isnew = PETSC_FALSE;
   for (*k = 0; *k < w->ncf; (*k)++)
     if (!strcmp(w->cf[*k].name, name) && w->cf[*k].isstatic == isstatic) break;
   if (*k < w->ncf) {
     PetscCheck(w->cf[*k].ncomp == ncomp, w->comm, PETSC_ERR_ARG_WRONG, "cell field %s written with %" PetscInt_FMT " components, earlier with %" PetscInt_FMT, name, ncomp, w->cf[*k].ncomp);
     PetscFunctionReturn(0);
+  }
+  for (PetscInt c = 0; c < ncomp; c++) {
+    PetscCheck(compnames[c][0] && !strchr(compnames[c], ','), w->comm, PETSC_ERR_ARG_WRONG, "cell field %s: component name '%s' must be non-empty and hold no ','", name, compnames[c]);
+    len += strlen(compnames[c]) + 1;
   }
   if (w->ncf == w->capcf) {
     CellField *tmp;
@@ -519,16 +526,21 @@ static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncom
   f->ncomp    = ncomp;
   f->isstatic = isstatic;
   PetscCall(PetscMalloc1(ncomp, &f->comp));
-  for (PetscInt c = 0; c < ncomp; c++)
+  PetscCall(PetscCalloc1(len, &f->comps));
+  for (PetscInt c = 0; c < ncomp; c++) {
     PetscCall(PetscStrallocpy(compnames[c], &f->comp[c]));
+    PetscCall(PetscStrlcat(f->comps, c ? "," : "", len));
+    PetscCall(PetscStrlcat(f->comps, compnames[c], len));
+  }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     f->dset[t] = -1;
-  *k = w->ncf++;
+  *k     = w->ncf++;
+  *isnew = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 /* The cell field of one type: static /static/NAME/TYPE, or row nframes-1 of /fields/NAME/TYPE. */
-static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, const char comps[])
+static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r)
 {
   char    path[400];
   hsize_t dims[3] = {0, (hsize_t)w->ncells[t], (hsize_t)f->ncomp};
@@ -539,14 +551,14 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
     hid_t dset;
     PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims + 1, &dset));
     PetscCall(WriteRows(w, dset, -1, r, f->ncomp));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", comps));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", f->comps));
     FLX_H5L(&w->io, H5Dclose(dset));
     f->has[t] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   if (f->dset[t] < 0) {
     PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 3, dims, &f->dset[t]));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", comps));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", f->comps));
     f->first[t] = w->nframes - 1;
     f->has[t]   = PETSC_TRUE;
   }
@@ -559,36 +571,23 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
 
 PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[])
 {
-  PetscBool isstatic = (PetscBool)(w->nframes == 0);
+  PetscBool isstatic = (PetscBool)(w->nframes == 0), isnew;
   PetscInt  k;
-  double    bytes = 0;
-  char     *comps;
-  size_t    len = 1;
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   PetscCall(FlxWriterCheckName(w, name, "cell field", PETSC_FALSE));
   PetscCheck(ncomp > 0, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "cell field %s needs at least one component", name);
   FlxWriterSetWhat(w, "the cell field %s", name);
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (r[t]) bytes += 8.0 * ncomp * w->ncells[t];
-  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k));
-  for (PetscInt c = 0; c < ncomp; c++)
-    len += strlen(compnames[c]) + 1;
-  PetscCall(PetscCalloc1(len, &comps));
-  for (PetscInt c = 0; c < ncomp; c++) {
-    if (c) strcat(comps, ",");
-    strcat(comps, compnames[c]);
-  }
-  {
+  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k, &isnew));
+  if (isnew) {
     char grp[300];
     PetscCall(FlxH5EnsureGroup(&w->io, isstatic ? "/static" : "/fields"));
     PetscCall(PetscSNPrintf(grp, sizeof(grp), "/%s/%s", isstatic ? "static" : "fields", name));
     PetscCall(FlxH5EnsureGroup(&w->io, grp));
   }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t], comps));
-  PetscCall(PetscFree(comps));
+    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t]));
   PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
@@ -684,6 +683,7 @@ static PetscErrorCode FreeAll(FlxWriter w)
     for (PetscInt c = 0; c < w->cf[k].ncomp; c++)
       PetscCall(PetscFree(w->cf[k].comp[c]));
     PetscCall(PetscFree(w->cf[k].comp));
+    PetscCall(PetscFree(w->cf[k].comps));
     PetscCall(PetscFree(w->cf[k].name));
   }
   for (PetscInt g = 0; g < w->ngroups && w->gname; g++)

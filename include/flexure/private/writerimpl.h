@@ -20,6 +20,7 @@ typedef struct {
   char     *name;
   PetscInt  ncomp;
   char    **comp;
+  char     *comps; /* the components, comma-separated (attribute "components") */
   PetscBool isstatic;
   PetscBool has[FLX_NUM_CELL_TYPES];
   hid_t     dset[FLX_NUM_CELL_TYPES]; /* transient: open extendible datasets (-1: none) */
