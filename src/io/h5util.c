@@ -234,9 +234,11 @@ static PetscBool finalizeRegistered_ = PETSC_FALSE;
 static PetscErrorCode CloseAllAtFinalize(void)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < nOpen_; k++)
-    if (Open_[k]->file >= 0 && Open_[k]->abort) (void)Open_[k]->abort(Open_[k]);
-  nOpen_ = 0;
+  while (nOpen_ > 0) { /* writers an error path never destroyed: close them (collective, every rank has the same) */
+    FlxH5IO *io = Open_[nOpen_ - 1];
+    FlxH5Unregister(io);
+    if (io->file >= 0 && io->abort) (void)io->abort(io);
+  }
   PetscCall(PetscFree(Open_));
   capOpen_            = 0;
   finalizeRegistered_ = PETSC_FALSE;

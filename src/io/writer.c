@@ -77,10 +77,19 @@ static int CloseObjects(FlxWriter w)
   return bad;
 }
 
-/* The error path (and PetscFinalize for a writer never destroyed): close everything, errors ignored. Collective. */
+/* The error path (and PetscFinalize for a writer never destroyed): close everything, errors ignored. Collective.
+   A writer that had no I/O error (another error ended the run) also gets its last XDMF. */
 static PetscErrorCode CloseAll(FlxH5IO *io)
 {
-  (void)CloseObjects((FlxWriter)io);
+  FlxWriter w = (FlxWriter)io;
+  PetscBool ok;
+  int       err;
+
+  (void)CloseObjects(w);
+  if (!io->failed && w->renamed) {
+    w->xdmf_cost = 0;
+    (void)FlxWriterWriteXdmf(w, &ok, &err);
+  }
   return 0;
 }
 
