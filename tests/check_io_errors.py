@@ -3,7 +3,7 @@ collective check on that rank) stops every rank at 1, 2 and 4 ranks: exit code 3
 the file, no hang, the file closed and readable with the frames it had, the XDMF parsing and listing only those; a
 failure during set-up leaves nothing. Output paths that cannot work are refused before anything is written (exit 1,
 one line naming the option): the mesh file, the case file or a link to the mesh as -output_file, a file name over 200
-characters, ':' in the name; probe names with '/', listed twice or too long, and a group name too long. Paths that
+characters, ':' in the name, /dev/null or a directory; probe names with '/', listed twice or too long, and a group name too long. Paths that
 must work do: a name holding XML's special characters (the XDMF escapes them and ParaView's readers resolve the file),
 and a path of 330 characters (Open MPI's I/O layer aborts on paths over about 245: the file is opened through its
 directory)."""
@@ -74,6 +74,8 @@ def paths():
         ("output = case file", [case, "-mesh_file", mesh, "-output_file", case], "the case file"),
         ("output = link to the mesh", [case, "-mesh_file", mesh, "-output_file", os.path.join(d, "link.h5")], "-mesh_file"),
         ("file name over 200 characters", [CASE, "-output_file", os.path.join(d, "f" * 201 + ".h5")], "-output_file"),
+        ("/dev/null as output", [CASE, "-output_file", "/dev/null"], "-output_file"),
+        ("a directory as output", [CASE, "-output_file", d], "-output_file"),
         ("':' in the file name", [CASE, "-output_file", os.path.join(d, "a:b.h5")], "-output_file"),
         ("'/' in a probe name", [CASE, "-probe_names", "a/b", "-probe_a/b_group", "tip"], "-probe_names"),
         ("probe listed twice", [CASE, "-probe_names", "tip,tip"], "listed twice"),

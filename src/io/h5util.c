@@ -422,6 +422,7 @@ PetscErrorCode FlxH5WriteStringAttribute(FlxH5IO *io, hid_t loc, const char name
   size_t len = strlen(value);
 
   PetscFunctionBegin;
+  PetscCheck(len < 65000, io->comm, PETSC_ERR_ARG_SIZ, "%s: %d characters do not fit in an HDF5 attribute (64 KiB)", name, (int)len);
   PetscCall(FlxH5Reserve(io, 4096.0 + len));
   FLX_H5LID(io, type, H5Tcopy(H5T_C_S1));
   FLX_H5L(io, H5Tset_size(type, len ? len : 1));

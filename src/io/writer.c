@@ -159,8 +159,13 @@ static PetscErrorCode OpenFile(FlxWriter w)
   int   dirfd, err = 0, ok;
 
   PetscFunctionBegin;
-  if (w->rank == 0) MakeDirs(w->h5);
-  PetscCallMPI(MPI_Barrier(w->comm));
+  if (w->rank == 0) {
+    struct stat st;
+    MakeDirs(w->h5);
+    err = !stat(w->h5, &st) && !S_ISREG(st.st_mode); /* a directory, a device (/dev/null): never replaced */
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, w->comm));
+  PetscCheck(!err, w->comm, PETSC_ERR_USER_INPUT, "-output_file %s exists and is not a regular file", w->h5);
   PetscCall(MPIName(w, name, sizeof(name), &dirfd));
   FlxH5Init();
   PetscCall(FlxH5PreCheck(&w->io, w->h5tmp)); /* a full disk at start, before HDF5 touches the file */
