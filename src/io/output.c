@@ -120,6 +120,7 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
     PetscCall(FlxModelComputeResultants(out->model, x, r));
     PetscCall(FlxWriterWriteResultants(out->writer, r));
   }
+  PetscCall(FlxWriterFlush(out->writer)); /* the frame is complete: one flush for all its fields */
   PetscFunctionReturn(0);
 }
 

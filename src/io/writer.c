@@ -436,6 +436,7 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  if (w->dirty) PetscCall(FlxWriterFlush(w)); /* the previous frame, if its writer did not flush it */
   FlxWriterSetWhat(w, "frame %" PetscInt_FMT " (t = %g s)", w->nframes, (double)t);
   if (w->time < 0) {
     hsize_t dims[1] = {0};
@@ -454,7 +455,7 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
   for (int k = 0; k < 3; k++)
     PetscCall(FrameNodeField(w, KinNames[k], vecs[k]));
   PetscCall(FlxH5AppendRoot(&w->io, w->time, H5T_NATIVE_DOUBLE, 1, &tt));
-  PetscCall(FlxWriterFlush(w));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
@@ -487,7 +488,7 @@ PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec 
     PetscCall(FlxH5EnsureGroup(&w->io, "/static"));
     PetscCall(StaticNodeField(w, path, name, xnat));
   }
-  PetscCall(FlxWriterFlush(w));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
@@ -602,7 +603,7 @@ PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt 
   }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t]));
-  PetscCall(FlxWriterFlush(w));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
@@ -672,6 +673,7 @@ PetscErrorCode FlxWriterFlush(FlxWriter w)
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  w->dirty = PETSC_FALSE;
   FLX_H5(&w->io, H5Fflush(w->io.file, H5F_SCOPE_GLOBAL));
   PetscCall(FlxH5Resync(&w->io));
   if (!w->renamed && w->mesh_written) w->xdmf_cost = 0; /* the XDMF exists before the file gets its name */

@@ -70,6 +70,7 @@ struct _p_FlxWriter {
   PetscInt    ngroups; /* physical groups: node membership in /mesh/node_groups (N x G) */
   char      **gname;
   PetscBool   mesh_written;
+  PetscBool   dirty;                /* written since the last flush */
   double      xdmf_cost, xdmf_last; /* wall time of the last XDMF write and when it ended */
 };
 
