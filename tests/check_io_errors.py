@@ -28,7 +28,7 @@ c = Checker()
 d = os.path.abspath(os.path.join(a.out, f"io_{a.part}_np{a.np}"))
 shutil.rmtree(d, ignore_errors=True)
 os.makedirs(d)
-SHORT = ["-ts_max_time", "0.005"]
+SHORT = ["-ts_max_time", "0.005", "-output_frames", "5"]
 
 
 def flexure(np_, args, env=None):
