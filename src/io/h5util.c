@@ -355,7 +355,7 @@ PetscErrorCode FlxH5SetExtent(FlxH5IO *io, hid_t dset, const hsize_t dims[])
     nnew *= PetscCeilReal((double)dims[i] / (double)chunk[i]);
     csize *= (double)chunk[i];
   }
-  PetscCall(FlxH5Reserve(io, (nnew > nold ? (nnew - nold) * csize : 0) + 8192)); /* and chunk-index nodes */
+  PetscCall(FlxH5Reserve(io, nnew > nold ? (nnew - nold) * (csize + 8192) : 0)); /* and chunk-index nodes */
   FLX_H5(io, H5Dset_extent(dset, dims));
   PetscFunctionReturn(0);
 }

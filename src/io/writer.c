@@ -182,6 +182,7 @@ static PetscErrorCode OpenFile(FlxWriter w)
   if (!ok) {
     if (w->io.file >= 0) H5Fclose(w->io.file);
     w->io.file = -1;
+    if (w->rank == 0) (void)unlink(w->h5tmp);
     PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, w->comm));
     if (err == ENOSPC)
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot create the results file %s (-output_file): no space left on device", w->h5));
