@@ -4,7 +4,7 @@
 
 #define FLX_MAX_NAMES 64
 
-typedef struct _FlxKMult   *FlxKMult;
+typedef struct _FlxKMult *FlxKMult;
 PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
@@ -19,7 +19,7 @@ typedef struct {
   char            material[FLX_NAME_LEN];
   char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt        ngroups;
-  PetscBool       shell;                                     /* shell (thickness) or beam (A, Iy, Iz, J) */
+  PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
   char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps props;
   FlxElementOps   ops[FLX_NUM_CELL_TYPES];
@@ -31,9 +31,7 @@ typedef struct {
   PetscBool dofs[6];
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE,
-               FLX_LOAD_GRAVITY,
-               FLX_LOAD_PRESSURE } FlxLoadType;
+typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -41,10 +39,10 @@ typedef struct {
   FlxLoadType     type;
   PetscReal       value[6];
   FlxTimeFunction tf;
-  PetscInt        n; /* nodal: owned DOF entries (local index into the DOF vector) */
+  PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g; /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
+  Vec             g;   /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
 } FlxLoad;
 
 typedef struct {
@@ -61,34 +59,34 @@ typedef struct {
 } FlxPointMass;
 
 struct _p_FlxModel {
-  MPI_Comm               comm;
-  FlxMesh                mesh;
-  PetscInt               nmat, nsec, nbc, nload, nic, npm;
-  FlxMaterial            mat[FLX_MAX_NAMES];
-  FlxSection             sec[FLX_MAX_NAMES];
-  FlxBC                  bc[FLX_MAX_NAMES];
-  FlxLoad                load[FLX_MAX_NAMES];
-  FlxIC                  ic[FLX_MAX_NAMES];
-  FlxPointMass           pm[FLX_MAX_NAMES];
-  PetscReal              aM, bK;
-  PetscReal              omega_bound; /* element-by-element bound of omega_max (rad/s) */
-  PetscBool              allow_rigid;
-  PetscInt              *cell_section; /* section of each local cell */
-  PetscInt               nconstrained; /* global number of prescribed DOFs */
-  Vec                    mass, free, work;
-  Mat                    K, Mc;
-  FlxKMult               kmult; /* deterministic K x (kmult.c) */
+  MPI_Comm     comm;
+  FlxMesh      mesh;
+  PetscInt     nmat, nsec, nbc, nload, nic, npm;
+  FlxMaterial  mat[FLX_MAX_NAMES];
+  FlxSection   sec[FLX_MAX_NAMES];
+  FlxBC        bc[FLX_MAX_NAMES];
+  FlxLoad      load[FLX_MAX_NAMES];
+  FlxIC        ic[FLX_MAX_NAMES];
+  FlxPointMass pm[FLX_MAX_NAMES];
+  PetscReal    aM, bK;
+  PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscBool    allow_rigid;
+  PetscInt    *cell_section; /* section of each local cell */
+  PetscInt     nconstrained; /* global number of prescribed DOFs */
+  Vec          mass, free, work;
+  Mat          K, Mc;
+  FlxKMult     kmult; /* deterministic K x (kmult.c) */
   ISLocalToGlobalMapping l2g;
-  VecScatter             tonat;
-  Vec                    xnat;
-  FlxSystem              sys;
-  PetscBool              setup;
+  VecScatter   tonat;
+  Vec          xnat;
+  FlxSystem    sys;
+  PetscBool    setup;
   /* shell resultants (resultants.c), set up on first use */
-  VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
-  Vec        uloc;
-  Vec        rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
-  VecScatter res2nat[FLX_NUM_CELL_TYPES];
-  PetscBool  res_setup;
+  VecScatter   toloc;                         /* global DOF vector -> local (owned and ghost nodes) */
+  Vec          uloc;
+  Vec          rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
+  VecScatter   res2nat[FLX_NUM_CELL_TYPES];
+  PetscBool    res_setup;
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
