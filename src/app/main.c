@@ -180,7 +180,7 @@ int main(int argc, char **argv)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());
-    exitcode = 1;
+    exitcode = ierr == PETSC_ERR_FILE_WRITE ? 3 : 1; /* 3: I/O or system failure (a full disk) */
   }
   PetscPopErrorHandler();
   if (SlepcFinalize()) exitcode = exitcode ? exitcode : 1;
