@@ -88,7 +88,7 @@ PetscErrorCode FlxMsh41ReadNodes(FlxMshReader *r)
     if (param && !dim) param = 0; /* a point has no parametric coordinates */
     PetscCall(FlxMshRoom(r, nb, 4 + param * dim, r->sizet + 24 + 8 * param * dim, "nodes"));
     for (long long i = 0; i < nb; i++) {
-      PetscCall(FlxMshSize(r, "a node tag (in the range of the $Nodes header)", mintag, maxtag, &tag));
+      PetscCall(FlxMshSize(r, "a node tag within the header's range", mintag, maxtag, &tag));
       PetscCall(FlxMshAddNode(r, tag, &id));
     }
     for (long long i = 0; i < nb; i++) {
@@ -148,7 +148,7 @@ PetscErrorCode FlxMsh41ReadElements(FlxMshReader *r)
     PetscCall(FlxMshRoom(r, nb, 1 + nn, (1 + nn) * r->sizet, "elements"));
     PetscCall(EntityGroups(r, dim, etag, &g, &nx));
     for (long long e = 0; e < nb; e++) {
-      PetscCall(FlxMshSize(r, "an element tag (in the range of the $Elements header)", mintag, maxtag, &tag));
+      PetscCall(FlxMshSize(r, "an element tag within the header's range", mintag, maxtag, &tag));
       PetscCall(FlxMshElementTag(r, tag));
       for (PetscInt k = 0; k < nn; k++) {
         PetscCall(FlxMshSize(r, "a node tag", 1, FLX_MSH_MAX_TAG, &t));

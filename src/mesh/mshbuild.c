@@ -108,7 +108,7 @@ static PetscErrorCode NewGroup(FlxMshReader *r, PetscInt dim, long long tag, con
   r->gdim[r->ngroups] = dim;
   r->gtag[r->ngroups] = (PetscInt)tag;
   PetscCall(NameIndex(r, r->gname[r->ngroups], r->ngroups, &existing));
-  FlxMshCheck(r, existing < 0, "the physical groups (dimension %" PetscInt_FMT ", tag %lld) and (dimension %" PetscInt_FMT ") are both named '%s': give every physical group its own name", dim, tag, r->gdim[existing], name);
+  FlxMshCheck(r, existing < 0, "the physical groups (dimension %" PetscInt_FMT ", tag %" PetscInt_FMT ") and (dimension %" PetscInt_FMT ", tag %lld) are both named '%s': give every physical group its own name", r->gdim[existing], r->gtag[existing], dim, tag, name);
   PetscCall(FlxMshHashAdd(&r->groups, (long long)dim << 32 | (unsigned int)tag, r->ngroups, &old, &added));
   FlxMshCheck(r, added, "the physical group of dimension %" PetscInt_FMT " and tag %lld is named twice ('%s' and '%s')", dim, tag, r->gname[old], name);
   *g = r->ngroups++;

@@ -98,8 +98,8 @@ static PetscBool ParseInt(const unsigned char *t, size_t len, long long *v)
 
 static void RangeText(char *buf, size_t n, long long lo, long long hi)
 {
-  if (hi == LLONG_MAX) snprintf(buf, n, "at least %lld", lo);
-  else snprintf(buf, n, "in [%lld, %lld]", lo, hi);
+  if (hi == LLONG_MAX) snprintf(buf, n, "an integer of at least %lld", lo);
+  else snprintf(buf, n, "an integer in [%lld, %lld]", lo, hi);
 }
 
 /* Why a tag is out of range, when the range is that of tags. */
@@ -120,7 +120,7 @@ PetscErrorCode FlxMshAsciiInt(FlxMshReader *r, const char *what, long long lo, l
   PetscCall(FlxMshToken(r, what, &t, &len));
   FlxMshCheck(r, ParseInt(t, len, v), "expected %s (an integer) in %s, found '%s'", what, r->section, FlxMshFound(r, t, len));
   RangeText(range, sizeof(range), lo, hi);
-  FlxMshCheck(r, *v >= lo && *v <= hi, "expected %s %s in %s, found %s%s", what, range, r->section, FlxMshFound(r, t, len), TagHint(*v, lo, hi));
+  FlxMshCheck(r, *v >= lo && *v <= hi, "expected %s in %s (%s), found %s%s", what, r->section, range, FlxMshFound(r, t, len), TagHint(*v, lo, hi));
   PetscFunctionReturn(0);
 }
 
@@ -141,8 +141,8 @@ static PetscErrorCode BinaryRange(FlxMshReader *r, const char *what, long long l
 
   PetscFunctionBegin;
   RangeText(range, sizeof(range), lo, hi);
-  if (isunsigned) FlxMshCheck(r, u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi, "expected %s %s, found %llu%s", what, range, u, TagHint(u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u, lo, hi));
-  else FlxMshCheck(r, v >= lo && v <= hi, "expected %s %s, found %lld%s", what, range, v, TagHint(v, lo, hi));
+  if (isunsigned) FlxMshCheck(r, u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi, "expected %s in %s (%s), found %llu%s", what, r->section, range, u, TagHint(u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u, lo, hi));
+  else FlxMshCheck(r, v >= lo && v <= hi, "expected %s in %s (%s), found %lld%s", what, r->section, range, v, TagHint(v, lo, hi));
   PetscFunctionReturn(0);
 }
 
