@@ -80,7 +80,7 @@ PetscErrorCode FlxMshEndLine(FlxMshReader *r)
   PetscFunctionReturn(0);
 }
 
-/* Decimal integer, optional sign; saturates at +-2^62 (beyond any range we accept). */
+/* Decimal integer of any length, optional sign; saturates at +-2^62 (beyond any range we accept). */
 static PetscBool ParseInt(const unsigned char *t, size_t len, long long *v)
 {
   size_t    k   = 0;
@@ -90,7 +90,7 @@ static PetscBool ParseInt(const unsigned char *t, size_t len, long long *v)
   if (k == len) return PETSC_FALSE;
   for (; k < len; k++) {
     if (t[k] < '0' || t[k] > '9') return PETSC_FALSE;
-    if (val < (1LL << 62)) val = 10 * val + (t[k] - '0');
+    val = val < (1LL << 58) ? 10 * val + (t[k] - '0') : 1LL << 62;
   }
   *v = sign * val;
   return PETSC_TRUE;
