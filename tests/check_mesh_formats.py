@@ -12,7 +12,7 @@ import subprocess
 import h5py
 import numpy as np
 
-from flxtest import BIN, SOURCE, Checker, args_np_out, run
+from flxtest import BIN, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, run
 
 a = args_np_out()
 c = Checker()
@@ -164,7 +164,7 @@ moved = write("moved.msh", moved)
 
 
 def dump(p):
-    r = subprocess.run([os.path.join(BIN, "msh_tool"), "dump", p], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([os.path.join(BIN, "msh_tool"), "dump", p], capture_output=True, text=True, timeout=60 * TIMEOUT_SCALE)
     return r.returncode, r.stdout
 
 

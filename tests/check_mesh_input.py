@@ -10,7 +10,7 @@ import re
 import struct
 import subprocess
 
-from flxtest import CASE, SOURCE, Checker, args_np_out, run
+from flxtest import CASE, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, run
 
 a = args_np_out()
 c = Checker()
@@ -142,7 +142,7 @@ for what, mesh, where, expect in cases:
     try:
         rc, so, se = run(a.np, [CASE, "-mesh_file", mesh, "-output_file", path("r.h5")], timeout=60, check=False)
     except subprocess.TimeoutExpired:
-        c.check(False, f"{what}: no answer within 60 s")
+        c.check(False, f"{what}: no answer within {60 * TIMEOUT_SCALE:g} s")
         continue
     lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
     named = bool(lines) and re.search(re.escape(mesh) + where, lines[0]) is not None
