@@ -41,7 +41,11 @@ typedef struct {
   FlxSerialMesh *sm;
   PetscInt       nnodes_cap, ncells_cap, nconn;
   FlxMshHash     nodes;   /* node tag -> natural node id */
-  FlxMshHash     etags;   /* element tags seen (duplicates) */
+  PetscInt      *dense;   /* the same as an array over [dense_lo, dense_lo + dense_n) when the tags are dense */
+  long long      dense_lo, dense_n;
+  FlxMshHash     etags;   /* element tags seen (duplicates), outside [ebits_lo, ebits_lo + ebits_n) */
+  unsigned char *ebits;   /* element tags seen, inside it */
+  long long      ebits_lo, ebits_n;
   FlxMshHash     groups;  /* (dim << 32 | (uint32) physical tag) -> group index */
   FlxMshHash     members; /* (group << 32 | node) of point memberships (duplicates) */
   PetscInt       ngroups, gcap, nnamed;
@@ -93,8 +97,9 @@ PETSC_INTERN PetscErrorCode FlxMshAddNamedGroup(FlxMshReader *r, PetscInt dim, l
 PETSC_INTERN PetscErrorCode FlxMshGroup(FlxMshReader *r, PetscInt dim, long long tag, PetscInt *g);
 PETSC_INTERN PetscErrorCode FlxMshStartNodes(FlxMshReader *r, long long n);
 PETSC_INTERN PetscErrorCode FlxMshAddNode(FlxMshReader *r, long long tag, PetscInt *id);
+PETSC_INTERN PetscErrorCode FlxMshEndNodes(FlxMshReader *r);
 PETSC_INTERN PetscErrorCode FlxMshNodeId(FlxMshReader *r, long long etag, long long tag, PetscInt *id);
-PETSC_INTERN PetscErrorCode FlxMshStartElements(FlxMshReader *r, long long n);
+PETSC_INTERN PetscErrorCode FlxMshStartElements(FlxMshReader *r, long long n, long long lo, long long hi);
 PETSC_INTERN PetscErrorCode FlxMshElementTag(FlxMshReader *r, long long tag);
 PETSC_INTERN PetscErrorCode FlxMshElementType(FlxMshReader *r, long long etag, long long gtype, FlxCellType *ct, PetscInt *nn, PetscInt *dim);
 PETSC_INTERN PetscErrorCode FlxMshAddCell(FlxMshReader *r, FlxCellType ct, PetscInt nn, const PetscInt nodes[], PetscInt g);

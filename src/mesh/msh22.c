@@ -27,6 +27,7 @@ PetscErrorCode FlxMsh22ReadNodes(FlxMshReader *r)
     for (int c = 0; c < 3; c++) PetscCall(FlxMshReal(r, "a node coordinate", &r->sm->xyz[3 * id + c]));
   }
   PetscCall(FlxMshExpectWord(r, "$EndNodes"));
+  PetscCall(FlxMshEndNodes(r));
   PetscFunctionReturn(0);
 }
 
@@ -129,7 +130,7 @@ PetscErrorCode FlxMsh22ReadElements(FlxMshReader *r)
   PetscCall(FlxMshAsciiInt(r, "the number of elements", 0, LLONG_MAX, &n));
   if (r->binary) PetscCall(FlxMshEndLine(r));
   PetscCall(FlxMshRoom(r, n, 4, 8, "elements"));
-  PetscCall(FlxMshStartElements(r, n));
+  PetscCall(FlxMshStartElements(r, n, 1, 0));
   PetscCall(PetscMalloc2(n + 1, &r->cgtype, n + 1, &r->centity));
   r->prev_valid = PETSC_FALSE;
   if (r->binary) PetscCall(ReadBinary(r, n));

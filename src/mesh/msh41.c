@@ -99,6 +99,7 @@ PetscErrorCode FlxMsh41ReadNodes(FlxMshReader *r)
   }
   FlxMshCheck(r, nread == nnodes, "the node blocks hold %lld nodes but the header of $Nodes announced %lld", nread, nnodes);
   PetscCall(FlxMshExpectWord(r, "$EndNodes"));
+  PetscCall(FlxMshEndNodes(r));
   PetscFunctionReturn(0);
 }
 
@@ -132,7 +133,7 @@ PetscErrorCode FlxMsh41ReadElements(FlxMshReader *r)
   PetscCall(FlxMshSize(r, "the smallest element tag", nelem ? 1 : 0, FLX_MSH_MAX_TAG, &mintag));
   PetscCall(FlxMshSize(r, "the largest element tag", mintag, FLX_MSH_MAX_TAG, &maxtag));
   FlxMshCheck(r, !nelem || nelem <= maxtag - mintag + 1, "%lld elements cannot have distinct tags in the range [%lld, %lld] of the $Elements header", nelem, mintag, maxtag);
-  PetscCall(FlxMshStartElements(r, nelem));
+  PetscCall(FlxMshStartElements(r, nelem, mintag, maxtag));
   for (long long b = 0; b < nblocks; b++) {
     long long   dim, etag, gtype, nb, tag, t;
     PetscInt    nn, tdim, g, nx, nodes[4];

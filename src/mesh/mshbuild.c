@@ -12,6 +12,8 @@ PetscErrorCode FlxMshReaderDestroy(FlxMshReader *r)
   PetscFunctionBegin;
   PetscCall(FlxMshHashFree(&r->nodes));
   PetscCall(FlxMshHashFree(&r->etags));
+  PetscCall(PetscFree(r->dense));
+  PetscCall(PetscFree(r->ebits));
   PetscCall(FlxMshHashFree(&r->groups));
   PetscCall(FlxMshHashFree(&r->names));
   PetscCall(FlxMshHashFree(&r->members));
@@ -173,14 +175,46 @@ PetscErrorCode FlxMshAddNode(FlxMshReader *r, long long tag, PetscInt *id)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxMshNodeId(FlxMshReader *r, long long etag, long long tag, PetscInt *id)
+/* After $Nodes: when the tags fill at least half of their range (as Gmsh writes them), an array over the range
+   (at most twice the number of nodes, so bounded by the file) replaces the hash for the lookups. */
+PetscErrorCode FlxMshEndNodes(FlxMshReader *r)
 {
+  const FlxMshHash *h  = &r->nodes;
+  long long         lo = LLONG_MAX, hi = LLONG_MIN;
+
   PetscFunctionBegin;
-  FlxMshCheck(r, FlxMshHashFind(&r->nodes, tag, id), "element %lld refers to node %lld, which is not defined in $Nodes", etag, tag);
+  for (size_t i = 0; i < h->cap; i++)
+    if (h->key[i] >= 0) {
+      lo = PetscMin(lo, h->key[i]);
+      hi = PetscMax(hi, h->key[i]);
+    }
+  if (!h->n || hi - lo + 1 > 2 * (long long)h->n + 16) PetscFunctionReturn(0);
+  r->dense_lo = lo;
+  r->dense_n  = hi - lo + 1;
+  PetscCall(PetscMalloc1(r->dense_n, &r->dense));
+  for (long long k = 0; k < r->dense_n; k++) r->dense[k] = -1;
+  for (size_t i = 0; i < h->cap; i++)
+    if (h->key[i] >= 0) r->dense[h->key[i] - lo] = h->val[i];
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxMshStartElements(FlxMshReader *r, long long n)
+PetscErrorCode FlxMshNodeId(FlxMshReader *r, long long etag, long long tag, PetscInt *id)
+{
+  PetscBool found;
+
+  PetscFunctionBegin;
+  if (r->dense) {
+    long long k = tag - r->dense_lo;
+    *id         = k >= 0 && k < r->dense_n ? r->dense[k] : -1;
+    found       = (PetscBool)(*id >= 0);
+  } else found = FlxMshHashFind(&r->nodes, tag, id);
+  FlxMshCheck(r, found, "element %lld refers to node %lld, which is not defined in $Nodes", etag, tag);
+  PetscFunctionReturn(0);
+}
+
+/* n elements, their tags announced in [lo, hi] (MSH 4.1) or not (lo > hi: MSH 2.2, where Gmsh numbers them
+   from 1). Tags in a dense range are marked in a byte array (at most twice the count), others hashed. */
+PetscErrorCode FlxMshStartElements(FlxMshReader *r, long long n, long long lo, long long hi)
 {
   FlxSerialMesh *sm = r->sm;
 
@@ -191,7 +225,16 @@ PetscErrorCode FlxMshStartElements(FlxMshReader *r, long long n)
   PetscCall(PetscMalloc4(n + 1, &sm->type, n + 1, &sm->cptr, 4 * n + 1, &sm->conn, n + 1, &sm->group));
   sm->cptr[0]   = 0;
   r->ncells_cap = (PetscInt)n;
-  PetscCall(FlxMshHashInit(&r->etags, (size_t)n));
+  if (lo > hi) {
+    lo = 1;
+    hi = n;
+  }
+  if (n && hi - lo + 1 <= 2 * n + 16) {
+    r->ebits_lo = lo;
+    r->ebits_n  = hi - lo + 1;
+    PetscCall(PetscCalloc1(r->ebits_n, &r->ebits));
+  }
+  PetscCall(FlxMshHashInit(&r->etags, r->ebits ? 16 : (size_t)n));
   PetscFunctionReturn(0);
 }
 
@@ -201,7 +244,10 @@ PetscErrorCode FlxMshElementTag(FlxMshReader *r, long long tag)
   PetscBool added;
 
   PetscFunctionBegin;
-  PetscCall(FlxMshHashAdd(&r->etags, tag, 0, &old, &added));
+  if (r->ebits && tag >= r->ebits_lo && tag - r->ebits_lo < r->ebits_n) {
+    added                       = (PetscBool)!r->ebits[tag - r->ebits_lo];
+    r->ebits[tag - r->ebits_lo] = 1;
+  } else PetscCall(FlxMshHashAdd(&r->etags, tag, 0, &old, &added));
   FlxMshCheck(r, added, "element tag %lld is used a second time in $Elements (every element needs its own tag)", tag);
   PetscFunctionReturn(0);
 }

@@ -119,8 +119,9 @@ PetscErrorCode FlxMshAsciiInt(FlxMshReader *r, const char *what, long long lo, l
   PetscFunctionBegin;
   PetscCall(FlxMshToken(r, what, &t, &len));
   FlxMshCheck(r, ParseInt(t, len, v), "expected %s (an integer) in %s, found '%s'", what, r->section, FlxMshFound(r, t, len));
+  if (*v >= lo && *v <= hi) PetscFunctionReturn(0);
   RangeText(range, sizeof(range), lo, hi);
-  FlxMshCheck(r, *v >= lo && *v <= hi, "expected %s in %s (%s), found %s%s", what, r->section, range, FlxMshFound(r, t, len), TagHint(*v, lo, hi));
+  FlxMshCheck(r, PETSC_FALSE, "expected %s in %s (%s), found %s%s", what, r->section, range, FlxMshFound(r, t, len), TagHint(*v, lo, hi));
   PetscFunctionReturn(0);
 }
 
@@ -140,7 +141,8 @@ static PetscErrorCode BinaryRange(FlxMshReader *r, const char *what, long long l
   char range[96];
 
   PetscFunctionBegin;
-  RangeText(range, sizeof(range), lo, hi);
+  if (isunsigned ? u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi : v >= lo && v <= hi) PetscFunctionReturn(0);
+  RangeText(range, sizeof(range), lo, hi); /* only for the message: formatting is slow */
   if (isunsigned) FlxMshCheck(r, u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi, "expected %s in %s (%s), found %llu%s", what, r->section, range, u, TagHint(u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u, lo, hi));
   else FlxMshCheck(r, v >= lo && v <= hi, "expected %s in %s (%s), found %lld%s", what, r->section, range, v, TagHint(v, lo, hi));
   PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /* Test tool for the Gmsh MSH readers, in the normal build:
      msh_tool dump FILE          prints the serial mesh read from FILE (hexadecimal floats, so that meshes
                                  compare exactly), or the reader's message and exit 1
+     msh_tool read FILE          reads FILE and prints its counts and the time taken
      msh_tool replay PATH...     runs the fuzz target (fuzz_msh.c) on every file, or every file of every
                                  directory, given: the regression inputs of the fuzzer */
 #include <flexure/private/meshimpl.h>
@@ -10,18 +11,26 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-static int Dump(const char *file)
+static int Dump(const char *file, PetscBool all)
 {
   FlxSerialMesh *sm;
+  PetscLogDouble t0, t1;
 
   if (PetscInitializeNoArguments()) return 2;
   PetscPushErrorHandler(FlxErrorHandler, NULL);
   if (FlxSerialMeshCreate(&sm)) return 2;
+  PetscTime(&t0);
   if (FlxSerialMeshReadGmsh(file, sm)) {
     printf("error: %s\n", FlxErrorGetMessage());
     FlxSerialMeshDestroy(&sm);
     PetscFinalize();
     return 1;
+  }
+  PetscTime(&t1);
+  if (!all) {
+    printf("%s: %d nodes, %d cells, %d groups read in %.3f s\n", file, (int)sm->nnodes, (int)sm->ncells, (int)sm->ngroups, (double)(t1 - t0));
+    FlxSerialMeshDestroy(&sm);
+    return PetscFinalize() ? 2 : 0;
   }
   printf("nodes %d\n", (int)sm->nnodes);
   for (PetscInt i = 0; i < sm->nnodes; i++) printf("%d %a %a %a\n", (int)i, sm->xyz[3 * i], sm->xyz[3 * i + 1], sm->xyz[3 * i + 2]);
@@ -94,8 +103,9 @@ static int Replay(int n, char **paths)
 
 int main(int argc, char **argv)
 {
-  if (argc == 3 && !strcmp(argv[1], "dump")) return Dump(argv[2]);
+  if (argc == 3 && !strcmp(argv[1], "dump")) return Dump(argv[2], PETSC_TRUE);
+  if (argc == 3 && !strcmp(argv[1], "read")) return Dump(argv[2], PETSC_FALSE);
   if (argc >= 3 && !strcmp(argv[1], "replay")) return Replay(argc - 2, argv + 2);
-  fprintf(stderr, "usage: msh_tool dump FILE | msh_tool replay PATH...\n");
+  fprintf(stderr, "usage: msh_tool dump FILE | msh_tool read FILE | msh_tool replay PATH...\n");
   return 2;
 }
