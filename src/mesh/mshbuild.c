@@ -40,7 +40,8 @@ static PetscErrorCode Grow(PetscInt **a, PetscInt n, PetscInt *cap, size_t need)
   PetscFunctionBegin;
   if (need <= c) PetscFunctionReturn(0);
   PetscCheck(need <= (size_t)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh needs more than 2^31 entries in one list, beyond flexure's 32-bit indices");
-  while (c < need) c = 2 * c + 16;
+  while (c < need)
+    c = 2 * c + 16;
   if (c > (size_t)PETSC_MAX_INT) c = (size_t)PETSC_MAX_INT;
   PetscCall(PetscMalloc1(c, &b));
   if (n) PetscCall(PetscArraycpy(b, *a, n));
@@ -68,7 +69,8 @@ static PetscErrorCode NameIndex(FlxMshReader *r, const char *name, PetscInt g, P
   long long          key;
 
   PetscFunctionBegin;
-  for (const char *c = name; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char)*c) * 1099511628211ULL;
   key = (long long)(h & (unsigned long long)mask);
   for (;;) {
     PetscInt  old;
@@ -192,7 +194,8 @@ PetscErrorCode FlxMshEndNodes(FlxMshReader *r)
   r->dense_lo = lo;
   r->dense_n  = hi - lo + 1;
   PetscCall(PetscMalloc1(r->dense_n, &r->dense));
-  for (long long k = 0; k < r->dense_n; k++) r->dense[k] = -1;
+  for (long long k = 0; k < r->dense_n; k++)
+    r->dense[k] = -1;
   for (size_t i = 0; i < h->cap; i++)
     if (h->key[i] >= 0) r->dense[h->key[i] - lo] = h->val[i];
   PetscFunctionReturn(0);
@@ -207,7 +210,8 @@ PetscErrorCode FlxMshNodeId(FlxMshReader *r, long long etag, long long tag, Pets
     long long k = tag - r->dense_lo;
     *id         = k >= 0 && k < r->dense_n ? r->dense[k] : -1;
     found       = (PetscBool)(*id >= 0);
-  } else found = FlxMshHashFind(&r->nodes, tag, id);
+  } else
+    found = FlxMshHashFind(&r->nodes, tag, id);
   FlxMshCheck(r, found, "element %lld refers to node %lld, which is not defined in $Nodes", etag, tag);
   PetscFunctionReturn(0);
 }
@@ -247,7 +251,8 @@ PetscErrorCode FlxMshElementTag(FlxMshReader *r, long long tag)
   if (r->ebits && tag >= r->ebits_lo && tag - r->ebits_lo < r->ebits_n) {
     added                       = (PetscBool)!r->ebits[tag - r->ebits_lo];
     r->ebits[tag - r->ebits_lo] = 1;
-  } else PetscCall(FlxMshHashAdd(&r->etags, tag, 0, &old, &added));
+  } else
+    PetscCall(FlxMshHashAdd(&r->etags, tag, 0, &old, &added));
   FlxMshCheck(r, added, "element tag %lld is used a second time in $Elements (every element needs its own tag)", tag);
   PetscFunctionReturn(0);
 }
@@ -299,7 +304,8 @@ PetscErrorCode FlxMshAddCell(FlxMshReader *r, FlxCellType ct, PetscInt nn, const
   FlxMshCheck(r, sm->ncells < r->ncells_cap, "more elements than the %" PetscInt_FMT " announced in the header of $Elements", r->ncells_cap);
   sm->type[sm->ncells]  = ct;
   sm->group[sm->ncells] = g;
-  for (PetscInt k = 0; k < nn; k++) sm->conn[r->nconn++] = nodes[k];
+  for (PetscInt k = 0; k < nn; k++)
+    sm->conn[r->nconn++] = nodes[k];
   sm->cptr[++sm->ncells] = r->nconn;
   PetscFunctionReturn(0);
 }
@@ -342,7 +348,7 @@ static int CompareKeys(const void *x, const void *y)
 static PetscErrorCode SortCells22(FlxMshReader *r)
 {
   FlxSerialMesh *sm = r->sm;
-  PetscInt       n  = sm->ncells, k = 0;
+  PetscInt       n = sm->ncells, k = 0;
   Key           *key;
   FlxCellType   *type;
   PetscInt      *cptr, *conn, *group;
@@ -362,7 +368,8 @@ static PetscErrorCode SortCells22(FlxMshReader *r)
     PetscInt o = key[c].i;
     type[c]    = sm->type[o];
     group[c]   = sm->group[o];
-    for (PetscInt q = sm->cptr[o]; q < sm->cptr[o + 1]; q++) conn[k++] = sm->conn[q];
+    for (PetscInt q = sm->cptr[o]; q < sm->cptr[o + 1]; q++)
+      conn[k++] = sm->conn[q];
     cptr[c + 1] = k;
   }
   PetscCall(PetscFree4(sm->type, sm->cptr, sm->conn, sm->group));
@@ -397,14 +404,18 @@ static PetscErrorCode SortUnnamedGroups(FlxMshReader *r)
     key[k].i   = g;
   }
   qsort(key, (size_t)n, sizeof(Key), CompareKeys);
-  for (PetscInt g = 0; g < r->nnamed; g++) map[g] = g;
-  for (PetscInt k = 0; k < n; k++) map[key[k].i] = r->nnamed + k;
+  for (PetscInt g = 0; g < r->nnamed; g++)
+    map[g] = g;
+  for (PetscInt k = 0; k < n; k++)
+    map[key[k].i] = r->nnamed + k;
   for (PetscInt g = 0; g < r->ngroups; g++) {
     memcpy(names[map[g]], r->gname[g], FLX_NAME_LEN);
     dims[map[g]] = r->gdim[g];
   }
-  for (PetscInt c = 0; c < r->sm->ncells; c++) r->sm->group[c] = map[r->sm->group[c]];
-  for (PetscInt i = 0; i < r->nmem; i++) r->mgroup[i] = map[r->mgroup[i]];
+  for (PetscInt c = 0; c < r->sm->ncells; c++)
+    r->sm->group[c] = map[r->sm->group[c]];
+  for (PetscInt i = 0; i < r->nmem; i++)
+    r->mgroup[i] = map[r->mgroup[i]];
   PetscCall(PetscFree(r->gname));
   PetscCall(PetscFree(r->gdim));
   r->gname = names;
@@ -435,12 +446,16 @@ PetscErrorCode FlxMshFinish(FlxMshReader *r)
   r->gdim     = NULL;
   PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));
   PetscCall(PetscMalloc1(r->nmem + 1, &sm->gpnodes));
-  for (PetscInt i = 0; i < r->nmem; i++) sm->gpptr[r->mgroup[i] + 1]++;
-  for (PetscInt g = 0; g < sm->ngroups; g++) sm->gpptr[g + 1] += sm->gpptr[g];
+  for (PetscInt i = 0; i < r->nmem; i++)
+    sm->gpptr[r->mgroup[i] + 1]++;
+  for (PetscInt g = 0; g < sm->ngroups; g++)
+    sm->gpptr[g + 1] += sm->gpptr[g];
   PetscCall(PetscMalloc1(sm->ngroups + 1, &off));
   PetscCall(PetscArraycpy(off, sm->gpptr, sm->ngroups + 1));
-  for (PetscInt i = 0; i < r->nmem; i++) sm->gpnodes[off[r->mgroup[i]]++] = r->mnode[i];
-  for (PetscInt g = 0; g < sm->ngroups; g++) PetscCall(PetscSortInt(sm->gpptr[g + 1] - sm->gpptr[g], sm->gpnodes + sm->gpptr[g]));
+  for (PetscInt i = 0; i < r->nmem; i++)
+    sm->gpnodes[off[r->mgroup[i]]++] = r->mnode[i];
+  for (PetscInt g = 0; g < sm->ngroups; g++)
+    PetscCall(PetscSortInt(sm->gpptr[g + 1] - sm->gpptr[g], sm->gpnodes + sm->gpptr[g]));
   PetscCall(PetscFree(off));
   PetscFunctionReturn(0);
 }

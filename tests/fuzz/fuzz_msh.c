@@ -76,7 +76,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
   if (ierr) {
     if (ierr != PETSC_ERR_FILE_UNEXPECTED || fuzz_code != ierr) Fail("an error that is not a file error");
     if (strncmp(fuzz_msg, "fuzz.msh:", 9) || strchr(fuzz_msg, '\n') || strlen(fuzz_msg) > 1000) Fail("a message that does not start with the file name or is not one line");
-  } else CheckMesh(sm);
+  } else
+    CheckMesh(sm);
   if (FlxSerialMeshDestroy(&sm)) Fail("cannot destroy the serial mesh");
   return 0;
 }

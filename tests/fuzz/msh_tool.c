@@ -33,17 +33,20 @@ static int Dump(const char *file, PetscBool all)
     return PetscFinalize() ? 2 : 0;
   }
   printf("nodes %d\n", (int)sm->nnodes);
-  for (PetscInt i = 0; i < sm->nnodes; i++) printf("%d %a %a %a\n", (int)i, sm->xyz[3 * i], sm->xyz[3 * i + 1], sm->xyz[3 * i + 2]);
+  for (PetscInt i = 0; i < sm->nnodes; i++)
+    printf("%d %a %a %a\n", (int)i, sm->xyz[3 * i], sm->xyz[3 * i + 1], sm->xyz[3 * i + 2]);
   printf("cells %d\n", (int)sm->ncells);
   for (PetscInt c = 0; c < sm->ncells; c++) {
     printf("%d %s %d:", (int)c, FlxCellTypeNames[sm->type[c]], (int)sm->group[c]);
-    for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) printf(" %d", (int)sm->conn[k]);
+    for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
+      printf(" %d", (int)sm->conn[k]);
     printf("\n");
   }
   printf("groups %d\n", (int)sm->ngroups);
   for (PetscInt g = 0; g < sm->ngroups; g++) {
     printf("%d '%s' dim %d nodes", (int)g, sm->gname[g], (int)sm->gdim[g]);
-    for (PetscInt k = sm->gpptr[g]; k < sm->gpptr[g + 1]; k++) printf(" %d", (int)sm->gpnodes[k]);
+    for (PetscInt k = sm->gpptr[g]; k < sm->gpptr[g + 1]; k++)
+      printf(" %d", (int)sm->gpnodes[k]);
     printf("\n");
   }
   FlxSerialMeshDestroy(&sm);
