@@ -22,7 +22,7 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
 /* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass that belong to owned nodes.
    Every rank holds all cells touching its nodes (halo cells included) in natural order, so each block is
    summed in the same order at any number of ranks and nothing goes off-process. */
-static PetscErrorCode AddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
+PetscErrorCode FlxModelAddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
 {
   PetscInt nown;
 
@@ -36,7 +36,7 @@ static PetscErrorCode AddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscIn
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
+PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
 {
   PetscInt        nown;
   const PetscInt *dnz, *onz;
@@ -63,7 +63,7 @@ static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* f_int = K (x + b_K v); the mass-proportional part of the damping is the stepper's. */
+/* f_int = K (x + b_K v) + C_d v; the mass-proportional part of the damping is the stepper's. */
 static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 {
   FlxModel m = (FlxModel)ctx;
@@ -73,6 +73,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
     PetscCall(FlxKMultApply(m->kmult, m->work, f));
   } else PetscCall(FlxKMultApply(m->kmult, x, f));
+  if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f)); /* discrete dampers (springs.c) */
   PetscFunctionReturn(0);
 }
 
@@ -137,7 +138,8 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(VecSetBlockSize(m->mass, 6));
   PetscCall(VecSetLocalToGlobalMapping(m->mass, m->l2g));
   PetscCall(VecZeroEntries(m->mass));
-  PetscCall(CreateBAIJ(m, &m->K));
+  PetscCall(FlxModelCreateBAIJ(m, &m->K));
+  PetscCall(FlxModelAssembleSprings(m)); /* springs.c: spring stiffness into K, dampers into C_d */
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -146,6 +148,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscInt               nn;
     char                   err[256];
     PetscErrorCode         ierr;
+    if (m->sec[m->cell_section[c]].spring) continue; /* assembled by FlxModelAssembleSprings */
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     ierr = ops->stiffness(xyz, p, Ke, err, sizeof(err));
@@ -160,7 +163,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscCall(ops->lumped_mass(xyz, p, me));
     PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
     lmax = PetscMax(lmax, lambda);
-    PetscCall(AddOwnedRows(m, m->K, nn, nodes, Ke, me));
+    PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, me));
   }
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
   m->omega_bound = PetscSqrtReal(m->omega_bound);
@@ -170,7 +173,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
   PetscCall(VecAssemblyEnd(m->mass));
   PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(FlxKMultCreate(m, &m->kmult));
+  PetscCall(FlxKMultCreate(m, m->K, 0, NULL, &m->kmult));
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {
     PetscInt        g, n;
@@ -217,7 +220,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
   PetscFunctionBegin;
   if (!m->Mc) {
     PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
-    PetscCall(CreateBAIJ(m, &m->Mc));
+    PetscCall(FlxModelCreateBAIJ(m, &m->Mc));
     PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
     for (PetscInt c = 0; c < nc; c++) {
       const FlxSectionProps *p;
@@ -225,10 +228,11 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       PetscReal              xyz[12], Me[24 * 24];
       const PetscInt        *nodes;
       PetscInt               nn;
+      if (m->sec[m->cell_section[c]].spring) continue; /* springs have no mass */
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
-      PetscCall(AddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
+      PetscCall(FlxModelAddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
     }
     PetscCall(MatAssemblyBegin(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Mc, MAT_FINAL_ASSEMBLY));

@@ -1,17 +1,21 @@
-/* Deterministic product f = K x over the assembled MPIBAIJ (block size 6) stiffness.
+/* Deterministic products f = A x over assembled MPIBAIJ (block size 6) operators of the model: the
+   stiffness K, the damping matrix of discrete dampers C_d, and the rows of prescribed DOFs (reactions).
 
    PETSc's MatMult sums each row as (diagonal part) + (off-process part), so the order of the terms, and
    with it the last bits of the result, depends on the partition. An explicit run repeats this product
    millions of times and the differences grow. This kernel reads the same storage (the diagonal and
    off-diagonal SeqBAIJ parts) but sums the blocks of every row in increasing natural (file) node order,
    which is the order of a 1-rank run: the same run at 1, 2 or 4 ranks gives the same bits. Its cost is
-   PETSc's: one pass over the matrix, one halo exchange.
-   It keeps pointers into K's storage: K must not be changed in place after FlxKMultCreate (the model never
+   PETSc's: one pass over the matrix, one halo exchange (of the ghost blocks the rows refer to).
+   A product may cover a subset of the block rows (a sparse damping matrix, the rows of supports): only
+   those rows are read and written, and only their ghost blocks exchanged.
+   It keeps pointers into A's storage: A must not be changed in place after FlxKMultCreate (the model never
    does; solvers that need a modified matrix work on a copy, as the static solve does). */
 #include <flexure/private/modelimpl.h>
 
 struct _FlxKMult {
   PetscInt            nrows, nghost;
+  PetscInt           *row;         /* local block row of each computed row (NULL: rows 0..nrows-1) */
   PetscInt           *rowptr, *xi; /* xi >= 0: owned block column; < 0: ghost block -1 - xi */
   const PetscScalar **bp;          /* 36 values of each block, column-major */
   VecScatter          sct;
@@ -29,21 +33,67 @@ static int CompareEntry(const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
+/* The ghost blocks the selected rows of Ao refer to, compacted: gmap[j] = compact index of Ao's block column j
+   (-1: unused); a scatter of their values and their natural ids. */
+static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const PetscInt sel[], const PetscInt ib[], const PetscInt jb[], PetscInt nbl, const PetscInt garray[], PetscInt gmap[], PetscInt **gnat)
+{
+  PetscInt          *gid, ng = 0;
+  const PetscInt    *nat;
+  IS                 is;
+  Vec                natv;
+  PetscScalar       *nv;
+  const PetscScalar *g;
+  PetscInt           nown;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < nbl; j++) gmap[j] = -1;
+  for (PetscInt k = 0; k < nsel; k++) {
+    PetscInt r = sel ? sel[k] : k;
+    for (PetscInt q = ib[r]; q < ib[r + 1]; q++) gmap[jb[q]] = 0;
+  }
+  PetscCall(PetscMalloc1(nbl + 1, &gid));
+  for (PetscInt j = 0; j < nbl; j++)
+    if (!gmap[j]) {
+      gmap[j]   = ng;
+      gid[ng++] = garray[j];
+    }
+  km->nghost = ng;
+  PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, ng, gid, PETSC_COPY_VALUES, &is));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * ng, &km->xg));
+  PetscCall(VecDuplicate(m->mass, &natv));
+  PetscCall(VecGetArray(natv, &nv));
+  for (PetscInt i = 0; i < nown; i++) nv[6 * i] = (PetscScalar)nat[i];
+  PetscCall(VecRestoreArray(natv, &nv));
+  PetscCall(VecScatterCreate(natv, is, km->xg, NULL, &km->sct));
+  PetscCall(VecScatterBegin(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscMalloc1(ng + 1, gnat));
+  PetscCall(VecGetArrayRead(km->xg, &g));
+  for (PetscInt k = 0; k < ng; k++) (*gnat)[k] = (PetscInt)g[6 * k];
+  PetscCall(VecRestoreArrayRead(km->xg, &g));
+  PetscCall(VecDestroy(&natv));
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscFree(gid));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
 {
   FlxKMult        km;
   Mat             Ad, Ao = NULL;
   const PetscInt *garray = NULL, *ia, *ja, *ib = NULL, *jb = NULL, *nat;
   PetscScalar    *aa, *ba = NULL;
-  PetscInt        n, nb, *gnat = NULL, nnz;
+  PetscInt        n, nb, *gnat = NULL, *gmap = NULL, nnz = 0, maxrow = 0;
   PetscBool       isseq, done;
   Entry          *row;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&km));
-  PetscCall(PetscObjectTypeCompare((PetscObject)m->K, MATSEQBAIJ, &isseq));
-  if (isseq) Ad = m->K;
-  else PetscCall(MatMPIBAIJGetSeqBAIJ(m->K, &Ad, &Ao, &garray));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isseq));
+  if (isseq) Ad = A;
+  else PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, &garray));
   PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed");
@@ -52,14 +102,14 @@ PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
     PetscScalar *tmp = aa;
     PetscCall(MatSeqBAIJRestoreArray(Ad, &tmp));
   }
-  km->nrows = n;
-  nnz       = ia[n];
+  if (!sel) nsel = n;
+  km->nrows = nsel;
+  if (sel) {
+    PetscCall(PetscMalloc1(nsel + 1, &km->row));
+    PetscCall(PetscArraycpy(km->row, sel, nsel));
+  }
   if (Ao) {
-    PetscInt  ncols, nbl;
-    IS        is;
-    Vec       natv;
-    PetscScalar *nv;
-    const PetscScalar *g;
+    PetscInt ncols;
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ib, &jb, &done));
     PetscCall(MatSeqBAIJGetArray(Ao, &ba));
     {
@@ -67,60 +117,57 @@ PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
       PetscCall(MatSeqBAIJRestoreArray(Ao, &tmp));
     }
     PetscCall(MatGetLocalSize(Ao, NULL, &ncols));
-    nbl        = ncols / 6;
-    km->nghost = nbl;
-    nnz += ib[nb];
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nbl, garray, PETSC_COPY_VALUES, &is));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * nbl, &km->xg));
-    PetscCall(VecDuplicate(m->mass, &natv));
-    PetscCall(VecGetArray(natv, &nv));
-    for (PetscInt i = 0; i < n; i++) nv[6 * i] = (PetscScalar)nat[i];
-    PetscCall(VecRestoreArray(natv, &nv));
-    PetscCall(VecScatterCreate(natv, is, km->xg, NULL, &km->sct));
-    PetscCall(VecScatterBegin(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(PetscMalloc1(nbl + 1, &gnat));
-    PetscCall(VecGetArrayRead(km->xg, &g));
-    for (PetscInt k = 0; k < nbl; k++) gnat[k] = (PetscInt)g[6 * k];
-    PetscCall(VecRestoreArrayRead(km->xg, &g));
-    PetscCall(VecDestroy(&natv));
-    PetscCall(ISDestroy(&is));
+    PetscCall(PetscMalloc1(ncols / 6 + 1, &gmap));
+    PetscCall(GhostBlocks(m, km, nsel, sel, ib, jb, ncols / 6, garray, gmap, &gnat));
   }
-  PetscCall(PetscMalloc3(n + 1, &km->rowptr, nnz + 1, &km->xi, nnz + 1, &km->bp));
-  PetscCall(PetscMalloc1(nnz + 1, &row));
+  for (PetscInt k = 0; k < nsel; k++) {
+    PetscInt r = sel ? sel[k] : k, c = ia[r + 1] - ia[r] + (Ao ? ib[r + 1] - ib[r] : 0);
+    nnz += c;
+    maxrow = PetscMax(maxrow, c);
+  }
+  PetscCall(PetscMalloc3(nsel + 1, &km->rowptr, nnz + 1, &km->xi, nnz + 1, &km->bp));
+  PetscCall(PetscMalloc1(maxrow + 1, &row));
   km->rowptr[0] = 0;
-  for (PetscInt r = 0; r < n; r++) {
-    PetscInt c = 0;
-    for (PetscInt k = ia[r]; k < ia[r + 1]; k++) {
-      row[c].nat  = nat[ja[k]];
-      row[c].xi   = ja[k];
-      row[c++].bp = aa + 36 * k;
+  for (PetscInt k = 0; k < nsel; k++) {
+    PetscInt r = sel ? sel[k] : k, c = 0;
+    for (PetscInt q = ia[r]; q < ia[r + 1]; q++) {
+      row[c].nat  = nat[ja[q]];
+      row[c].xi   = ja[q];
+      row[c++].bp = aa + 36 * q;
     }
     if (Ao)
-      for (PetscInt k = ib[r]; k < ib[r + 1]; k++) {
-        row[c].nat  = gnat[jb[k]];
-        row[c].xi   = -1 - jb[k];
-        row[c++].bp = ba + 36 * k;
+      for (PetscInt q = ib[r]; q < ib[r + 1]; q++) {
+        row[c].nat  = gnat[gmap[jb[q]]];
+        row[c].xi   = -1 - gmap[jb[q]];
+        row[c++].bp = ba + 36 * q;
       }
     qsort(row, c, sizeof(Entry), CompareEntry);
-    for (PetscInt k = 0; k < c; k++) {
-      km->xi[km->rowptr[r] + k] = row[k].xi;
-      km->bp[km->rowptr[r] + k] = row[k].bp;
+    for (PetscInt q = 0; q < c; q++) {
+      km->xi[km->rowptr[k] + q] = row[q].xi;
+      km->bp[km->rowptr[k] + q] = row[q].bp;
     }
-    km->rowptr[r + 1] = km->rowptr[r] + c;
+    km->rowptr[k + 1] = km->rowptr[k] + c;
   }
   PetscCall(PetscFree(row));
   PetscCall(PetscFree(gnat));
+  PetscCall(PetscFree(gmap));
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
   if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ib, &jb, &done));
   *kmout = km;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxKMultApply(FlxKMult km, Vec x, Vec y)
+/* The selected block rows of A x: out[6 k + d] for mode OUT_ROWS, or written (or added) into y at their rows. */
+typedef enum {
+  KM_SET,
+  KM_ADD,
+  KM_ROWS
+} KMMode;
+
+static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal out[])
 {
   const PetscScalar *xl, *xg = NULL;
-  PetscScalar       *yl;
+  PetscScalar       *yl = NULL;
 
   PetscFunctionBegin;
   if (km->sct) {
@@ -129,11 +176,12 @@ PetscErrorCode FlxKMultApply(FlxKMult km, Vec x, Vec y)
     PetscCall(VecGetArrayRead(km->xg, &xg));
   }
   PetscCall(VecGetArrayRead(x, &xl));
-  PetscCall(VecGetArrayWrite(y, &yl));
-  for (PetscInt r = 0; r < km->nrows; r++) {
-    PetscScalar z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
-    for (PetscInt k = km->rowptr[r]; k < km->rowptr[r + 1]; k++) {
-      const PetscScalar *b = km->bp[k], *v = km->xi[k] >= 0 ? xl + 6 * km->xi[k] : xg + 6 * (-1 - km->xi[k]);
+  if (mode == KM_SET && !km->row) PetscCall(VecGetArrayWrite(y, &yl));
+  else if (mode != KM_ROWS) PetscCall(VecGetArray(y, &yl));
+  for (PetscInt k = 0; k < km->nrows; k++) {
+    PetscScalar z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, *o;
+    for (PetscInt q = km->rowptr[k]; q < km->rowptr[k + 1]; q++) {
+      const PetscScalar *b = km->bp[q], *v = km->xi[q] >= 0 ? xl + 6 * km->xi[q] : xg + 6 * (-1 - km->xi[q]);
       for (int c = 0; c < 6; c++) {
         const PetscScalar vc = v[c], *bc = b + 6 * c;
         z0 += bc[0] * vc;
@@ -144,17 +192,49 @@ PetscErrorCode FlxKMultApply(FlxKMult km, Vec x, Vec y)
         z5 += bc[5] * vc;
       }
     }
-    yl[6 * r]     = z0;
-    yl[6 * r + 1] = z1;
-    yl[6 * r + 2] = z2;
-    yl[6 * r + 3] = z3;
-    yl[6 * r + 4] = z4;
-    yl[6 * r + 5] = z5;
+    o = mode == KM_ROWS ? out + 6 * k : yl + 6 * (km->row ? km->row[k] : k);
+    if (mode == KM_ADD) {
+      o[0] += z0;
+      o[1] += z1;
+      o[2] += z2;
+      o[3] += z3;
+      o[4] += z4;
+      o[5] += z5;
+    } else {
+      o[0] = z0;
+      o[1] = z1;
+      o[2] = z2;
+      o[3] = z3;
+      o[4] = z4;
+      o[5] = z5;
+    }
   }
-  PetscCall(VecRestoreArrayWrite(y, &yl));
+  if (mode == KM_SET && !km->row) PetscCall(VecRestoreArrayWrite(y, &yl));
+  else if (mode != KM_ROWS) PetscCall(VecRestoreArray(y, &yl));
   PetscCall(VecRestoreArrayRead(x, &xl));
   if (km->sct) PetscCall(VecRestoreArrayRead(km->xg, &xg));
-  PetscCall(PetscLogFlops(72.0 * 36 * km->rowptr[km->nrows] / 36));
+  PetscCall(PetscLogFlops(72.0 * km->rowptr[km->nrows]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultApply(FlxKMult km, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(Apply(km, x, KM_SET, y, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultApplyAdd(FlxKMult km, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(Apply(km, x, KM_ADD, y, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultApplyRows(FlxKMult km, Vec x, PetscReal out[])
+{
+  PetscFunctionBegin;
+  PetscCall(Apply(km, x, KM_ROWS, NULL, out));
   PetscFunctionReturn(0);
 }
 
@@ -162,6 +242,7 @@ PetscErrorCode FlxKMultDestroy(FlxKMult *km)
 {
   PetscFunctionBegin;
   if (!*km) PetscFunctionReturn(0);
+  PetscCall(PetscFree((*km)->row));
   PetscCall(PetscFree3((*km)->rowptr, (*km)->xi, (*km)->bp));
   PetscCall(VecScatterDestroy(&(*km)->sct));
   PetscCall(VecDestroy(&(*km)->xg));

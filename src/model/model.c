@@ -165,6 +165,8 @@ static PetscErrorCode ReadSections(FlxModel m)
     PetscBool        set;
     PetscCall(PetscStrncpy(s->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "section_%s_", s->name));
+    PetscCall(FlxModelReadSpringSection(m, k, pre, &s->spring)); /* springs.c: a section with stiffness or damping */
+    if (s->spring) continue;
     p->rotary_scale = 1;
     PetscOptionsBegin(m->comm, pre, "Section", "FlxModel");
     PetscCall(PetscOptionsStringArray("-groups", "Physical groups (mesh) that take this section", "FlxModelSetFromOptions", glist, &ng, &set));
@@ -336,6 +338,8 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(ReadBCs(m));
   PetscCall(ReadLoads(m));
   PetscCall(ReadICsAndMasses(m));
+  PetscCall(FlxModelReadSprings(m));
+  PetscCall(FlxModelReadReactionOptions(m));
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));
@@ -413,8 +417,8 @@ static PetscErrorCode AssignSections(FlxModel m)
       bad = PETSC_TRUE;
     } else if (!m->sec[gsec[g]].ops[t]) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section" : "give surface cells a shell section with -section_NAME_thickness"));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].spring ? "spring" : m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
+                              m->sec[gsec[g]].shell ? "give line cells a beam section" : m->sec[gsec[g]].spring ? "springs are line cells; springs to ground go on node groups with -spring_NAME_group" : "give surface cells a shell section with -section_NAME_thickness"));
       bad = PETSC_TRUE;
     }
   }
@@ -459,6 +463,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(AssignSections(m));
   PetscCall(FlxModelAssemble(m));
   PetscCall(ApplyBCs(m));
+  PetscCall(FlxModelFinishSprings(m));
   PetscCall(FlxModelSetUpLoads(m));
   for (PetscInt k = 0; k < m->nic; k++) {
     PetscInt g;
@@ -472,6 +477,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(FlxSystemSetConsistentMassFunction(m->sys, ConsistentMassProvider, m));
   PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
+  PetscCall(FlxModelSetUpReactions(m));
   m->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -512,10 +518,12 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Model: %" PetscInt_FMT " materials, %" PetscInt_FMT " sections, %" PetscInt_FMT " boundary conditions (%" PetscInt_FMT " prescribed DOFs), %" PetscInt_FMT " loads, %" PetscInt_FMT " initial conditions, %" PetscInt_FMT " point masses\n", m->nmat, m->nsec, m->nbc, m->nconstrained, m->nload, m->nic, m->npm));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
+    if (m->sec[s].spring) continue; /* FlxModelViewSprings */
     if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
+  PetscCall(FlxModelViewSprings(m, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -533,6 +541,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
     PetscCall(VecDestroy(&m->load[k].g));
   }
   PetscCall(FlxModelDestroyResultants(m));
+  PetscCall(FlxModelDestroySprings(m));
+  PetscCall(FlxModelDestroyReactions(m));
   PetscCall(PetscFree(m->cell_section));
   PetscCall(VecDestroy(&m->mass));
   PetscCall(VecDestroy(&m->free));
