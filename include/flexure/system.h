@@ -44,8 +44,8 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetRayleigh(FlxSystem sys, PetscReal aM, Pe
 PETSC_EXTERN PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, PetscReal *bK);
 /* Extra damping matrix C_d (discrete dampers, same layout as the stiffness; f_int(x, v) must include C_d v), a
    bound of the largest eigenvalue of M^-1 C_d (1/s, for the damped stability check of explicit steppers) and
-   optionally a deterministic product f = (b_K K + C_d) v (NULL: MatMult). Reference taken; Cd NULL removes it.
-   Logically collective. */
+   optionally a deterministic product f = (b_K K + C_d) v (NULL: MatMult). Reference taken; Cd NULL removes the
+   matrix (the product stays: b_K K v). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetDampingMatrix(FlxSystem sys, Mat Cd, PetscReal rate, FlxSystemDampingFn mult, void *ctx);
 /* The extra damping matrix (NULL when none) and its rate bound (either may be NULL). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate);

@@ -66,6 +66,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   }
   PetscCall(FlxMeshSetUp(mesh));
   PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxOutputSetUpProbes(out, mesh)); /* probe errors before the model's set-up */
   PetscCall(FlxModelSetUp(model));
   PetscCall(FlxModelView(model, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxModelGetSystem(model, &sys));
@@ -99,6 +100,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
       }
     }
     PetscCall(FlxOutputPrintProbes(out, x));
+    PetscCall(FlxOutputWriteStaticReactions(out, x));
     PetscCall(FlxOutputGetPath(out, &h5, NULL));
     PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static)\n", h5));
   } else {

@@ -26,6 +26,9 @@ struct _p_FlxWriter {
   PetscInt    nres_frames;
   PetscInt    nmodes; /* modal results: the XDMF steps through the mode shapes */
   PetscReal  *mode_freq;
+  hid_t       extra[16], hist[16], htime; /* temporary generic API: /fields/NAME, /history/NAME, /history/time */
+  char        extraname[16][FLX_NAME_LEN];
+  PetscInt    nextra, nhist, hcols[16];
 };
 
 /* Create the group at path (absolute, one level below an existing one) unless it exists. Collective. */
@@ -484,6 +487,11 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   for (int k = 0; k < 6; k++) FLX_H5(H5Dclose(w->energy[k]));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
     if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
+  for (PetscInt k = 0; k < w->nextra; k++)
+    FLX_H5(H5Dclose(w->extra[k]));
+  for (PetscInt k = 0; k < w->nhist; k++)
+    FLX_H5(H5Dclose(w->hist[k]));
+  if (w->nhist) FLX_H5(H5Dclose(w->htime));
   for (PetscInt p = 0; p < w->nprobe; p++) {
     FLX_H5(H5Dclose(w->probe[p].time));
     for (int k = 0; k < 3; k++) FLX_H5(H5Dclose(w->probe[p].val[k]));
@@ -494,5 +502,104 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   PetscCall(PetscFree(w->buf));
   PetscCall(PetscFree(w));
   *wp = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* String attribute on an open object. */
+static PetscErrorCode StringAttribute(hid_t obj, const char name[], const char value[])
+{
+  hid_t type, space, attr;
+
+  PetscFunctionBegin;
+  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
+  FLX_H5(H5Tset_size(type, strlen(value) + 1));
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  FLX_H5ID(attr, H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, type, value));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  FLX_H5(H5Tclose(type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterSetProbeNode(FlxWriter w, PetscInt p, PetscInt node)
+{
+  hid_t     g, space, attr;
+  char      path[256];
+  long long v = (long long)node;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", w->probe[p].name));
+  FLX_H5ID(g, H5Gopen2(w->file, path, H5P_DEFAULT));
+  FLX_H5ID(space, H5Screate(H5S_SCALAR));
+  FLX_H5ID(attr, H5Acreate2(g, "node", H5T_NATIVE_LLONG, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(H5Awrite(attr, H5T_NATIVE_LLONG, &v));
+  FLX_H5(H5Aclose(attr));
+  FLX_H5(H5Sclose(space));
+  FLX_H5(H5Gclose(g));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec xnat)
+{
+  PetscInt k;
+  hsize_t  dims[3] = {0, (hsize_t)w->N, 6};
+  char     path[256];
+
+  PetscFunctionBegin;
+  if (w->fields[0] < 0) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/static/%s", name));
+    PetscCall(FlxWriterWriteNodeField(w, path, xnat));
+    PetscFunctionReturn(0);
+  }
+  for (k = 0; k < w->nextra; k++)
+    if (!strcmp(w->extraname[k], name)) break;
+  if (k == w->nextra) {
+    PetscCheck(k < 16, w->comm, PETSC_ERR_SUP, "too many extra fields");
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/fields/%s", name));
+    PetscCall(FlxH5CreateExtendible(w->file, path, H5T_NATIVE_DOUBLE, 3, dims, &w->extra[k]));
+    PetscCall(PetscStrncpy(w->extraname[k], name, FLX_NAME_LEN));
+    w->nextra++;
+  }
+  dims[0] = (hsize_t)w->nframes;
+  FLX_H5(H5Dset_extent(w->extra[k], dims));
+  PetscCall(WriteRows(w, w->extra[k], w->nframes - 1, xnat, 6));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterDefineHistory(FlxWriter w, const char name[], PetscInt ncol, const char colnames[], PetscInt *id)
+{
+  hsize_t dims[2] = {0, (hsize_t)ncol};
+  char    path[256], grp[256], *slash;
+
+  PetscFunctionBegin;
+  PetscCheck(w->nhist < 16, w->comm, PETSC_ERR_SUP, "too many history series");
+  PetscCall(EnsureGroup(w->file, "/history"));
+  if (!w->nhist) PetscCall(FlxH5CreateExtendible(w->file, "/history/time", H5T_NATIVE_DOUBLE, 1, dims, &w->htime));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", name));
+  PetscCall(PetscStrncpy(grp, path, sizeof(grp)));
+  slash = strrchr(grp, '/');
+  if (slash && slash != grp + 8) {
+    *slash = 0;
+    PetscCall(EnsureGroup(w->file, grp));
+  }
+  PetscCall(FlxH5CreateExtendible(w->file, path, H5T_NATIVE_DOUBLE, 2, dims, &w->hist[w->nhist]));
+  PetscCall(StringAttribute(w->hist[w->nhist], "columns", colnames));
+  w->hcols[w->nhist] = ncol;
+  *id                = w->nhist++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterAppendHistory(FlxWriter w, PetscInt id, PetscInt n, const PetscReal rows[])
+{
+  PetscFunctionBegin;
+  PetscCall(FlxH5AppendRoot(w->hist[id], H5T_NATIVE_DOUBLE, (hsize_t)n, rows, w->rank));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterAppendHistoryTime(FlxWriter w, PetscInt n, const PetscReal t[])
+{
+  PetscFunctionBegin;
+  if (w->nhist) PetscCall(FlxH5AppendRoot(w->htime, H5T_NATIVE_DOUBLE, (hsize_t)n, t, w->rank));
   PetscFunctionReturn(0);
 }

@@ -62,12 +62,16 @@ static PetscErrorCode ReadSix(PetscOptionItems *PetscOptionsObject, MPI_Comm com
   char     opt[64];
 
   PetscFunctionBegin;
-  for (int d = 0; d < 6; d++) v[d] = 0;
+  for (int d = 0; d < 6; d++)
+    v[d] = 0;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
   PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, set));
   if (!*set) PetscFunctionReturn(0);
   PetscCheck(n == 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has %" PetscInt_FMT " value%s: give six, %s (0 where there is none)", pre, key, n, n == 1 ? "" : "s", !strcmp(key, "stiffness") ? "kx,ky,kz,krx,kry,krz in N/m and N m/rad" : "cx,cy,cz,crx,cry,crz in N s/m and N m s/rad");
-  for (int d = 0; d < 6; d++) PetscCheck(v[d] >= 0, comm, PETSC_ERR_USER_INPUT, "-%s%s: value %d (%s) is %g; a spring or damper coefficient must not be negative", pre, key, d + 1, FlxDofNames[d], (double)v[d]);
+  for (int d = 0; d < 6; d++) {
+    static const char *kn[6] = {"kx", "ky", "kz", "krx", "kry", "krz"}, *cn[6] = {"cx", "cy", "cz", "crx", "cry", "crz"};
+    PetscCheck(v[d] >= 0, comm, PETSC_ERR_USER_INPUT, "-%s%s: %s = %g; a spring or damper coefficient must not be negative", pre, key, !strcmp(key, "stiffness") ? kn[d] : cn[d], (double)v[d]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -81,17 +85,20 @@ static PetscErrorCode ReadAxes(PetscOptionItems *PetscOptionsObject, MPI_Comm co
   s->axes = section ? AXES_ELEMENT : AXES_GLOBAL;
   PetscCall(PetscStrncpy(str, AxesNames[s->axes], sizeof(str)));
   PetscCall(PetscOptionsString("-axes", section ? "Spring axes: element (x along the cell, y as for beams), global, or the spring's x and y axes x1,x2,x3,y1,y2,y3" : "Spring axes: global, or the spring's x and y axes x1,x2,x3,y1,y2,y3", "FlxModelSetFromOptions", str, str, sizeof(str), &set));
-  for (int i = 0; i < 9; i++) s->R[i] = (i % 4 == 0) ? 1 : 0;
-  if (!strcmp(str, "global")) s->axes = AXES_GLOBAL;
-  else if (section && !strcmp(str, "element")) s->axes = AXES_ELEMENT;
+  for (int i = 0; i < 9; i++)
+    s->R[i] = (i % 4 == 0) ? 1 : 0;
+  if (!strcmp(str, "global"))
+    s->axes = AXES_GLOBAL;
+  else if (section && !strcmp(str, "element"))
+    s->axes = AXES_ELEMENT;
   else {
     PetscReal v[6], nx, ny, dot;
     PetscInt  n;
     PetscBool ok;
     PetscCall(FlxParseRealList(str, 6, v, &n, &ok));
     PetscCheck(ok && n == 6, comm, PETSC_ERR_USER_INPUT, "-%saxes '%s': give %sthe spring's x and y axes as six numbers x1,x2,x3,y1,y2,y3", pre, str, section ? "element, global or " : "global or ");
-    nx  = PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    ny  = PetscSqrtReal(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+    nx = PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    ny = PetscSqrtReal(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
     PetscCheck(nx > 0 && ny > 0, comm, PETSC_ERR_USER_INPUT, "-%saxes '%s': the %s axis is zero", pre, str, nx > 0 ? "y" : "x");
     dot = (v[0] * v[3] + v[1] * v[4] + v[2] * v[5]) / (nx * ny);
     PetscCheck(PetscAbsReal(dot) <= 1e-6, comm, PETSC_ERR_USER_INPUT, "-%saxes '%s': the x and y axes are not orthogonal (cosine of their angle %.3g; at most 1e-6)", pre, str, (double)dot);
@@ -155,7 +162,7 @@ PetscErrorCode FlxModelReadSprings(FlxModel m)
 PetscErrorCode FlxModelReadSpringSection(FlxModel m, PetscInt si, const char pre[], PetscBool *isspring)
 {
   FlxSection *sec = &m->sec[si];
-  FlxSprings  sp = NULL;
+  FlxSprings  sp  = NULL;
   SpringDef  *s;
   PetscBool   hk, hc;
   char       *glist[FLX_MAX_NAMES], what[128];
@@ -197,11 +204,11 @@ PetscErrorCode FlxModelReadSpringSection(FlxModel m, PetscInt si, const char pre
 /* d x theta = skew(d) theta, into the 3 x 3 block (row-major, leading dimension ld) of S, times sign. */
 static void AddSkew(PetscReal *S, PetscInt ld, const PetscReal d[3], PetscReal sign)
 {
-  S[1]          += -sign * d[2];
-  S[2]          += sign * d[1];
-  S[ld]         += sign * d[2];
-  S[ld + 2]     += -sign * d[0];
-  S[2 * ld]     += -sign * d[1];
+  S[1] += -sign * d[2];
+  S[2] += sign * d[1];
+  S[ld] += sign * d[2];
+  S[ld + 2] += -sign * d[0];
+  S[2 * ld] += -sign * d[1];
   S[2 * ld + 1] += sign * d[0];
 }
 
@@ -213,7 +220,8 @@ static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], Petsc
   PetscFunctionBegin;
   *bad = PETSC_FALSE;
   if (s->axes != AXES_ELEMENT) {
-    for (int i = 0; i < 9; i++) R[i] = s->R[i];
+    for (int i = 0; i < 9; i++)
+      R[i] = s->R[i];
     PetscFunctionReturn(0);
   }
   for (int c = 0; c < 3; c++) {
@@ -225,7 +233,8 @@ static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], Petsc
     *bad = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  for (int c = 0; c < 3; c++) d[c] /= L;
+  for (int c = 0; c < 3; c++)
+    d[c] /= L;
   if (PetscAbsReal(d[2]) > 0.999) { /* as beams: orientation global Z, or X for cells along Z */
     v[0] = 1;
     v[2] = 0;
@@ -264,13 +273,15 @@ static void CellMatrix(const PetscReal xyz[6], const PetscReal R[9], const Petsc
   for (int i = 0; i < 6; i++) /* G = blockdiag(R, R) B */
     for (int j = 0; j < 12; j++) {
       PetscReal s = 0;
-      for (int l = 0; l < 3; l++) s += R[3 * (i % 3) + l] * B[12 * (3 * (i / 3) + l) + j];
+      for (int l = 0; l < 3; l++)
+        s += R[3 * (i % 3) + l] * B[12 * (3 * (i / 3) + l) + j];
       G[12 * i + j] = s;
     }
   for (int a = 0; a < 12; a++)
     for (int b = 0; b < 12; b++) {
       PetscReal s = 0;
-      for (int i = 0; i < 6; i++) s += G[12 * i + a] * k[i] * G[12 * i + b];
+      for (int i = 0; i < 6; i++)
+        s += G[12 * i + a] * k[i] * G[12 * i + b];
       Ke[12 * a + b] = s;
     }
 }
@@ -278,12 +289,14 @@ static void CellMatrix(const PetscReal xyz[6], const PetscReal R[9], const Petsc
 /* Nodal 6 x 6 matrix of a spring to ground: blockdiag(R, R)^T diag(k) blockdiag(R, R). */
 static void GroundMatrix(const PetscReal R[9], const PetscReal k[6], PetscReal Kn[36])
 {
-  for (int i = 0; i < 36; i++) Kn[i] = 0;
+  for (int i = 0; i < 36; i++)
+    Kn[i] = 0;
   for (int blk = 0; blk < 2; blk++)
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++) {
         PetscReal s = 0;
-        for (int l = 0; l < 3; l++) s += R[3 * l + a] * k[3 * blk + l] * R[3 * l + b];
+        for (int l = 0; l < 3; l++)
+          s += R[3 * l + a] * k[3 * blk + l] * R[3 * l + b];
         Kn[6 * (3 * blk + a) + 3 * blk + b] = s;
       }
 }
@@ -297,7 +310,7 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   FlxSprings       sp = m->springs;
   PetscInt         nc;
   const PetscReal *X;
-  PetscBool        bad = PETSC_FALSE;
+  PetscBool        bad      = PETSC_FALSE;
   char             msg[512] = "";
 
   PetscFunctionBegin;
@@ -312,7 +325,8 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
     if (!s) continue;
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     for (int a = 0; a < 2; a++)
-      for (int d = 0; d < 3; d++) xyz[3 * a + d] = X[3 * nodes[a] + d];
+      for (int d = 0; d < 3; d++)
+        xyz[3 * a + d] = X[3 * nodes[a] + d];
     PetscCall(CellAxes(s, xyz, R, &bad));
     if (bad) {
       char desc[256];
@@ -336,7 +350,8 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     GroundMatrix(s->R, s->k, Kn);
     if (s->damper) GroundMatrix(s->R, s->c, Cn);
-    for (PetscInt i = 0; i < n; i++) PetscCall(fn(m, 1, &nodes[i], Kn, s->damper ? Cn : NULL, ctx));
+    for (PetscInt i = 0; i < n; i++)
+      PetscCall(fn(m, 1, &nodes[i], Kn, s->damper ? Cn : NULL, ctx));
   }
   PetscFunctionReturn(0);
 }
@@ -437,10 +452,10 @@ static PetscErrorCode DampingMult(FlxSystem sys, Vec v, Vec f, void *ctx)
 
   PetscFunctionBegin;
   if (m->bK != 0) {
-    PetscCall(VecCopy(v, m->work));
-    PetscCall(VecScale(m->work, m->bK));
-    PetscCall(FlxKMultApply(m->kmult, m->work, f));
-  } else PetscCall(VecZeroEntries(f));
+    PetscCall(FlxKMultApply(m->kmult, v, f));
+    PetscCall(VecScale(f, m->bK));
+  } else
+    PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscFunctionReturn(0);
 }
@@ -459,7 +474,10 @@ PetscErrorCode FlxModelFinishSprings(FlxModel m)
   PetscReal       lmax[2] = {0, 0}, gmax[2];
 
   PetscFunctionBegin;
-  if (!sp || (!sp->nground && !sp->nspringcells)) PetscFunctionReturn(0);
+  if (!sp || (!sp->nground && !sp->nspringcells)) {
+    PetscCall(FlxSystemSetDampingMatrix(m->sys, NULL, 0, DampingMult, m)); /* the deterministic b_K K v */
+    PetscFunctionReturn(0);
+  }
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
   PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * (nown + nghost), &ml));
@@ -481,15 +499,15 @@ PetscErrorCode FlxModelFinishSprings(FlxModel m)
     lmax[1] = PetscMax(lmax[1], bc.rc[i]);
   }
   PetscCallMPI(MPI_Allreduce(lmax, gmax, 2, MPIU_REAL, MPI_MAX, m->comm));
-  sp->sbound    = gmax[0];
-  sp->ratebound = gmax[1];
+  sp->sbound     = gmax[0];
+  sp->ratebound  = gmax[1];
   m->omega_bound = PetscSqrtReal(m->omega_bound * m->omega_bound + sp->sbound);
   PetscCall(PetscFree2(bc.rk, bc.rc));
   PetscCall(VecScatterDestroy(&sct));
   PetscCall(ISDestroy(&is));
   PetscCall(VecDestroy(&ml));
   PetscCall(VecDestroy(&fl));
-  if (m->Cd) PetscCall(FlxSystemSetDampingMatrix(m->sys, m->Cd, sp->ratebound, DampingMult, m));
+  PetscCall(FlxSystemSetDampingMatrix(m->sys, m->Cd, sp->ratebound, DampingMult, m));
   PetscFunctionReturn(0);
 }
 
@@ -507,8 +525,10 @@ static PetscErrorCode ViewDef(PetscViewer viewer, const SpringDef *s, const char
   PetscFunctionBegin;
   PetscCall(FormatSix(s->k, k, sizeof(k)));
   PetscCall(FormatSix(s->c, c, sizeof(c)));
-  if (s->axes == AXES_GIVEN) PetscCall(PetscSNPrintf(ax, sizeof(ax), "x (%.4g, %.4g, %.4g), y (%.4g, %.4g, %.4g)", (double)s->R[0], (double)s->R[1], (double)s->R[2], (double)s->R[3], (double)s->R[4], (double)s->R[5]));
-  else PetscCall(PetscStrncpy(ax, s->axes == AXES_GLOBAL ? "global" : "element (x along the cell)", sizeof(ax)));
+  if (s->axes == AXES_GIVEN)
+    PetscCall(PetscSNPrintf(ax, sizeof(ax), "x (%.4g, %.4g, %.4g), y (%.4g, %.4g, %.4g)", (double)s->R[0], (double)s->R[1], (double)s->R[2], (double)s->R[3], (double)s->R[4], (double)s->R[5]));
+  else
+    PetscCall(PetscStrncpy(ax, s->axes == AXES_GLOBAL ? "global" : "element (x along the cell)", sizeof(ax)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s: stiffness (%s), damping (%s), axes %s\n", head, k, c, ax));
   PetscFunctionReturn(0);
 }
@@ -546,7 +566,8 @@ PetscErrorCode FlxModelDestroySprings(FlxModel m)
   PetscCall(MatDestroy(&m->Cd));
   PetscCall(FlxKMultDestroy(&m->kmultC));
   if (!sp) PetscFunctionReturn(0);
-  for (PetscInt s = 0; s < FLX_MAX_NAMES; s++) PetscCall(PetscFree(sp->sec[s]));
+  for (PetscInt s = 0; s < FLX_MAX_NAMES; s++)
+    PetscCall(PetscFree(sp->sec[s]));
   PetscCall(PetscFree(m->springs));
   PetscFunctionReturn(0);
 }

@@ -286,7 +286,7 @@ PetscErrorCode FlxSystemSetDampingMatrix(FlxSystem sys, Mat Cd, PetscReal rate, 
   PetscCall(MatDestroy(&sys->Cd));
   sys->Cd    = Cd;
   sys->crate = Cd ? rate : 0;
-  sys->cmult = Cd ? mult : NULL;
+  sys->cmult = mult;
   sys->cctx  = ctx;
   PetscFunctionReturn(0);
 }
