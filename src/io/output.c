@@ -107,8 +107,7 @@ static PetscErrorCode ProbeNearest(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscCall(FlxMeshGetCoordinates(mesh, &X));
   for (PetscInt i = 0; i < nown; i++) {
     PetscReal d = 0;
-    for (int c = 0; c < 3; c++)
-      d += PetscSqr(X[3 * i + c] - p->point[c]);
+    for (int c = 0; c < 3; c++) d += PetscSqr(X[3 * i + c] - p->point[c]);
     if (d < d2 || (d == d2 && nat[i] < best)) {
       d2   = d;
       best = nat[i];
@@ -119,8 +118,7 @@ static PetscErrorCode ProbeNearest(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscCallMPI(MPI_Allreduce(&best, &gbest, 1, MPIU_INT, MPI_MIN, out->comm));
   for (PetscInt i = 0; i < nown; i++)
     if (nat[i] == gbest)
-      for (int c = 0; c < 3; c++)
-        xyz[c] = X[3 * i + c];
+      for (int c = 0; c < 3; c++) xyz[c] = X[3 * i + c];
   PetscCallMPI(MPI_Allreduce(xyz, gxyz, 3, MPIU_REAL, MPI_SUM, out->comm));
   p->node = gbest;
   PetscCall(PetscPrintf(out->comm, "Probe %s: point (%g, %g, %g) -> node %" PetscInt_FMT " at (%g, %g, %g), distance %g\n", p->name, (double)p->point[0], (double)p->point[1], (double)p->point[2], gbest, (double)gxyz[0], (double)gxyz[1], (double)gxyz[2], (double)PetscSqrtReal(gd2)));
@@ -156,8 +154,7 @@ PetscErrorCode FlxOutputSetUpProbes(FlxOutput out, FlxMesh mesh)
 {
   PetscFunctionBegin;
   if (out->probes_resolved) PetscFunctionReturn(0);
-  for (PetscInt p = 0; p < out->nprobe; p++)
-    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
+  for (PetscInt p = 0; p < out->nprobe; p++) PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   out->probes_resolved = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -223,8 +220,7 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
   for (PetscInt b = 0; b < out->nbc; b++) {
     if (history)
       for (PetscInt i = 0; i < n; i++)
-        for (int c = 0; c < 6; c++)
-          out->hrow[6 * i + c] = history[6 * out->nbc * i + 6 * b + c];
+        for (int c = 0; c < 6; c++) out->hrow[6 * i + c] = history[6 * out->nbc * i + 6 * b + c];
     PetscCall(FlxWriterAppendHistory(out->writer, out->hid[b], n, out->hrow));
   }
   PetscFunctionReturn(0);

@@ -487,10 +487,8 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   for (int k = 0; k < 6; k++) FLX_H5(H5Dclose(w->energy[k]));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
     if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
-  for (PetscInt k = 0; k < w->nextra; k++)
-    FLX_H5(H5Dclose(w->extra[k]));
-  for (PetscInt k = 0; k < w->nhist; k++)
-    FLX_H5(H5Dclose(w->hist[k]));
+  for (PetscInt k = 0; k < w->nextra; k++) FLX_H5(H5Dclose(w->extra[k]));
+  for (PetscInt k = 0; k < w->nhist; k++) FLX_H5(H5Dclose(w->hist[k]));
   if (w->nhist) FLX_H5(H5Dclose(w->htime));
   for (PetscInt p = 0; p < w->nprobe; p++) {
     FLX_H5(H5Dclose(w->probe[p].time));

@@ -9,11 +9,16 @@
    PETSc's: one pass over the matrix, one halo exchange (of the ghost blocks the rows refer to).
    A product may cover a subset of the block rows (a sparse damping matrix, the rows of supports): only
    those rows are read and written, and only their ghost blocks exchanged.
-   It keeps pointers into A's storage: A must not be changed in place after FlxKMultCreate (the model never
-   does; solvers that need a modified matrix work on a copy, as the static solve does). */
+   It keeps pointers into A's storage: A's values must not be changed in place after FlxKMultCreate (the model
+   never does; solvers that need a modified matrix work on a copy, as the static solve does). Converting A
+   (MatConvert to AIJ, for a direct solve or SLEPc) rebuilds its off-process part: a product notices it by the
+   new object's id and builds itself again (on every rank: the conversion is collective). */
 #include <flexure/private/modelimpl.h>
 
 struct _FlxKMult {
+  FlxModel            m;
+  Mat                 A;
+  PetscObjectId       aoid; /* id of A's off-process part at the build (0: sequential) */
   PetscInt            nrows, nghost;
   PetscInt           *row;         /* local block row of each computed row (NULL: rows 0..nrows-1) */
   PetscInt           *rowptr, *xi; /* xi >= 0: owned block column; < 0: ghost block -1 - xi */
@@ -46,12 +51,10 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   PetscInt           nown;
 
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < nbl; j++)
-    gmap[j] = -1;
+  for (PetscInt j = 0; j < nbl; j++) gmap[j] = -1;
   for (PetscInt k = 0; k < nsel; k++) {
     PetscInt r = sel ? sel[k] : k;
-    for (PetscInt q = ib[r]; q < ib[r + 1]; q++)
-      gmap[jb[q]] = 0;
+    for (PetscInt q = ib[r]; q < ib[r + 1]; q++) gmap[jb[q]] = 0;
   }
   PetscCall(PetscMalloc1(nbl + 1, &gid));
   for (PetscInt j = 0; j < nbl; j++)
@@ -66,16 +69,14 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * ng, &km->xg));
   PetscCall(VecDuplicate(m->mass, &natv));
   PetscCall(VecGetArray(natv, &nv));
-  for (PetscInt i = 0; i < nown; i++)
-    nv[6 * i] = (PetscScalar)nat[i];
+  for (PetscInt i = 0; i < nown; i++) nv[6 * i] = (PetscScalar)nat[i];
   PetscCall(VecRestoreArray(natv, &nv));
   PetscCall(VecScatterCreate(natv, is, km->xg, NULL, &km->sct));
   PetscCall(VecScatterBegin(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscMalloc1(ng + 1, gnat));
   PetscCall(VecGetArrayRead(km->xg, &g));
-  for (PetscInt k = 0; k < ng; k++)
-    (*gnat)[k] = (PetscInt)g[6 * k];
+  for (PetscInt k = 0; k < ng; k++) (*gnat)[k] = (PetscInt)g[6 * k];
   PetscCall(VecRestoreArrayRead(km->xg, &g));
   PetscCall(VecDestroy(&natv));
   PetscCall(ISDestroy(&is));
@@ -83,10 +84,13 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
+/* (Re)build the rows of km from A's storage. Collective. */
+static PetscErrorCode Build(FlxKMult km)
 {
-  FlxKMult        km;
-  Mat             Ad, Ao = NULL;
+  FlxModel        m = km->m;
+  Mat             A = km->A, Ad, Ao = NULL;
+  PetscInt        nsel = km->nrows;
+  const PetscInt *sel  = km->row;
   const PetscInt *garray = NULL, *ia, *ja, *ib = NULL, *jb = NULL, *nat;
   PetscScalar    *aa, *ba = NULL;
   PetscInt        n, nb, *gnat = NULL, *gmap = NULL, nnz = 0, maxrow = 0;
@@ -94,12 +98,15 @@ PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt s
   Entry          *row;
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&km));
+  PetscCall(PetscFree3(km->rowptr, km->xi, km->bp));
+  PetscCall(VecScatterDestroy(&km->sct));
+  PetscCall(VecDestroy(&km->xg));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isseq));
-  if (isseq)
-    Ad = A;
-  else
+  if (isseq) Ad = A;
+  else {
     PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, &garray));
+    PetscCall(PetscObjectGetId((PetscObject)Ao, &km->aoid));
+  }
   PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed");
@@ -108,12 +115,7 @@ PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt s
     PetscScalar *tmp = aa;
     PetscCall(MatSeqBAIJRestoreArray(Ad, &tmp));
   }
-  if (!sel) nsel = n;
-  km->nrows = nsel;
-  if (sel) {
-    PetscCall(PetscMalloc1(nsel + 1, &km->row));
-    PetscCall(PetscArraycpy(km->row, sel, nsel));
-  }
+  if (!sel) nsel = km->nrows = n;
   if (Ao) {
     PetscInt ncols;
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ib, &jb, &done));
@@ -159,6 +161,23 @@ PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt s
   PetscCall(PetscFree(gmap));
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
   if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ib, &jb, &done));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
+{
+  FlxKMult km;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&km));
+  km->m     = m;
+  km->A     = A;
+  km->nrows = nsel;
+  if (sel) {
+    PetscCall(PetscMalloc1(nsel + 1, &km->row));
+    PetscCall(PetscArraycpy(km->row, sel, nsel));
+  }
+  PetscCall(Build(km));
   *kmout = km;
   PetscFunctionReturn(0);
 }
@@ -176,16 +195,21 @@ static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal ou
   PetscScalar       *yl = NULL;
 
   PetscFunctionBegin;
+  if (km->aoid) { /* A converted since the build (its off-process part rebuilt)? */
+    Mat           Ad, Ao;
+    PetscObjectId id;
+    PetscCall(MatMPIBAIJGetSeqBAIJ(km->A, &Ad, &Ao, NULL));
+    PetscCall(PetscObjectGetId((PetscObject)Ao, &id));
+    if (id != km->aoid) PetscCall(Build(km));
+  }
   if (km->sct) {
     PetscCall(VecScatterBegin(km->sct, x, km->xg, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(km->sct, x, km->xg, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(km->xg, &xg));
   }
   PetscCall(VecGetArrayRead(x, &xl));
-  if (mode == KM_SET && !km->row)
-    PetscCall(VecGetArrayWrite(y, &yl));
-  else if (mode != KM_ROWS)
-    PetscCall(VecGetArray(y, &yl));
+  if (mode == KM_SET && !km->row) PetscCall(VecGetArrayWrite(y, &yl));
+  else if (mode != KM_ROWS) PetscCall(VecGetArray(y, &yl));
   for (PetscInt k = 0; k < km->nrows; k++) {
     PetscScalar z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, *o;
     for (PetscInt q = km->rowptr[k]; q < km->rowptr[k + 1]; q++) {
@@ -217,10 +241,8 @@ static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal ou
       o[5] = z5;
     }
   }
-  if (mode == KM_SET && !km->row)
-    PetscCall(VecRestoreArrayWrite(y, &yl));
-  else if (mode != KM_ROWS)
-    PetscCall(VecRestoreArray(y, &yl));
+  if (mode == KM_SET && !km->row) PetscCall(VecRestoreArrayWrite(y, &yl));
+  else if (mode != KM_ROWS) PetscCall(VecRestoreArray(y, &yl));
   PetscCall(VecRestoreArrayRead(x, &xl));
   if (km->sct) PetscCall(VecRestoreArrayRead(km->xg, &xg));
   PetscCall(PetscLogFlops(72.0 * km->rowptr[km->nrows]));

@@ -292,8 +292,7 @@ PetscErrorCode FlxStepperSetHistoryFunction(FlxStepper ts, PetscInt ncol, FlxSte
 PetscErrorCode FlxStepperComputeReactions(FlxStepper ts, Vec R)
 {
   PetscFunctionBegin;
-  if (ts->ops.reaction)
-    PetscCall(ts->ops.reaction(ts, R));
+  if (ts->ops.reaction) PetscCall(ts->ops.reaction(ts, R));
   else {
     Vec x, v, a;
     if (!ts->Rwork) PetscCall(VecDuplicate(R, &ts->Rwork));
@@ -317,8 +316,7 @@ static PetscErrorCode Record(FlxStepper ts)
     ts->lacc[1] += ts->lsum[3];
     PetscFunctionReturn(0);
   }
-  for (int k = 0; k < 4; k++)
-    l[k] = ts->lsum[k];
+  for (int k = 0; k < 4; k++) l[k] = ts->lsum[k];
   l[4]        = ts->lacc[0];
   l[5]        = ts->lacc[1];
   ts->lacc[0] = ts->lacc[1] = 0;
