@@ -143,7 +143,7 @@ static PetscErrorCode ProbeNode(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscCall(FlxMeshGetGroupNodes(mesh, g, &n, &nodes));
   PetscCall(FlxMeshGetNaturalIds(mesh, &nat));
   PetscCallMPI(MPI_Allreduce(&n, &tot, 1, MPIU_INT, MPI_SUM, out->comm));
-  PetscCheck(tot == 1, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': group '%s' has %" PetscInt_FMT " nodes, a probe needs a group of one node (or -probe_%s_node)", p->name, p->group, tot, p->name);
+  PetscCheck(tot == 1, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': group '%s' has %" PetscInt_FMT " nodes, a probe needs a group of one node (or -probe_%s_node N, -probe_%s_point x,y,z)", p->name, p->group, tot, p->name, p->name);
   if (n) id = nat[nodes[0]];
   PetscCallMPI(MPI_Allreduce(&id, &gid, 1, MPIU_INT, MPI_MAX, out->comm));
   p->node = gid;
