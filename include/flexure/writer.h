@@ -53,7 +53,7 @@ PETSC_EXTERN PetscErrorCode FlxWriterDestroy(FlxWriter *w);
 /* Output glue of a transient run: reads -output_file, -output_interval, -probe_names ...; writes the
    mesh and attributes; sets the stepper's output callbacks. */
 typedef struct _p_FlxOutput *FlxOutput;
-PETSC_EXTERN PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out);
+PETSC_EXTERN PetscErrorCode  FlxOutputCreate(MPI_Comm comm, FlxOutput *out);
 /* Read the output and probe options. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOutputSetFromOptions(FlxOutput out);
 /* Open the file, write the mesh and attributes, define probes and hook into the stepper. Collective. */

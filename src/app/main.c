@@ -11,7 +11,9 @@ static const char help[] = "flexure: distributed structural dynamics of beams an
                            "  stability  Omega_max and rho(Omega) of a time stepper, computed from its own update\n"
                            "The case file is a YAML options file; options on the command line override it.\n";
 
-typedef enum { MODE_RUN, MODE_STATIC, MODE_MODES } Mode;
+typedef enum { MODE_RUN,
+               MODE_STATIC,
+               MODE_MODES } Mode;
 
 /* flexure modes: table, /modes in the results file. */
 static PetscErrorCode Modes(MPI_Comm comm, FlxModel model, FlxOutput out, const char cmdline[])
@@ -72,9 +74,10 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   PetscCall(FlxModelGetSystem(model, &sys));
   PetscCall(FlxModelCreateVector(model, &x));
   PetscCall(FlxModelCreateVector(model, &v));
-  if (mode == MODE_MODES) PetscCall(Modes(comm, model, out, cmdline));
+  if (mode == MODE_MODES)
+    PetscCall(Modes(comm, model, out, cmdline));
   else if (mode == MODE_STATIC) {
-    FlxWriter w;
+    FlxWriter   w;
     const char *h5;
     PetscCall(FlxModelSolveStatic(model, x));
     {
@@ -150,7 +153,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
 int main(int argc, char **argv)
 {
   const char    *cmd = "run", *casefile = NULL;
-  char         **nargv, cmdline[4096] = "";
+  char         **nargv, cmdline[4096]   = "";
   int            nargc = 0, i = 1;
   PetscErrorCode ierr;
   PetscInt       exitcode = 0;
@@ -161,12 +164,13 @@ int main(int argc, char **argv)
   nargv          = (char **)malloc(sizeof(char *) * (argc + 3));
   nargv[nargc++] = argv[0];
   if (casefile) {
-    size_t l = strlen(casefile);
-    int    yaml = (l > 5 && !strcmp(casefile + l - 5, ".yaml")) || (l > 4 && !strcmp(casefile + l - 4, ".yml"));
+    size_t l       = strlen(casefile);
+    int    yaml    = (l > 5 && !strcmp(casefile + l - 5, ".yaml")) || (l > 4 && !strcmp(casefile + l - 4, ".yml"));
     nargv[nargc++] = (char *)(yaml ? "-options_file_yaml" : "-options_file");
     nargv[nargc++] = (char *)casefile;
   }
-  for (; i < argc; i++) nargv[nargc++] = argv[i];
+  for (; i < argc; i++)
+    nargv[nargc++] = argv[i];
   nargv[nargc] = NULL;
   for (int k = 0; k < argc; k++) {
     strncat(cmdline, argv[k], sizeof(cmdline) - strlen(cmdline) - 2);
@@ -178,7 +182,10 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "stability")) {
     ierr = FlxStabilityCommand(PETSC_COMM_WORLD);
     if (!ierr) ierr = FlxOptionsCheckUnused(PETSC_COMM_WORLD, NULL);
-  } else ierr = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES : MODE_RUN, cmdline, &exitcode);
+  } else
+    ierr = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES
+                                                                                              : MODE_RUN,
+               cmdline, &exitcode);
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());

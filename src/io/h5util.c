@@ -63,9 +63,11 @@ PetscErrorCode FlxH5AppendRoot(hid_t dset, hid_t type, hsize_t n, const void *da
   dims[0] += n;
   FLX_H5(H5Dset_extent(dset, dims));
   FLX_H5ID(fspace, H5Dget_space(dset));
-  for (int i = 0; i < r; i++) count[i] = i ? dims[i] : n;
+  for (int i = 0; i < r; i++)
+    count[i] = i ? dims[i] : n;
   FLX_H5ID(mspace, H5Screate_simple(r, count, NULL));
-  if (rank == 0) FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+  if (rank == 0)
+    FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
   else {
     FLX_H5(H5Sselect_none(fspace));
     FLX_H5(H5Sselect_none(mspace));
@@ -81,8 +83,8 @@ PetscErrorCode FlxH5AppendRoot(hid_t dset, hid_t type, hsize_t n, const void *da
 PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max)
 {
   PetscMPIInt rank;
-  double      v   = 0;
-  int         ok  = 0;
+  double      v  = 0;
+  int         ok = 0;
   char        msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBegin;

@@ -10,7 +10,8 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
   hsize_t        dims[2];
 
   PetscFunctionBegin;
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) Nc += mesh->Ncells[t];
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    Nc += mesh->Ncells[t];
   PetscCheck(mesh->rank != 0 || sm, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the serial mesh was released before it was written");
   FLX_H5ID(g, H5Gcreate2(file, "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   dims[0] = (hsize_t)mesh->Nnodes;
@@ -20,7 +21,8 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
     long long *part = NULL;
     if (mesh->rank == 0) {
       PetscCall(PetscMalloc1(Nc + 1, &part));
-      for (PetscInt c = 0; c < Nc; c++) part[c] = sm->cpart[c];
+      for (PetscInt c = 0; c < Nc; c++)
+        part[c] = sm->cpart[c];
     }
     dims[0] = (hsize_t)Nc;
     PetscCall(FlxH5WriteRoot(g, "partition", H5T_NATIVE_LLONG, 1, dims, part, mesh->rank));
@@ -34,7 +36,8 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
       PetscCall(PetscMalloc3(nn * mesh->Ncells[t], &conn, mesh->Ncells[t], &part, mesh->Ncells[t], &grp));
       for (PetscInt c = 0; c < sm->ncells; c++) {
         if (sm->type[c] != (FlxCellType)t) continue;
-        for (PetscInt a = 0; a < nn; a++) conn[nn * k + a] = sm->conn[sm->cptr[c] + a];
+        for (PetscInt a = 0; a < nn; a++)
+          conn[nn * k + a] = sm->conn[sm->cptr[c] + a];
         part[k]  = sm->cpart[c];
         grp[k++] = sm->group[c];
       }
@@ -49,8 +52,8 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
     if (mesh->rank == 0) PetscCall(PetscFree3(conn, part, grp));
   }
   { /* group names, comma separated, in group-index order */
-    char   names[4096] = "";
-    hid_t  type, space, attr;
+    char  names[4096] = "";
+    hid_t type, space, attr;
     for (PetscInt k = 0; k < mesh->ngroups; k++) {
       PetscCall(PetscStrlcat(names, k ? "," : "", sizeof(names)));
       PetscCall(PetscStrlcat(names, mesh->gname[k], sizeof(names)));

@@ -15,14 +15,14 @@ typedef struct {
 } ProbeDef;
 
 struct _p_FlxOutput {
-  MPI_Comm  comm;
-  char      path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
-  PetscInt  interval, frames;
-  ProbeDef  probe[FLX_MAX_PROBE_NAMES];
-  PetscInt  nprobe, ntotal;
-  FlxWriter writer;
-  FlxModel  model;
-  Vec       nat[3];
+  MPI_Comm   comm;
+  char       path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
+  PetscInt   interval, frames;
+  ProbeDef   probe[FLX_MAX_PROBE_NAMES];
+  PetscInt   nprobe, ntotal;
+  FlxWriter  writer;
+  FlxModel   model;
+  Vec        nat[3];
   PetscReal *times; /* probe times of a flush, grown on demand */
   PetscInt   ntimes;
   PetscBool  shells;                        /* write shell resultants with each frame */
@@ -107,7 +107,8 @@ static PetscErrorCode ProbeNearest(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscCall(FlxMeshGetCoordinates(mesh, &X));
   for (PetscInt i = 0; i < nown; i++) {
     PetscReal d = 0;
-    for (int c = 0; c < 3; c++) d += PetscSqr(X[3 * i + c] - p->point[c]);
+    for (int c = 0; c < 3; c++)
+      d += PetscSqr(X[3 * i + c] - p->point[c]);
     if (d < d2 || (d == d2 && nat[i] < best)) {
       d2   = d;
       best = nat[i];
@@ -118,7 +119,8 @@ static PetscErrorCode ProbeNearest(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscCallMPI(MPI_Allreduce(&best, &gbest, 1, MPIU_INT, MPI_MIN, out->comm));
   for (PetscInt i = 0; i < nown; i++)
     if (nat[i] == gbest)
-      for (int c = 0; c < 3; c++) xyz[c] = X[3 * i + c];
+      for (int c = 0; c < 3; c++)
+        xyz[c] = X[3 * i + c];
   PetscCallMPI(MPI_Allreduce(xyz, gxyz, 3, MPIU_REAL, MPI_SUM, out->comm));
   p->node = gbest;
   PetscCall(PetscPrintf(out->comm, "Probe %s: point (%g, %g, %g) -> node %" PetscInt_FMT " at (%g, %g, %g), distance %g\n", p->name, (double)p->point[0], (double)p->point[1], (double)p->point[2], gbest, (double)gxyz[0], (double)gxyz[1], (double)gxyz[2], (double)PetscSqrtReal(gd2)));
@@ -154,18 +156,20 @@ PetscErrorCode FlxOutputSetUpProbes(FlxOutput out, FlxMesh mesh)
 {
   PetscFunctionBegin;
   if (out->probes_resolved) PetscFunctionReturn(0);
-  for (PetscInt p = 0; p < out->nprobe; p++) PetscCall(ProbeNode(out, mesh, &out->probe[p]));
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   out->probes_resolved = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
 {
-  FlxOutput out = (FlxOutput)ctx;
+  FlxOutput out   = (FlxOutput)ctx;
   Vec       in[3] = {x, v, a};
 
   PetscFunctionBegin;
-  for (int k = 0; k < 3; k++) PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
+  for (int k = 0; k < 3; k++)
+    PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
   if (out->shells) {
     Vec r[FLX_NUM_CELL_TYPES];
@@ -205,7 +209,8 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
     PetscCall(PetscMalloc1(n, &out->times));
   }
   times = out->times;
-  for (PetscInt i = 0; i < n; i++) times[i] = rows[i].time;
+  for (PetscInt i = 0; i < n; i++)
+    times[i] = rows[i].time;
   for (PetscInt p = 0; p < out->nprobe; p++) {
     PetscCall(FlxWriterAppendProbe(out->writer, p, n, times, probes ? probes + 3 * off : NULL, 3 * out->ntotal));
     off += out->probe[p].ndof;
@@ -220,7 +225,8 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
   for (PetscInt b = 0; b < out->nbc; b++) {
     if (history)
       for (PetscInt i = 0; i < n; i++)
-        for (int c = 0; c < 6; c++) out->hrow[6 * i + c] = history[6 * out->nbc * i + 6 * b + c];
+        for (int c = 0; c < 6; c++)
+          out->hrow[6 * i + c] = history[6 * out->nbc * i + 6 * b + c];
     PetscCall(FlxWriterAppendHistory(out->writer, out->hid[b], n, out->hrow));
   }
   PetscFunctionReturn(0);
@@ -266,7 +272,8 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   PetscCall(FlxWriterSetAttribute(out->writer, "command_line", cmdline));
   PetscCallMPI(MPI_Comm_size(out->comm, &size));
   PetscCall(FlxWriterSetAttributeReal(out->writer, "ranks", size));
-  for (int j = 0; j < 3; j++) PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
+  for (int j = 0; j < 3; j++)
+    PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
   PetscCall(FlxOutputSetUpProbes(out, mesh));
   if (ts) {
     PetscReal dt, hcrit, Om, wp, wb;
@@ -328,7 +335,8 @@ PetscErrorCode FlxOutputDestroy(FlxOutput *out)
   PetscFunctionBegin;
   if (!*out) PetscFunctionReturn(0);
   PetscCall(FlxWriterDestroy(&(*out)->writer));
-  for (int j = 0; j < 3; j++) PetscCall(VecDestroy(&(*out)->nat[j]));
+  for (int j = 0; j < 3; j++)
+    PetscCall(VecDestroy(&(*out)->nat[j]));
   PetscCall(VecDestroy(&(*out)->R));
   PetscCall(VecDestroy(&(*out)->Rnat));
   PetscCall(PetscFree((*out)->hrow));

@@ -5,9 +5,9 @@
 #define FLX_MAX_PROBES 64
 
 typedef struct {
-  char    name[FLX_NAME_LEN];
+  char     name[FLX_NAME_LEN];
   PetscInt ndof;
-  hid_t   time, val[3];
+  hid_t    time, val[3];
 } Probe;
 
 struct _p_FlxWriter {
@@ -94,8 +94,10 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   FLX_H5(H5Pclose(fapl));
   PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create the results file %s (-output_file): does its directory exist and is it writable?", path);
-  for (int k = 0; k < 3; k++) w->fields[k] = -1;
-  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) w->res[k] = -1;
+  for (int k = 0; k < 3; k++)
+    w->fields[k] = -1;
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    w->res[k] = -1;
   FLX_H5ID(g, H5Gcreate2(w->file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   for (int k = 0; k < 6; k++) {
     hsize_t dims[1] = {0};
@@ -207,7 +209,8 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
   if (w->fields[0] < 0) {
     hid_t g;
     FLX_H5ID(g, H5Gcreate2(w->file, "/fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, FieldNames[k], H5T_NATIVE_DOUBLE, 3, dims, &w->fields[k]));
+    for (int k = 0; k < 3; k++)
+      PetscCall(FlxH5CreateExtendible(g, FieldNames[k], H5T_NATIVE_DOUBLE, 3, dims, &w->fields[k]));
     FLX_H5(H5Gclose(g));
     PetscCall(FlxH5CreateExtendible(w->file, "/time", H5T_NATIVE_DOUBLE, 1, dims, &w->time));
   }
@@ -338,12 +341,14 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscCall(PetscFree2(f, r));
   FLX_H5ID(space, H5Screate_simple(3, dims, NULL));
   FLX_H5ID(dset, H5Dcreate2(w->file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (PetscInt k = 0; k < n; k++) PetscCall(WriteRows(w, dset, k, shapes[k], 6));
+  for (PetscInt k = 0; k < n; k++)
+    PetscCall(WriteRows(w, dset, k, shapes[k], 6));
   FLX_H5(H5Dclose(dset));
   FLX_H5(H5Sclose(space));
   PetscCall(PetscFree(w->mode_freq));
   PetscCall(PetscMalloc1(n + 1, &w->mode_freq));
-  for (PetscInt k = 0; k < n; k++) w->mode_freq[k] = freq[k];
+  for (PetscInt k = 0; k < n; k++)
+    w->mode_freq[k] = freq[k];
   w->nmodes = n;
   PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
@@ -356,7 +361,8 @@ PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow
   PetscFunctionBegin;
   PetscCall(Staging(w, n + 1, &col));
   for (int k = 0; k < 6; k++) {
-    for (PetscInt i = 0; i < n; i++) col[i] = (double)(&rows[i].time)[k];
+    for (PetscInt i = 0; i < n; i++)
+      col[i] = (double)(&rows[i].time)[k];
     PetscCall(FlxH5AppendRoot(w->energy[k], H5T_NATIVE_DOUBLE, (hsize_t)n, col, w->rank));
   }
   PetscFunctionReturn(0);
@@ -364,10 +370,10 @@ PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow
 
 PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[])
 {
-  Probe  *p = &w->probe[w->nprobe];
-  hid_t   g, type, space, attr;
-  hsize_t dims[2] = {0, (hsize_t)ndof};
-  char    path[256];
+  Probe      *p = &w->probe[w->nprobe];
+  hid_t       g, type, space, attr;
+  hsize_t     dims[2] = {0, (hsize_t)ndof};
+  char        path[256];
   const char *vn[3] = {"values", "velocity", "acceleration"};
 
   PetscFunctionBegin;
@@ -377,7 +383,8 @@ PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndo
   PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", name));
   FLX_H5ID(g, H5Gcreate2(w->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   PetscCall(FlxH5CreateExtendible(g, "time", H5T_NATIVE_DOUBLE, 1, dims, &p->time));
-  for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, vn[k], H5T_NATIVE_DOUBLE, 2, dims, &p->val[k]));
+  for (int k = 0; k < 3; k++)
+    PetscCall(FlxH5CreateExtendible(g, vn[k], H5T_NATIVE_DOUBLE, 2, dims, &p->val[k]));
   FLX_H5ID(type, H5Tcopy(H5T_C_S1));
   FLX_H5(H5Tset_size(type, strlen(dofnames) + 1));
   FLX_H5ID(space, H5Screate(H5S_SCALAR));
@@ -393,7 +400,7 @@ PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndo
 
 PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride)
 {
-  Probe  *p = &w->probe[pi];
+  Probe  *p   = &w->probe[pi];
   double *buf = NULL;
 
   PetscFunctionBegin;
@@ -402,7 +409,8 @@ PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const 
   for (int k = 0; k < 3; k++) {
     if (w->rank == 0)
       for (PetscInt i = 0; i < n; i++)
-        for (PetscInt d = 0; d < p->ndof; d++) buf[i * p->ndof + d] = (double)values[i * stride + 3 * d + k];
+        for (PetscInt d = 0; d < p->ndof; d++)
+          buf[i * p->ndof + d] = (double)values[i * stride + 3 * d + k];
     PetscCall(FlxH5AppendRoot(p->val[k], H5T_NATIVE_DOUBLE, (hsize_t)n, buf, w->rank));
   }
   PetscFunctionReturn(0);
@@ -424,8 +432,10 @@ static PetscErrorCode WriteXdmf(FlxWriter w, PetscBool *ok)
   }
   fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n<Domain>\n<Grid Name=\"flexure\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt f = 0; f < (w->nmodes ? w->nmodes : w->nframes); f++) {
-    if (w->nmodes) fprintf(fp, " <Grid Name=\"mode%d (%.6g Hz)\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%d\"/>\n", (int)f + 1, (double)w->mode_freq[f], (int)f + 1);
-    else fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
+    if (w->nmodes)
+      fprintf(fp, " <Grid Name=\"mode%d (%.6g Hz)\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%d\"/>\n", (int)f + 1, (double)w->mode_freq[f], (int)f + 1);
+    else
+      fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
     for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
       if (!w->ncells[t]) continue;
       fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Uniform\">\n", FlxCellTypeNames[t]);
@@ -484,15 +494,19 @@ PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
   for (int k = 0; k < 3; k++)
     if (w->fields[k] >= 0) FLX_H5(H5Dclose(w->fields[k]));
   if (w->fields[0] >= 0) FLX_H5(H5Dclose(w->time));
-  for (int k = 0; k < 6; k++) FLX_H5(H5Dclose(w->energy[k]));
+  for (int k = 0; k < 6; k++)
+    FLX_H5(H5Dclose(w->energy[k]));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
     if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
-  for (PetscInt k = 0; k < w->nextra; k++) FLX_H5(H5Dclose(w->extra[k]));
-  for (PetscInt k = 0; k < w->nhist; k++) FLX_H5(H5Dclose(w->hist[k]));
+  for (PetscInt k = 0; k < w->nextra; k++)
+    FLX_H5(H5Dclose(w->extra[k]));
+  for (PetscInt k = 0; k < w->nhist; k++)
+    FLX_H5(H5Dclose(w->hist[k]));
   if (w->nhist) FLX_H5(H5Dclose(w->htime));
   for (PetscInt p = 0; p < w->nprobe; p++) {
     FLX_H5(H5Dclose(w->probe[p].time));
-    for (int k = 0; k < 3; k++) FLX_H5(H5Dclose(w->probe[p].val[k]));
+    for (int k = 0; k < 3; k++)
+      FLX_H5(H5Dclose(w->probe[p].val[k]));
   }
   FLX_H5(H5Fclose(w->file));
   PetscCall(PetscFree(w->frame_times));

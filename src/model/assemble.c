@@ -13,7 +13,8 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(FlxMeshGetCell(m->mesh, cell, &t, &nn, &nodes, NULL));
   for (PetscInt a = 0; a < nn; a++)
-    for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
+    for (int c = 0; c < 3; c++)
+      xyz[3 * a + c] = X[3 * nodes[a] + c];
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -72,7 +73,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   if (m->bK != 0) {
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
     PetscCall(FlxKMultApply(m->kmult, m->work, f));
-  } else PetscCall(FlxKMultApply(m->kmult, x, f));
+  } else
+    PetscCall(FlxKMultApply(m->kmult, x, f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f)); /* discrete dampers (springs.c) */
   PetscFunctionReturn(0);
 }
@@ -125,9 +127,9 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
 {
   PetscInt        nown, nghost, nc;
   const PetscInt *l2g;
-  PetscBool       bad = PETSC_FALSE;
+  PetscBool       bad      = PETSC_FALSE;
   char            msg[512] = "";
-  PetscReal       lmax = 0, lambda;
+  PetscReal       lmax     = 0, lambda;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));

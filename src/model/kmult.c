@@ -51,10 +51,12 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   PetscInt           nown;
 
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < nbl; j++) gmap[j] = -1;
+  for (PetscInt j = 0; j < nbl; j++)
+    gmap[j] = -1;
   for (PetscInt k = 0; k < nsel; k++) {
     PetscInt r = sel ? sel[k] : k;
-    for (PetscInt q = ib[r]; q < ib[r + 1]; q++) gmap[jb[q]] = 0;
+    for (PetscInt q = ib[r]; q < ib[r + 1]; q++)
+      gmap[jb[q]] = 0;
   }
   PetscCall(PetscMalloc1(nbl + 1, &gid));
   for (PetscInt j = 0; j < nbl; j++)
@@ -69,14 +71,16 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * ng, &km->xg));
   PetscCall(VecDuplicate(m->mass, &natv));
   PetscCall(VecGetArray(natv, &nv));
-  for (PetscInt i = 0; i < nown; i++) nv[6 * i] = (PetscScalar)nat[i];
+  for (PetscInt i = 0; i < nown; i++)
+    nv[6 * i] = (PetscScalar)nat[i];
   PetscCall(VecRestoreArray(natv, &nv));
   PetscCall(VecScatterCreate(natv, is, km->xg, NULL, &km->sct));
   PetscCall(VecScatterBegin(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscMalloc1(ng + 1, gnat));
   PetscCall(VecGetArrayRead(km->xg, &g));
-  for (PetscInt k = 0; k < ng; k++) (*gnat)[k] = (PetscInt)g[6 * k];
+  for (PetscInt k = 0; k < ng; k++)
+    (*gnat)[k] = (PetscInt)g[6 * k];
   PetscCall(VecRestoreArrayRead(km->xg, &g));
   PetscCall(VecDestroy(&natv));
   PetscCall(ISDestroy(&is));
@@ -89,8 +93,8 @@ static PetscErrorCode Build(FlxKMult km)
 {
   FlxModel        m = km->m;
   Mat             A = km->A, Ad, Ao = NULL;
-  PetscInt        nsel = km->nrows;
-  const PetscInt *sel  = km->row;
+  PetscInt        nsel   = km->nrows;
+  const PetscInt *sel    = km->row;
   const PetscInt *garray = NULL, *ia, *ja, *ib = NULL, *jb = NULL, *nat;
   PetscScalar    *aa, *ba = NULL;
   PetscInt        n, nb, *gnat = NULL, *gmap = NULL, nnz = 0, maxrow = 0;
@@ -102,7 +106,8 @@ static PetscErrorCode Build(FlxKMult km)
   PetscCall(VecScatterDestroy(&km->sct));
   PetscCall(VecDestroy(&km->xg));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isseq));
-  if (isseq) Ad = A;
+  if (isseq)
+    Ad = A;
   else {
     PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, &garray));
     PetscCall(PetscObjectGetId((PetscObject)Ao, &km->aoid));
@@ -208,8 +213,10 @@ static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal ou
     PetscCall(VecGetArrayRead(km->xg, &xg));
   }
   PetscCall(VecGetArrayRead(x, &xl));
-  if (mode == KM_SET && !km->row) PetscCall(VecGetArrayWrite(y, &yl));
-  else if (mode != KM_ROWS) PetscCall(VecGetArray(y, &yl));
+  if (mode == KM_SET && !km->row)
+    PetscCall(VecGetArrayWrite(y, &yl));
+  else if (mode != KM_ROWS)
+    PetscCall(VecGetArray(y, &yl));
   for (PetscInt k = 0; k < km->nrows; k++) {
     PetscScalar z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, *o;
     for (PetscInt q = km->rowptr[k]; q < km->rowptr[k + 1]; q++) {
@@ -241,8 +248,10 @@ static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal ou
       o[5] = z5;
     }
   }
-  if (mode == KM_SET && !km->row) PetscCall(VecRestoreArrayWrite(y, &yl));
-  else if (mode != KM_ROWS) PetscCall(VecRestoreArray(y, &yl));
+  if (mode == KM_SET && !km->row)
+    PetscCall(VecRestoreArrayWrite(y, &yl));
+  else if (mode != KM_ROWS)
+    PetscCall(VecRestoreArray(y, &yl));
   PetscCall(VecRestoreArrayRead(x, &xl));
   if (km->sct) PetscCall(VecRestoreArrayRead(km->xg, &xg));
   PetscCall(PetscLogFlops(72.0 * km->rowptr[km->nrows]));

@@ -194,24 +194,29 @@ static PetscErrorCode ReadSections(FlxModel m)
     p->nu  = m->mat[im].nu;
     p->rho = m->mat[im].rho;
     p->G   = p->E / (2 * (1 + p->nu));
-    if (s->shell) PetscCall(ReadShellSection(m, s, pre, kappa));
-    else PetscCall(ReadBeamSection(m, s, pre, &kappa));
+    if (s->shell)
+      PetscCall(ReadShellSection(m, s, pre, kappa));
+    else
+      PetscCall(ReadBeamSection(m, s, pre, &kappa));
   }
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode ParseDofs(MPI_Comm comm, const char opt[], const char str[], PetscBool dofs[6])
 {
-  char  buf[256], *tok, *save = NULL;
+  char buf[256], *tok, *save = NULL;
 
   PetscFunctionBegin;
-  for (int d = 0; d < 6; d++) dofs[d] = PETSC_FALSE;
+  for (int d = 0; d < 6; d++)
+    dofs[d] = PETSC_FALSE;
   if (!strcmp(str, "all") || !strcmp(str, "clamped")) {
-    for (int d = 0; d < 6; d++) dofs[d] = PETSC_TRUE;
+    for (int d = 0; d < 6; d++)
+      dofs[d] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   if (!strcmp(str, "pinned")) {
-    for (int d = 0; d < 3; d++) dofs[d] = PETSC_TRUE;
+    for (int d = 0; d < 3; d++)
+      dofs[d] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
@@ -259,13 +264,14 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
   PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, &set));
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
-  for (PetscInt d = set ? n : 0; d < 6; d++) v[d] = 0;
+  for (PetscInt d = set ? n : 0; d < 6; d++)
+    v[d] = 0;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode ReadLoads(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
   const char *const types[] = {"force", "gravity", "pressure", "FlxLoadType", "FLX_LOAD_", NULL};
 
   PetscFunctionBegin;
@@ -291,7 +297,7 @@ static PetscErrorCode ReadLoads(FlxModel m)
 
 static PetscErrorCode ReadICsAndMasses(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
   const char *const types[] = {"displacement", "velocity", "FlxICType", "FLX_IC_", NULL};
 
   PetscFunctionBegin;
@@ -387,14 +393,15 @@ PetscErrorCode FlxModelCellDescription(FlxModel m, PetscInt cell, char buf[], si
 static PetscErrorCode AssignSections(FlxModel m)
 {
   PetscInt  nc, ng, *gsec;
-  PetscBool bad = PETSC_FALSE;
+  PetscBool bad      = PETSC_FALSE;
   char      msg[512] = "";
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
   PetscCall(PetscMalloc1(ng + 1, &gsec));
-  for (PetscInt g = 0; g < ng; g++) gsec[g] = -1;
+  for (PetscInt g = 0; g < ng; g++)
+    gsec[g] = -1;
   for (PetscInt s = 0; s < m->nsec; s++)
     for (PetscInt k = 0; k < m->sec[s].ngroups; k++) {
       PetscInt g;
@@ -417,8 +424,11 @@ static PetscErrorCode AssignSections(FlxModel m)
       bad = PETSC_TRUE;
     } else if (!m->sec[gsec[g]].ops[t]) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].spring ? "spring" : m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section" : m->sec[gsec[g]].spring ? "springs are line cells; springs to ground go on node groups with -spring_NAME_group" : "give surface cells a shell section with -section_NAME_thickness"));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].spring ? "spring" : m->sec[gsec[g]].shell ? "shell"
+                                                                                                                                                                                                        : "beam",
+                              FlxCellTypeNames[t],
+                              m->sec[gsec[g]].shell ? "give line cells a beam section" : m->sec[gsec[g]].spring ? "springs are line cells; springs to ground go on node groups with -spring_NAME_group"
+                                                                                                                : "give surface cells a shell section with -section_NAME_thickness"));
       bad = PETSC_TRUE;
     }
   }
@@ -502,13 +512,15 @@ static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, vo
     PetscReal   nrm;
     if (k) {
       PetscCall(VecMDot(R[k], k, R, dots));
-      for (PetscInt j = 0; j < k; j++) dots[j] = -dots[j];
+      for (PetscInt j = 0; j < k; j++)
+        dots[j] = -dots[j];
       PetscCall(VecMAXPY(R[k], k, dots, R));
     }
     PetscCall(VecNormalize(R[k], &nrm));
   }
   PetscCall(MatNullSpaceCreate(m->comm, PETSC_FALSE, 6, R, nsp));
-  for (PetscInt k = 0; k < 6; k++) PetscCall(VecDestroy(&R[k]));
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCall(VecDestroy(&R[k]));
   PetscFunctionReturn(0);
 }
 
@@ -519,8 +531,10 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
     if (m->sec[s].spring) continue; /* FlxModelViewSprings */
-    if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    if (m->sec[s].shell)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscCall(FlxModelViewSprings(m, viewer));
@@ -534,7 +548,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < m->nsec; k++)
-    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscFree(m->sec[k].ops[t]));
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+      PetscCall(PetscFree(m->sec[k].ops[t]));
   for (PetscInt k = 0; k < m->nload; k++) {
     PetscCall(FlxTimeFunctionDestroy(&m->load[k].tf));
     PetscCall(PetscFree2(m->load[k].idx, m->load[k].val));
@@ -590,7 +605,7 @@ PetscErrorCode FlxModelGetStiffness(FlxModel m, Mat *K)
 
 PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
 {
-  PetscScalar *xa, *va;
+  PetscScalar       *xa, *va;
   const PetscScalar *fr;
 
   PetscFunctionBegin;
@@ -606,7 +621,8 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
     PetscCall(FlxMeshFindGroup(m->mesh, m->ic[k].group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     for (PetscInt i = 0; i < n; i++)
-      for (int d = 0; d < 6; d++) a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
+      for (int d = 0; d < 6; d++)
+        a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));

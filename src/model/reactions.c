@@ -60,15 +60,18 @@ static PetscErrorCode Reactions(FlxSystem sys, Vec x1, Vec x0, Vec v, Vec a, Vec
   PetscCall(FlxKMultApplyRows(r->kK, x1, r->w1));
   if (x0) {
     PetscCall(FlxKMultApplyRows(r->kK, x0, r->w2));
-    for (PetscInt i = 0; i < 6 * r->nrows; i++) r->w1[i] -= r->w2[i];
+    for (PetscInt i = 0; i < 6 * r->nrows; i++)
+      r->w1[i] -= r->w2[i];
   }
   if (v && m->bK != 0) {
     PetscCall(FlxKMultApplyRows(r->kK, v, r->w2));
-    for (PetscInt i = 0; i < 6 * r->nrows; i++) r->w1[i] += m->bK * r->w2[i];
+    for (PetscInt i = 0; i < 6 * r->nrows; i++)
+      r->w1[i] += m->bK * r->w2[i];
   }
   if (v && r->kC) {
     PetscCall(FlxKMultApplyRows(r->kC, v, r->w2));
-    for (PetscInt i = 0; i < 6 * r->nrows; i++) r->w1[i] += r->w2[i];
+    for (PetscInt i = 0; i < 6 * r->nrows; i++)
+      r->w1[i] += r->w2[i];
   }
   if (v) PetscCall(VecGetArrayRead(v, &va));
   if (a) PetscCall(VecGetArrayRead(a, &aa));
@@ -159,7 +162,8 @@ PetscErrorCode FlxModelGetReactionPoint(FlxModel m, PetscInt k, PetscReal p[3])
 {
   PetscFunctionBegin;
   PetscCheck(m->reactions && k >= 0 && k < m->nbc, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "no boundary condition %" PetscInt_FMT, k);
-  for (int c = 0; c < 3; c++) p[c] = m->reactions->point[k][c];
+  for (int c = 0; c < 3; c++)
+    p[c] = m->reactions->point[k][c];
   PetscFunctionReturn(0);
 }
 
@@ -176,12 +180,15 @@ PetscErrorCode FlxModelComputeReactionTotals(FlxModel m, Vec R, PetscReal local[
   PetscCall(VecGetArrayRead(R, &Ra));
   for (PetscInt k = 0; k < r->nbc; k++) {
     PetscReal *t = local + 6 * k;
-    for (int c = 0; c < 6; c++) t[c] = 0;
+    for (int c = 0; c < 6; c++)
+      t[c] = 0;
     for (PetscInt j = 0; j < r->bc[k].nnode; j++) {
       PetscInt  i = r->bc[k].node[j];
       PetscReal f[6], d[3];
-      for (int c = 0; c < 6; c++) f[c] = (r->bc[k].mask[j] >> c) & 1 ? PetscRealPart(Ra[6 * i + c]) : 0;
-      for (int c = 0; c < 3; c++) d[c] = X[3 * i + c] - r->point[k][c];
+      for (int c = 0; c < 6; c++)
+        f[c] = (r->bc[k].mask[j] >> c) & 1 ? PetscRealPart(Ra[6 * i + c]) : 0;
+      for (int c = 0; c < 3; c++)
+        d[c] = X[3 * i + c] - r->point[k][c];
       t[0] += f[0];
       t[1] += f[1];
       t[2] += f[2];
@@ -213,7 +220,8 @@ PetscErrorCode FlxModelDestroyReactions(FlxModel m)
 
   PetscFunctionBegin;
   if (!r) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k < r->nbc; k++) PetscCall(PetscFree2(r->bc[k].node, r->bc[k].mask));
+  for (PetscInt k = 0; k < r->nbc; k++)
+    PetscCall(PetscFree2(r->bc[k].node, r->bc[k].mask));
   PetscCall(PetscFree(r->rows));
   PetscCall(PetscFree2(r->w1, r->w2));
   PetscCall(FlxKMultDestroy(&r->kK));

@@ -62,7 +62,8 @@ static PetscErrorCode ReadSix(PetscOptionItems *PetscOptionsObject, MPI_Comm com
   char     opt[64];
 
   PetscFunctionBegin;
-  for (int d = 0; d < 6; d++) v[d] = 0;
+  for (int d = 0; d < 6; d++)
+    v[d] = 0;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
   PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, set));
   if (!*set) PetscFunctionReturn(0);
@@ -84,9 +85,12 @@ static PetscErrorCode ReadAxes(PetscOptionItems *PetscOptionsObject, MPI_Comm co
   s->axes = section ? AXES_ELEMENT : AXES_GLOBAL;
   PetscCall(PetscStrncpy(str, AxesNames[s->axes], sizeof(str)));
   PetscCall(PetscOptionsString("-axes", section ? "Spring axes: element (x along the cell, y as for beams), global, or the spring's x and y axes x1,x2,x3,y1,y2,y3" : "Spring axes: global, or the spring's x and y axes x1,x2,x3,y1,y2,y3", "FlxModelSetFromOptions", str, str, sizeof(str), &set));
-  for (int i = 0; i < 9; i++) s->R[i] = (i % 4 == 0) ? 1 : 0;
-  if (!strcmp(str, "global")) s->axes = AXES_GLOBAL;
-  else if (section && !strcmp(str, "element")) s->axes = AXES_ELEMENT;
+  for (int i = 0; i < 9; i++)
+    s->R[i] = (i % 4 == 0) ? 1 : 0;
+  if (!strcmp(str, "global"))
+    s->axes = AXES_GLOBAL;
+  else if (section && !strcmp(str, "element"))
+    s->axes = AXES_ELEMENT;
   else {
     PetscReal v[6], nx, ny, dot;
     PetscInt  n;
@@ -216,7 +220,8 @@ static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], Petsc
   PetscFunctionBegin;
   *bad = PETSC_FALSE;
   if (s->axes != AXES_ELEMENT) {
-    for (int i = 0; i < 9; i++) R[i] = s->R[i];
+    for (int i = 0; i < 9; i++)
+      R[i] = s->R[i];
     PetscFunctionReturn(0);
   }
   for (int c = 0; c < 3; c++) {
@@ -228,7 +233,8 @@ static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], Petsc
     *bad = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  for (int c = 0; c < 3; c++) d[c] /= L;
+  for (int c = 0; c < 3; c++)
+    d[c] /= L;
   if (PetscAbsReal(d[2]) > 0.999) { /* as beams: orientation global Z, or X for cells along Z */
     v[0] = 1;
     v[2] = 0;
@@ -267,13 +273,15 @@ static void CellMatrix(const PetscReal xyz[6], const PetscReal R[9], const Petsc
   for (int i = 0; i < 6; i++) /* G = blockdiag(R, R) B */
     for (int j = 0; j < 12; j++) {
       PetscReal s = 0;
-      for (int l = 0; l < 3; l++) s += R[3 * (i % 3) + l] * B[12 * (3 * (i / 3) + l) + j];
+      for (int l = 0; l < 3; l++)
+        s += R[3 * (i % 3) + l] * B[12 * (3 * (i / 3) + l) + j];
       G[12 * i + j] = s;
     }
   for (int a = 0; a < 12; a++)
     for (int b = 0; b < 12; b++) {
       PetscReal s = 0;
-      for (int i = 0; i < 6; i++) s += G[12 * i + a] * k[i] * G[12 * i + b];
+      for (int i = 0; i < 6; i++)
+        s += G[12 * i + a] * k[i] * G[12 * i + b];
       Ke[12 * a + b] = s;
     }
 }
@@ -281,12 +289,14 @@ static void CellMatrix(const PetscReal xyz[6], const PetscReal R[9], const Petsc
 /* Nodal 6 x 6 matrix of a spring to ground: blockdiag(R, R)^T diag(k) blockdiag(R, R). */
 static void GroundMatrix(const PetscReal R[9], const PetscReal k[6], PetscReal Kn[36])
 {
-  for (int i = 0; i < 36; i++) Kn[i] = 0;
+  for (int i = 0; i < 36; i++)
+    Kn[i] = 0;
   for (int blk = 0; blk < 2; blk++)
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++) {
         PetscReal s = 0;
-        for (int l = 0; l < 3; l++) s += R[3 * l + a] * k[3 * blk + l] * R[3 * l + b];
+        for (int l = 0; l < 3; l++)
+          s += R[3 * l + a] * k[3 * blk + l] * R[3 * l + b];
         Kn[6 * (3 * blk + a) + 3 * blk + b] = s;
       }
 }
@@ -315,7 +325,8 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
     if (!s) continue;
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     for (int a = 0; a < 2; a++)
-      for (int d = 0; d < 3; d++) xyz[3 * a + d] = X[3 * nodes[a] + d];
+      for (int d = 0; d < 3; d++)
+        xyz[3 * a + d] = X[3 * nodes[a] + d];
     PetscCall(CellAxes(s, xyz, R, &bad));
     if (bad) {
       char desc[256];
@@ -339,7 +350,8 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     GroundMatrix(s->R, s->k, Kn);
     if (s->damper) GroundMatrix(s->R, s->c, Cn);
-    for (PetscInt i = 0; i < n; i++) PetscCall(fn(m, 1, &nodes[i], Kn, s->damper ? Cn : NULL, ctx));
+    for (PetscInt i = 0; i < n; i++)
+      PetscCall(fn(m, 1, &nodes[i], Kn, s->damper ? Cn : NULL, ctx));
   }
   PetscFunctionReturn(0);
 }
@@ -513,8 +525,10 @@ static PetscErrorCode ViewDef(PetscViewer viewer, const SpringDef *s, const char
   PetscFunctionBegin;
   PetscCall(FormatSix(s->k, k, sizeof(k)));
   PetscCall(FormatSix(s->c, c, sizeof(c)));
-  if (s->axes == AXES_GIVEN) PetscCall(PetscSNPrintf(ax, sizeof(ax), "x (%.4g, %.4g, %.4g), y (%.4g, %.4g, %.4g)", (double)s->R[0], (double)s->R[1], (double)s->R[2], (double)s->R[3], (double)s->R[4], (double)s->R[5]));
-  else PetscCall(PetscStrncpy(ax, s->axes == AXES_GLOBAL ? "global" : "element (x along the cell)", sizeof(ax)));
+  if (s->axes == AXES_GIVEN)
+    PetscCall(PetscSNPrintf(ax, sizeof(ax), "x (%.4g, %.4g, %.4g), y (%.4g, %.4g, %.4g)", (double)s->R[0], (double)s->R[1], (double)s->R[2], (double)s->R[3], (double)s->R[4], (double)s->R[5]));
+  else
+    PetscCall(PetscStrncpy(ax, s->axes == AXES_GLOBAL ? "global" : "element (x along the cell)", sizeof(ax)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %s: stiffness (%s), damping (%s), axes %s\n", head, k, c, ax));
   PetscFunctionReturn(0);
 }
@@ -553,7 +567,8 @@ PetscErrorCode FlxModelDestroySprings(FlxModel m)
   PetscCall(MatDestroy(&m->Cd));
   PetscCall(FlxKMultDestroy(&m->kmultC));
   if (!sp) PetscFunctionReturn(0);
-  for (PetscInt s = 0; s < FLX_MAX_NAMES; s++) PetscCall(PetscFree(sp->sec[s]));
+  for (PetscInt s = 0; s < FLX_MAX_NAMES; s++)
+    PetscCall(PetscFree(sp->sec[s]));
   PetscCall(PetscFree(m->springs));
   PetscFunctionReturn(0);
 }

@@ -26,7 +26,8 @@ PetscErrorCode FlxTimeFunctionSetFromOptions(MPI_Comm comm, const char pre[], co
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", pre));
   PetscCall(PetscSNPrintf(help, sizeof(help), "%s", owner));
   PetscCheck(tf->type != FLX_TF_TABLE || (set && n >= 2 && n % 2 == 0), comm, PETSC_ERR_USER_INPUT, "%s: the table function needs %stable t0,v0,t1,v1,... (pairs)", help, opt);
-  for (PetscInt k = 1; k < tf->ntab; k++) PetscCheck(tf->tab[2 * k] > tf->tab[2 * k - 2], comm, PETSC_ERR_USER_INPUT, "%s: the times of %stable must increase", help, opt);
+  for (PetscInt k = 1; k < tf->ntab; k++)
+    PetscCheck(tf->tab[2 * k] > tf->tab[2 * k - 2], comm, PETSC_ERR_USER_INPUT, "%s: the times of %stable must increase", help, opt);
   PetscCheck(!((tf->type == FLX_TF_RAMP || tf->type == FLX_TF_SMOOTHRAMP || tf->type == FLX_TF_HALFSINE) && !(tf->t1 > tf->t0)), comm, PETSC_ERR_USER_INPUT, "%s: %s needs %st1 > %st0", help, FlxTimeFunctionTypes[tf->type], opt, opt);
   PetscCheck(!(tf->type == FLX_TF_SINE && !(tf->freq > 0)), comm, PETSC_ERR_USER_INPUT, "%s: sine needs %sfrequency > 0", help, opt);
   PetscFunctionReturn(0);
@@ -38,17 +39,23 @@ PetscErrorCode FlxTimeFunctionEvaluate(const FlxTimeFunction *tf, PetscReal t, P
 
   PetscFunctionBegin;
   switch (tf->type) {
-  case FLX_TF_CONSTANT: v = 1; break;
-  case FLX_TF_STEP: v = t >= tf->t0 ? 1 : 0; break;
+  case FLX_TF_CONSTANT:
+    v = 1;
+    break;
+  case FLX_TF_STEP:
+    v = t >= tf->t0 ? 1 : 0;
+    break;
   case FLX_TF_RAMP:
-    if (t >= tf->t1) v = 1;
+    if (t >= tf->t1)
+      v = 1;
     else if (t > tf->t0) {
       v = (t - tf->t0) / (tf->t1 - tf->t0);
       d = 1 / (tf->t1 - tf->t0);
     }
     break;
   case FLX_TF_SMOOTHRAMP: /* 10 s^3 - 15 s^4 + 6 s^5: value, slope and curvature continuous */
-    if (t >= tf->t1) v = 1;
+    if (t >= tf->t1)
+      v = 1;
     else if (t > tf->t0) {
       PetscReal T = tf->t1 - tf->t0, s = (t - tf->t0) / T;
       v = s * s * s * (10 - 15 * s + 6 * s * s);
@@ -71,8 +78,10 @@ PetscErrorCode FlxTimeFunctionEvaluate(const FlxTimeFunction *tf, PetscReal t, P
   case FLX_TF_TABLE: {
     const PetscReal *T = tf->tab;
     PetscInt         n = tf->ntab;
-    if (t <= T[0]) v = T[1];
-    else if (t >= T[2 * (n - 1)]) v = T[2 * (n - 1) + 1];
+    if (t <= T[0])
+      v = T[1];
+    else if (t >= T[2 * (n - 1)])
+      v = T[2 * (n - 1) + 1];
     else
       for (PetscInt k = 0; k < n - 1; k++)
         if (t < T[2 * k + 2]) {

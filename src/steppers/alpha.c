@@ -32,38 +32,42 @@ typedef enum {
 } AlphaFamily;
 
 typedef struct {
-  AlphaFamily fam;
-  PetscReal   am, af, beta, gamma; /* Chung-Hulbert */
-  PetscReal   rho_inf, hht;        /* the user's parameter (generalized-alpha, HHT) */
-  PetscBool   explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
-  PetscReal   aM, bK;
-  PetscReal   ratio[16];
-  PetscInt    nratio;
-  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
-  Vec         Mass, Free; /* the system's */
-  Mat         K, Mc, McBC, Keff; /* Keff, ksp, hK: the current slot */
-  Mat         Cd;                /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
-  KSP         ksp, kspM;
-  PetscInt    nslot, cur;       /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
-  PetscReal   hslot[16];
-  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
-  KSP         kslot[16];
-  IS          fixed; /* prescribed DOFs (global numbering) */
-  PetscReal   hK, hprev;
-  PetscInt    its, itsmax, itslast, nsolve, nbuild;
+  AlphaFamily    fam;
+  PetscReal      am, af, beta, gamma;                 /* Chung-Hulbert */
+  PetscReal      rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
+  PetscBool      explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
+  PetscReal      aM, bK;
+  PetscReal      ratio[16];
+  PetscInt       nratio;
+  Vec            X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
+  Vec            Mass, Free;                                                                /* the system's */
+  Mat            K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
+  Mat            Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
+  KSP            ksp, kspM;
+  PetscInt       nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
+  PetscReal      hslot[16];
+  Mat            Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
+  KSP            kslot[16];
+  IS             fixed; /* prescribed DOFs (global numbering) */
+  PetscReal      hK, hprev;
+  PetscInt       its, itsmax, itslast, nsolve, nbuild;
   PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
 /* The work vectors, created in SetUp and destroyed in Destroy. */
-#define ALPHA_WORK_VECS(al) \
-  {&(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B}
+#define ALPHA_WORK_VECS(al)                                                                                                                                                                          \
+  {                                                                                                                                                                                                  \
+    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
+  }
 
 /* y = M x (lumped: pointwise; consistent: Mc). */
 static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (al->consistent) PetscCall(MatMult(al->Mc, x, y));
-  else PetscCall(VecPointwiseMult(y, al->Mass, x));
+  if (al->consistent)
+    PetscCall(MatMult(al->Mc, x, y));
+  else
+    PetscCall(VecPointwiseMult(y, al->Mass, x));
   PetscFunctionReturn(0);
 }
 
@@ -78,7 +82,8 @@ static PetscErrorCode LocalDot(Vec x, Vec y, PetscReal *d)
   PetscCall(VecGetLocalSize(x, &n));
   PetscCall(VecGetArrayRead(x, &a));
   PetscCall(VecGetArrayRead(y, &b));
-  for (PetscInt i = 0; i < n; i++) s += PetscRealPart(a[i] * b[i]);
+  for (PetscInt i = 0; i < n; i++)
+    s += PetscRealPart(a[i] * b[i]);
   PetscCall(VecRestoreArrayRead(y, &b));
   PetscCall(VecRestoreArrayRead(x, &a));
   *d = s;
@@ -93,11 +98,13 @@ static PetscErrorCode SpectralRadius3(const PetscReal G[9], PetscReal *rho)
 
   PetscFunctionBegin;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) a[j * 3 + i] = G[i * 3 + j]; /* column-major */
+    for (int j = 0; j < 3; j++)
+      a[j * 3 + i] = G[i * 3 + j]; /* column-major */
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &n, a, &n, wr, wi, dummy, &one, dummy, &one, work, &lwork, &info));
   PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK geev failed (%d)", (int)info);
   *rho = 0;
-  for (int k = 0; k < 3; k++) *rho = PetscMax(*rho, PetscSqrtReal(wr[k] * wr[k] + wi[k] * wi[k]));
+  for (int k = 0; k < 3; k++)
+    *rho = PetscMax(*rho, PetscSqrtReal(wr[k] * wr[k] + wi[k] * wi[k]));
   PetscFunctionReturn(0);
 }
 
@@ -114,10 +121,12 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
   PetscFunctionBegin;
   for (int j = 0; j < 3; j++) {
     PetscReal x0 = j == 0, v0 = j == 1, a0 = j == 2, xt, vt, a1;
-    xt    = x0 + v0 + (0.5 - be) * a0;
-    vt    = v0 + (1 - ga) * a0;
-    if (Omega >= PETSC_INFINITY) a1 = -((1 - af) * xt + af * x0) / ((1 - af) * be); /* the limit Omega -> infinity (undamped) */
-    else a1 = (-am * a0 - (1 - af) * (c * vt + k * xt) - af * (c * v0 + k * x0)) / ((1 - am) + (1 - af) * (c * ga + k * be));
+    xt = x0 + v0 + (0.5 - be) * a0;
+    vt = v0 + (1 - ga) * a0;
+    if (Omega >= PETSC_INFINITY)
+      a1 = -((1 - af) * xt + af * x0) / ((1 - af) * be); /* the limit Omega -> infinity (undamped) */
+    else
+      a1 = (-am * a0 - (1 - af) * (c * vt + k * xt) - af * (c * v0 + k * x0)) / ((1 - am) + (1 - af) * (c * ga + k * be));
     G[j]     = xt + be * a1;
     G[3 + j] = vt + ga * a1;
     G[6 + j] = a1;
@@ -128,8 +137,9 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
        where a general eigensolver on the triple root of generalized-alpha gives only ~1e-6) */
     PetscReal tr = G[4] + G[8], det = G[4] * G[8] - G[5] * G[7], disc = tr * tr / 4 - det;
     PetscReal r2 = disc < 0 ? PetscSqrtReal(PetscMax(det, 0)) : PetscMax(PetscAbsReal(tr / 2 + PetscSqrtReal(disc)), PetscAbsReal(tr / 2 - PetscSqrtReal(disc)));
-    *rho = PetscMax(PetscAbsReal(G[0]), r2);
-  } else PetscCall(SpectralRadius3(G, rho));
+    *rho         = PetscMax(PetscAbsReal(G[0]), r2);
+  } else
+    PetscCall(SpectralRadius3(G, rho));
   PetscFunctionReturn(0);
 }
 
@@ -181,8 +191,10 @@ static PetscErrorCode SelectSlot(FlxStepper ts, PetscReal h, PetscBool *build)
       PetscFunctionReturn(0);
     }
   *build = PETSC_TRUE;
-  if (al->hslot[0] == 0) al->cur = 0;
-  else if (al->nslot < 16) PetscCall(NewSlot(ts));
+  if (al->hslot[0] == 0)
+    al->cur = 0;
+  else if (al->nslot < 16)
+    PetscCall(NewSlot(ts));
   else { /* the hierarchy of the oldest was made for its K_eff (and compacted): set it up from scratch */
     al->cur = (al->cur + 1) % 16;
     PetscCall(KSPReset(al->kslot[al->cur]));
@@ -296,11 +308,14 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
       PetscCall(PCFactorGetMatSolverType(pc, &st));
       if (!st) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     }
-    if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
-    else PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
+    if (!al->Keff)
+      PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
+    else
+      PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
     PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
     if (al->Cd) PetscCall(MatAXPY(al->Keff, cC, al->Cd, SUBSET_NONZERO_PATTERN)); /* its blocks are K's */
-    if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
+    if (al->consistent)
+      PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
     else {
       PetscCall(VecCopy(al->Mass, al->W));
       PetscCall(VecScale(al->W, cM + cC * al->aM));
@@ -337,7 +352,8 @@ static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (!al->consistent) PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
+  if (!al->consistent)
+    PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
   else {
     KSPConvergedReason reason;
     PetscCall(VecPointwiseMult(al->W, al->F, al->Free));
@@ -361,7 +377,8 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
   PetscCall(FlxSystemGetDampingMatrix(ts->sys, &al->Cd, NULL)); /* C = aM M + bK K + C_d */
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(al->Mass, vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDuplicate(al->Mass, vecs[k]));
   PetscCall(VecPointwiseDivide(al->Minv, al->Free, al->Mass));
   PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &al->fixed));
   if (al->consistent) {
@@ -447,7 +464,7 @@ static PetscErrorCode AlphaStartUp(FlxStepper ts)
   PetscCall(VecCopy(al->A, al->Aold));
   PetscCall(StateEnergy(al, ts->lsum));
   ts->lsum[2] = ts->lsum[3] = 0;
-  al->hprev = 0;
+  al->hprev                 = 0;
   PetscFunctionReturn(0);
 }
 
@@ -475,10 +492,10 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   for (PetscInt i = 0; i < n; i++) { /* one pass; W = the vector M multiplies (consistent mass) */
     const PetscReal xt = X[i] + h * V[i] + 0.5 * h * h * (1 - 2 * be) * A[i], vt = V[i] + h * (1 - ga) * A[i];
     const PetscReal mw = -am * A[i] + cM * xt + (1 - af) * al->aM * (q * xt - vt);
-    Xt[i] = xt;
-    Vt[i] = vt;
-    W[i]  = mw;
-    R[i]  = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
+    Xt[i]              = xt;
+    Vt[i]              = vt;
+    W[i]               = mw;
+    R[i]               = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
   }
   PetscCall(VecRestoreArrayWrite(al->Rhs, &R));
   PetscCall(VecRestoreArrayWrite(al->W, &W));
@@ -509,7 +526,7 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
 static PetscErrorCode AlphaStep(FlxStepper ts)
 {
   FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
-  PetscReal          h  = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t1 = ts->time + h, dW, dD, e[2];
+  PetscReal          h = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t1 = ts->time + h, dW, dD, e[2];
   KSPConvergedReason reason;
   PetscLogDouble     t0, tE;
   PetscInt           its;
@@ -521,8 +538,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   if (h != al->hK) {
     PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) PetscCall(BuildKeff(ts, h));
-    else al->hK = h;
+    if (build)
+      PetscCall(BuildKeff(ts, h));
+    else
+      al->hK = h;
   }
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
@@ -534,7 +553,8 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   /* Increment form, the linear system of a Newton step from x_n (what TSALPHA2 solves): K_eff d = b with
      b = rhs - K_eff x_n, started from h v_n + h^2/2 a*_n; KSP's default test stops at rtol |b| */
   PetscCall(PetscTime(&t0));
-  if (al->direct) PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn)); /* no test to scale; b would lose digits */
+  if (al->direct)
+    PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn)); /* no test to scale; b would lose digits */
   else {
     PetscCall(MatMult(al->Sslot[al->cur], al->X, al->B));
     PetscCall(VecAYPX(al->B, -1.0, al->Rhs));
@@ -568,7 +588,7 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(LocalDot(al->W, al->Fext, &dW));
   dW *= 0.5;
   PetscCall(VecWAXPY(al->W, al->gamma * h, al->A, al->Vt)); /* v_{n+1} = v~ + gamma h a*_{n+1} */
-  PetscCall(VecCopy(al->V, al->Vt));                         /* Vt: v_n from here on */
+  PetscCall(VecCopy(al->V, al->Vt));                        /* Vt: v_n from here on */
   PetscCall(VecCopy(al->W, al->V));
   PetscCall(VecCopy(al->Xn, al->X));
   dD = 0;
@@ -598,8 +618,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   ts->lsum[3] = dD;
   al->hprev   = h;
   PetscCall(PetscTime(&tE));
-  if (al->nsolve == 1) al->tfirst = tE - al->tstep0;
-  else al->tstep += tE - al->tstep0;
+  if (al->nsolve == 1)
+    al->tfirst = tE - al->tstep0;
+  else
+    al->tstep += tE - al->tstep0;
   PetscFunctionReturn(0);
 }
 
@@ -659,10 +681,14 @@ static PetscErrorCode AlphaDescribe(FlxStepper ts, char desc[], size_t len)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(par, sizeof(par), "alpha_m %.6g, alpha_f %.6g, beta %.6g, gamma %.6g", (double)al->am, (double)al->af, (double)al->beta, (double)al->gamma));
-  if (al->fam == ALPHA_NEWMARK) PetscCall(PetscSNPrintf(desc, len, "Newmark (beta %.6g, gamma %.6g)%s", (double)al->beta, (double)al->gamma, al->beta == 0.25 && al->gamma == 0.5 ? ", trapezoidal" : ""));
-  else if (al->fam == ALPHA_HHT) PetscCall(PetscSNPrintf(desc, len, "HHT-alpha (alpha %.6g: %s)", (double)al->hht, par));
-  else if (al->explicit_params) PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (%s)", par));
-  else PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (rho_inf %.6g: %s)", (double)al->rho_inf, par));
+  if (al->fam == ALPHA_NEWMARK)
+    PetscCall(PetscSNPrintf(desc, len, "Newmark (beta %.6g, gamma %.6g)%s", (double)al->beta, (double)al->gamma, al->beta == 0.25 && al->gamma == 0.5 ? ", trapezoidal" : ""));
+  else if (al->fam == ALPHA_HHT)
+    PetscCall(PetscSNPrintf(desc, len, "HHT-alpha (alpha %.6g: %s)", (double)al->hht, par));
+  else if (al->explicit_params)
+    PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (%s)", par));
+  else
+    PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (rho_inf %.6g: %s)", (double)al->rho_inf, par));
   PetscFunctionReturn(0);
 }
 
@@ -709,10 +735,10 @@ static PetscErrorCode AlphaProgress(FlxStepper ts, char buf[], size_t len)
 /* Parameters by family, checked against the unconditional-stability ranges. */
 static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
 {
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
   const char       *mass[] = {"lumped", "consistent", "FlxAlphaMass", "", NULL};
-  PetscEnum         mc = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
-  PetscInt          nr = 16;
+  PetscEnum         mc     = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
+  PetscInt          nr     = 16;
   PetscBool         set1, set2, set3, set4;
 
   PetscFunctionBegin;
@@ -741,7 +767,8 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
       PetscCheck(al->ratio[k] > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_dt_ratios: every ratio must be positive");
       s += al->ratio[k] / al->nratio;
     }
-    for (PetscInt k = 0; k < al->nratio; k++) al->ratio[k] /= s;
+    for (PetscInt k = 0; k < al->nratio; k++)
+      al->ratio[k] /= s;
   }
   if (al->fam == ALPHA_NEWMARK) {
     PetscCheck(al->gamma >= 0.5 && al->gamma <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_newmark_gamma %g is out of range: use gamma in [1/2, 1] (1/2: second order; above: dissipative, first order)", (double)al->gamma);
@@ -776,7 +803,8 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDestroy(vecs[k]));
   for (PetscInt i = 0; i < al->nslot; i++) {
     PetscCall(MatDestroy(&al->Kslot[i]));
     PetscCall(MatDestroy(&al->Pslot[i]));
@@ -797,11 +825,12 @@ PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&al));
-  al->fam     = !strcmp(ts->type, FLXSTEPPERNEWMARK) ? ALPHA_NEWMARK : !strcmp(ts->type, FLXSTEPPERHHT) ? ALPHA_HHT : ALPHA_GENALPHA;
-  al->beta    = 0.25;
-  al->gamma   = 0.5;
-  al->hht     = -0.1;
-  al->rho_inf = 0.8;
+  al->fam                 = !strcmp(ts->type, FLXSTEPPERNEWMARK) ? ALPHA_NEWMARK : !strcmp(ts->type, FLXSTEPPERHHT) ? ALPHA_HHT
+                                                                                                                    : ALPHA_GENALPHA;
+  al->beta                = 0.25;
+  al->gamma               = 0.5;
+  al->hht                 = -0.1;
+  al->rho_inf             = 0.8;
   ts->data                = al;
   ts->ops.setfromoptions  = AlphaSetFromOptions;
   ts->ops.setup           = AlphaSetUp;

@@ -35,8 +35,8 @@ typedef struct {
   GCDSolve  solve;
   PetscBool linear; /* the system is linear (ksp: one solve), or not (ksp: Newton) */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
-  Mat       Aop;    /* shell: (1 + aM c h) M + c h (bK K + C_d), or the Newton Jacobian (ShellCtx) */
-  Mat       Cd;     /* the system's damping matrix (borrowed; NULL: none) */
+  Mat       Aop; /* shell: (1 + aM c h) M + c h (bK K + C_d), or the Newton Jacobian (ShellCtx) */
+  Mat       Cd;  /* the system's damping matrix (borrowed; NULL: none) */
   KSP       ksp;
   PetscReal fp_rtol;
   PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
@@ -161,7 +161,8 @@ static PetscErrorCode IterationCheck(FlxStepper ts, const char *what, PetscInt i
   PetscReal       h = ts->dt;
 
   PetscFunctionBegin;
-  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve != GCD_SOLVE_FIXED_POINT ? "" : g->linear ? ", or use -ts_gcd_solve ksp" : ", or use -ts_gcd_solve ksp (Newton)");
+  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve != GCD_SOLVE_FIXED_POINT ? "" : g->linear ? ", or use -ts_gcd_solve ksp"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                : ", or use -ts_gcd_solve ksp (Newton)");
   PetscFunctionReturn(0);
 }
 
@@ -189,7 +190,7 @@ static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
    with v = w + c h a; each correction solves G'(a) da = -G(a) by KSP on the matrix-free Jacobian (ShellMult). */
 static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
 {
-  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD    *g  = (FlxStepper_GCD *)ts->data;
   PetscReal          ch = FlxGCDSolveCoefficient(&g->p) * ts->dt, dx = 0, dxold = PETSC_MAX_REAL, dx1 = 0, xn, vn = 0;
   ShellCtx          *sc;
   KSPConvergedReason reason;
@@ -268,9 +269,12 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
 
   PetscFunctionBegin;
   PetscCall(Predict(ts));
-  if (g->solve == GCD_SOLVE_FIXED_POINT) PetscCall(SolveFixedPoint(ts, tn, its));
-  else if (g->linear) PetscCall(SolveLinear(ts, tn, its));
-  else PetscCall(SolveNewton(ts, tn, its));
+  if (g->solve == GCD_SOLVE_FIXED_POINT)
+    PetscCall(SolveFixedPoint(ts, tn, its));
+  else if (g->linear)
+    PetscCall(SolveLinear(ts, tn, its));
+  else
+    PetscCall(SolveNewton(ts, tn, its));
   PetscFunctionReturn(0);
 }
 
@@ -391,7 +395,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
     }
     PetscCall(VecDestroy(&Fsave));
-  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) PetscCall(NonlinearDerivatives(ts));
+  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT)
+    PetscCall(NonlinearDerivatives(ts));
   /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
@@ -438,11 +443,12 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     PetscCall(VecRestoreArrayRead(xm, &x_1));
     PetscCall(VecRestoreArrayRead(g->X, &x0));
     PetscCall(VecRestoreArrayRead(g->W, &x1));
-    for (int k = 0; k < 4; k++) ts->lsum[k] = s[k];
+    for (int k = 0; k < 4; k++)
+      ts->lsum[k] = s[k];
   }
   if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
-  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));       /* D = x_1 - x_0 */
-  PetscCall(VecCopy(g->W, g->X));              /* X = x_1 */
+  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
+  PetscCall(VecCopy(g->W, g->X));                   /* X = x_1 */
   PetscCall(VecDestroy(&xm));
   PetscFunctionReturn(0);
 }
@@ -507,7 +513,7 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &sc));
-  if (sc->nonlinear) { /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
+  if (sc->nonlinear) {                                             /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
     PetscReal nx, h0 = PETSC_SQRT_MACHINE_EPSILON * (1 + sc->nvb); /* the size of the velocity perturbation, whatever |x| */
     PetscCall(VecNorm(x, NORM_2, &nx));
     if (nx > 0) {
@@ -515,7 +521,8 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
       PetscCall(FlxSystemComputeInternalForce(sc->sys, sc->t, sc->x, sc->vt, y));
       PetscCall(VecAXPY(y, -1.0, sc->fb));
       PetscCall(VecScale(y, sc->s * nx / h0));
-    } else PetscCall(VecZeroEntries(y));
+    } else
+      PetscCall(VecZeroEntries(y));
   } else {
     PetscCall(FlxSystemComputeDampingForce(sc->sys, x, y)); /* (b_K K + C_d) x */
     PetscCall(VecScale(y, sc->s));
@@ -530,7 +537,8 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayRead(sc->d, &da));
     PetscCall(VecGetArrayRead(sc->free, &fa));
-    for (PetscInt i = 0; i < n; i++) ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
+    for (PetscInt i = 0; i < n; i++)
+      ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
     PetscCall(VecRestoreArrayRead(sc->free, &fa));
     PetscCall(VecRestoreArrayRead(sc->d, &da));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -639,12 +647,14 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
   PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g, discrete dampers or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
   PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
   if (g->solve != GCD_SOLVE_EXPLICIT) {
     Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
-    for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++) PetscCall(VecDuplicate(mass, cv[k]));
+    for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++)
+      PetscCall(VecDuplicate(mass, cv[k]));
     PetscCall(VecZeroEntries(g->Zero));
   }
   g->linear = linear;
@@ -661,10 +671,14 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   }
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
-  if (g->p.degree < 4) g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
-  else if (g->startup_type == GCD_STARTUP_ZERO) g->startup = "a_0 from the equation of motion, higher derivatives 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor step";
-  else if (linear) g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
-  else g->startup = g->p.degree == 4 ? "a_0 from the equation of motion, j_0 its derivative along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step" : "a_0 from the equation of motion, j_0 and s_0 its derivatives along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step";
+  if (g->p.degree < 4)
+    g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
+  else if (g->startup_type == GCD_STARTUP_ZERO)
+    g->startup = "a_0 from the equation of motion, higher derivatives 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor step";
+  else if (linear)
+    g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
+  else
+    g->startup = g->p.degree == 4 ? "a_0 from the equation of motion, j_0 its derivative along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step" : "a_0 from the equation of motion, j_0 and s_0 its derivatives along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step";
   PetscFunctionReturn(0);
 }
 
@@ -674,9 +688,12 @@ static PetscErrorCode GCDDescribe(FlxStepper ts, char desc[], size_t len)
   char            par[128];
 
   PetscFunctionBegin;
-  if (g->p.degree == 3) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g", (double)g->p.alpha, (double)g->p.beta));
-  else if (g->p.degree == 4) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma));
-  else PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g, zeta %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma, (double)g->p.zeta));
+  if (g->p.degree == 3)
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g", (double)g->p.alpha, (double)g->p.beta));
+  else if (g->p.degree == 4)
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma));
+  else
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g, zeta %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma, (double)g->p.zeta));
   PetscCall(PetscSNPrintf(desc, len, "gcd degree %" PetscInt_FMT " (%s)%s%s", g->p.degree, par, g->preset[0] ? ", preset " : "", g->preset));
   PetscFunctionReturn(0);
 }
@@ -688,8 +705,11 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
-  if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g%s): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, g->Cd ? ", discrete dampers C_d" : "", GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+  if (g->solve == GCD_SOLVE_EXPLICIT)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g%s): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, g->Cd ? ", discrete dampers C_d" : "", GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)"
+                                                                                                                                                                                                                                                                                                                                                                      : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
 }
 
@@ -705,7 +725,7 @@ static PetscErrorCode GCDReport(FlxStepper ts, PetscViewer viewer)
 
 static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 {
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD *g           = (FlxStepper_GCD *)ts->data;
   char            params[256] = "", preset[64] = "";
   PetscBool       setp, setpre, setd;
   PetscInt        degree = g->p.degree;
@@ -729,10 +749,10 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
       if (!name || !strcmp(name, preset)) break;
     }
     PetscCheck(name, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
-    g->p.alpha = par[0];
-    g->p.beta  = par[1];
-    g->p.gamma = par[2];
-    g->p.zeta  = par[3];
+    g->p.alpha   = par[0];
+    g->p.beta    = par[1];
+    g->p.gamma   = par[2];
+    g->p.zeta    = par[3];
     g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
     PetscFunctionReturn(0);
@@ -746,12 +766,13 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
     PetscInt  n;
     PetscBool ok;
     PetscCall(FlxParseRealList(params, 4, v, &n, &ok));
-    PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma" : "alpha,beta,gamma,zeta");
+    PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma"
+                                                                                                                                                                                                                                 : "alpha,beta,gamma,zeta");
     PetscCheck(degree < 4 || v[2] != 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params: gamma must not be 0 (the highest derivative is recovered by dividing by gamma)");
-    g->p.alpha = v[0];
-    g->p.beta  = v[1];
-    g->p.gamma = v[2];
-    g->p.zeta  = v[3];
+    g->p.alpha   = v[0];
+    g->p.beta    = v[1];
+    g->p.gamma   = v[2];
+    g->p.zeta    = v[3];
     g->preset[0] = 0;
   }
   g->p.degree = degree;
@@ -760,11 +781,12 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 
 static PetscErrorCode GCDDestroy(FlxStepper ts)
 {
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD *g      = (FlxStepper_GCD *)ts->data;
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDestroy(vecs[k]));
   PetscCall(VecDestroy(&g->Wv));
   PetscCall(VecDestroy(&g->Rhs));
   PetscCall(VecDestroy(&g->Anew));

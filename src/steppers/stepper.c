@@ -162,10 +162,12 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     if (ts->omega_file[0]) PetscCall(FlxReadModesOmegaMax(ts->comm, ts->omega_file, &ts->omega_given));
     given = (PetscBool)(ts->omega_given > 0);
     PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound || given ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
-    ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
+    ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound
+                                                                                                                : ts->omega_power;
     PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
     ts->h_crit = ts->Omega_max / ts->omega_used;
-  } else PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
+  } else
+    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
   if (ts->Omega_max <= 0) { /* the method has no stable interval */
     char      growth[256] = "";
     PetscReal rho;
@@ -240,7 +242,8 @@ PetscErrorCode FlxStepperSetProbes(FlxStepper ts, PetscInt n, const PetscInt gdo
   PetscCall(PetscFree2(ts->pbuf, ts->pred));
   ts->nprobe = n;
   PetscCall(PetscMalloc1(n + 1, &ts->plocal));
-  for (PetscInt k = 0; k < n; k++) ts->plocal[k] = (gdofs[k] >= lo && gdofs[k] < hi) ? gdofs[k] - lo : -1;
+  for (PetscInt k = 0; k < n; k++)
+    ts->plocal[k] = (gdofs[k] >= lo && gdofs[k] < hi) ? gdofs[k] - lo : -1;
   PetscCall(PetscMalloc2(3 * n * ts->cap + 1, &ts->pbuf, 3 * n * ts->cap + 1, &ts->pred));
   PetscFunctionReturn(0);
 }
@@ -292,7 +295,8 @@ PetscErrorCode FlxStepperSetHistoryFunction(FlxStepper ts, PetscInt ncol, FlxSte
 PetscErrorCode FlxStepperComputeReactions(FlxStepper ts, Vec R)
 {
   PetscFunctionBegin;
-  if (ts->ops.reaction) PetscCall(ts->ops.reaction(ts, R));
+  if (ts->ops.reaction)
+    PetscCall(ts->ops.reaction(ts, R));
   else {
     Vec x, v, a;
     if (!ts->Rwork) PetscCall(VecDuplicate(R, &ts->Rwork));
@@ -316,7 +320,8 @@ static PetscErrorCode Record(FlxStepper ts)
     ts->lacc[1] += ts->lsum[3];
     PetscFunctionReturn(0);
   }
-  for (int k = 0; k < 4; k++) l[k] = ts->lsum[k];
+  for (int k = 0; k < 4; k++)
+    l[k] = ts->lsum[k];
   l[4]        = ts->lacc[0];
   l[5]        = ts->lacc[1];
   ts->lacc[0] = ts->lacc[1] = 0;
@@ -337,7 +342,7 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
   ts->wall_last = now;
   {
     PetscReal frac = ts->nsteps ? (PetscReal)ts->step / ts->nsteps : 1, eta = frac > 0 ? (now - ts->wall_start) * (1 - frac) / frac : 0;
-    char extra[128] = "";
+    char      extra[128] = "";
     if (ts->ops.progress) PetscCall(ts->ops.progress(ts, extra, sizeof(extra)));
     PetscCall(PetscPrintf(ts->comm, "  step %" PetscInt_FMT "/%" PetscInt_FMT "  t = %.6e s  dt = %.4e s  %s %.2e (peak energy %.4e J)%s  ETA %.0f s\n", ts->step, ts->nsteps, (double)ts->time, (double)ts->dt, ts->ledger_direct ? "numerical dissipation" : "energy balance error", (double)ts->maxrel, (double)ts->peak, extra, (double)eta));
   }
@@ -378,7 +383,7 @@ static PetscErrorCode Flush(FlxStepper ts)
       ts->Dh += g[3] / 2;
     }
     r->numerical = 0;
-    B = r->kinetic + r->strain - r->external_work + r->damping;
+    B            = r->kinetic + r->strain - r->external_work + r->damping;
     if (ts->ledger_direct && ts->haveB0 && !PetscIsInfOrNanReal(B)) r->numerical = ts->B0 - B; /* what the method dissipated */
     if (PetscIsInfOrNanReal(B)) {
       if (ts->reason >= 0) {
@@ -436,8 +441,8 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no initial conditions: call FlxStepperSetInitialConditions()");
   PetscCall(CountSteps(ts));
   ts->Wh = ts->Dh = ts->B0 = ts->scale = ts->input = ts->peak = ts->maxrel = 0; /* a fresh ledger per solve */
-  ts->haveB0  = PETSC_FALSE;
-  ts->nbuf    = 0;
+  ts->haveB0                                                               = PETSC_FALSE;
+  ts->nbuf                                                                 = 0;
   ts->lacc[0] = ts->lacc[1] = 0;
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;
@@ -490,13 +495,16 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
   if (ts->omega_used > 0) {
-    if (ts->omega_given > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
+    if (ts->omega_given > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
     PetscReal hu = ts->Omega_max / ts->omega_used; /* undamped; h_crit is lower when damping needed it */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s)", (double)ts->Omega_max, (double)hu, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0)));
     if (ts->h_crit < hu * (1 - 1e-12)) PetscCall(PetscViewerASCIIPrintf(viewer, ", lowered to %.6e s by the damped stability analysis", (double)ts->h_crit));
     PetscCall(PetscViewerASCIIPrintf(viewer, "; dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)(ts->t0 + ts->nsteps * ts->dt)));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
   if (ts->ops.view) PetscCall(ts->ops.view(ts, viewer));
   PetscFunctionReturn(0);
 }

@@ -151,8 +151,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_ForceExt, 0, 0, 0, 0));
-  if (sys->fext) PetscCall(sys->fext(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fext)
+    PetscCall(sys->fext(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscCall(PetscLogEventEnd(FLX_ForceExt, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -160,8 +162,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
-  if (sys->fextrate) PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fextrate)
+    PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscFunctionReturn(0);
 }
 
@@ -204,8 +208,10 @@ PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscRe
   PetscCall(VecDuplicate(sys->mass, &minv));
   PetscCall(VecZeroEntries(zero));
   PetscCall(VecPointwiseDivide(minv, sys->free, sys->mass));
-  if (sys->x0) PetscCall(VecCopy(sys->x0, x));
-  else PetscCall(VecSet(x, 1.0));
+  if (sys->x0)
+    PetscCall(VecCopy(sys->x0, x));
+  else
+    PetscCall(VecSet(x, 1.0));
   PetscCall(VecPointwiseMult(x, x, sys->free));
   for (k = 0; k < maxits; k++) {
     PetscCall(VecPointwiseMult(y, x, sys->mass));
@@ -340,9 +346,12 @@ PetscErrorCode FlxSystemComputeReactions(FlxSystem sys, Vec x1, Vec x0, Vec v, V
   }
   x = sys->rw[0];
   w = sys->rw[1];
-  if (x0) PetscCall(VecWAXPY(x, -1.0, x0, x1));
-  else PetscCall(VecCopy(x1, x));
-  if (v) PetscCall(FlxSystemComputeInternalForce(sys, 0, x, v, R));
+  if (x0)
+    PetscCall(VecWAXPY(x, -1.0, x0, x1));
+  else
+    PetscCall(VecCopy(x1, x));
+  if (v)
+    PetscCall(FlxSystemComputeInternalForce(sys, 0, x, v, R));
   else {
     PetscCall(VecZeroEntries(w));
     PetscCall(FlxSystemComputeInternalForce(sys, 0, x, w, R));

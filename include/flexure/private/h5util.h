@@ -3,13 +3,13 @@
 #include <flexure/flexure.h>
 #include <hdf5.h>
 
-#define FLX_H5(call) \
-  do { \
+#define FLX_H5(call)                                                                               \
+  do {                                                                                             \
     if ((call) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 call failed: %s", #call); \
   } while (0)
-#define FLX_H5ID(var, call) \
-  do { \
-    var = (call); \
+#define FLX_H5ID(var, call)                                                                       \
+  do {                                                                                            \
+    var = (call);                                                                                 \
     if ((var) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 call failed: %s", #call); \
   } while (0)
 

@@ -7,7 +7,7 @@
 /* Deterministic products with an assembled MPIBAIJ operator of the model (kmult.c): all owned block rows
    (rows NULL) or the nrows local block rows given. Apply sets y at those rows, ApplyAdd adds to them,
    ApplyRows writes them compactly (6 nrows values). Collective. */
-typedef struct _FlxKMult *FlxKMult;
+typedef struct _FlxKMult   *FlxKMult;
 PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, Mat A, PetscInt nrows, const PetscInt rows[], FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultApplyAdd(FlxKMult, Vec, Vec);
@@ -27,8 +27,8 @@ typedef struct {
   char            material[FLX_NAME_LEN];
   char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt        ngroups;
-  PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
-  PetscBool       spring;                             /* spring section (stiffness, damping): line2 cells are springs (springs.c) */
+  PetscBool       shell;                                     /* shell (thickness) or beam (A, Iy, Iz, J) */
+  PetscBool       spring;                                    /* spring section (stiffness, damping): line2 cells are springs (springs.c) */
   char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps props;
   FlxElementOps   ops[FLX_NUM_CELL_TYPES];
@@ -40,7 +40,9 @@ typedef struct {
   PetscBool dofs[6];
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE } FlxLoadType;
+typedef enum { FLX_LOAD_FORCE,
+               FLX_LOAD_GRAVITY,
+               FLX_LOAD_PRESSURE } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -48,10 +50,10 @@ typedef struct {
   FlxLoadType     type;
   PetscReal       value[6];
   FlxTimeFunction tf;
-  PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
+  PetscInt        n; /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g;   /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
+  Vec             g; /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
 } FlxLoad;
 
 typedef struct {
@@ -68,38 +70,38 @@ typedef struct {
 } FlxPointMass;
 
 struct _p_FlxModel {
-  MPI_Comm     comm;
-  FlxMesh      mesh;
-  PetscInt     nmat, nsec, nbc, nload, nic, npm;
-  FlxMaterial  mat[FLX_MAX_NAMES];
-  FlxSection   sec[FLX_MAX_NAMES];
-  FlxBC        bc[FLX_MAX_NAMES];
-  FlxLoad      load[FLX_MAX_NAMES];
-  FlxIC        ic[FLX_MAX_NAMES];
-  FlxPointMass pm[FLX_MAX_NAMES];
-  PetscReal    aM, bK;
-  PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
-  PetscBool    allow_rigid;
-  PetscInt    *cell_section; /* section of each local cell */
-  PetscInt     nconstrained; /* global number of prescribed DOFs */
-  Vec          mass, free, work;
-  Mat          K, Mc;
-  FlxKMult     kmult; /* deterministic K x (kmult.c) */
-  Mat          Cd;     /* damping matrix of the discrete dampers (NULL: none), same layout as K */
-  FlxKMult     kmultC; /* deterministic C_d v, over the rows that have dampers */
-  FlxSprings   springs;
-  FlxReactions reactions;
+  MPI_Comm               comm;
+  FlxMesh                mesh;
+  PetscInt               nmat, nsec, nbc, nload, nic, npm;
+  FlxMaterial            mat[FLX_MAX_NAMES];
+  FlxSection             sec[FLX_MAX_NAMES];
+  FlxBC                  bc[FLX_MAX_NAMES];
+  FlxLoad                load[FLX_MAX_NAMES];
+  FlxIC                  ic[FLX_MAX_NAMES];
+  FlxPointMass           pm[FLX_MAX_NAMES];
+  PetscReal              aM, bK;
+  PetscReal              omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscBool              allow_rigid;
+  PetscInt              *cell_section; /* section of each local cell */
+  PetscInt               nconstrained; /* global number of prescribed DOFs */
+  Vec                    mass, free, work;
+  Mat                    K, Mc;
+  FlxKMult               kmult;  /* deterministic K x (kmult.c) */
+  Mat                    Cd;     /* damping matrix of the discrete dampers (NULL: none), same layout as K */
+  FlxKMult               kmultC; /* deterministic C_d v, over the rows that have dampers */
+  FlxSprings             springs;
+  FlxReactions           reactions;
   ISLocalToGlobalMapping l2g;
-  VecScatter   tonat;
-  Vec          xnat;
-  FlxSystem    sys;
-  PetscBool    setup;
+  VecScatter             tonat;
+  Vec                    xnat;
+  FlxSystem              sys;
+  PetscBool              setup;
   /* shell resultants (resultants.c), set up on first use */
-  VecScatter   toloc;                         /* global DOF vector -> local (owned and ghost nodes) */
-  Vec          uloc;
-  Vec          rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
-  VecScatter   res2nat[FLX_NUM_CELL_TYPES];
-  PetscBool    res_setup;
+  VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
+  Vec        uloc;
+  Vec        rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
+  VecScatter res2nat[FLX_NUM_CELL_TYPES];
+  PetscBool  res_setup;
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
