@@ -424,11 +424,16 @@ static PetscErrorCode AssignSections(FlxModel m)
       bad = PETSC_TRUE;
     } else if (!m->sec[gsec[g]].ops[t]) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].spring ? "spring" : m->sec[gsec[g]].shell ? "shell"
-                                                                                                                                                                                                        : "beam",
-                              FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section" : m->sec[gsec[g]].spring ? "springs are line cells; springs to ground go on node groups with -spring_NAME_group"
-                                                                                                                : "give surface cells a shell section with -section_NAME_thickness"));
+      const FlxSection *sec  = &m->sec[gsec[g]];
+      const char       *kind = "beam", *hint = "give surface cells a shell section with -section_NAME_thickness";
+      if (sec->shell) {
+        kind = "shell";
+        hint = "give line cells a beam section";
+      } else if (sec->spring) {
+        kind = "spring";
+        hint = "springs are line cells; springs to ground go on node groups with -spring_NAME_group";
+      }
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, sec->name, kind, FlxCellTypeNames[t], hint));
       bad = PETSC_TRUE;
     }
   }
