@@ -55,7 +55,7 @@ for name, opts, damp in (("explicit gcd3, a_M damping", [], ["-damping_mass", re
                          ("conditionally explicit gcd3, b_K damping", [], ["-damping_stiffness", repr(bK)]),
                          ("generalized-alpha, Rayleigh damping", ["-ts_type", "genalpha", "-ts_dt", "2e-5"], ["-damping_mass", repr(aM), "-damping_stiffness", repr(bK)])):
     out = os.path.join(d, "transient.h5")
-    run(a.np, model + opts + damp + ["-load_wind_function", "step", "-ts_max_steps", "600", "-output_interval", "40", "-output_file", out])
+    run(a.np, model + opts + damp + ["-load_wind_function", "step", "-ts_max_steps", "300", "-output_interval", "20", "-output_file", out])
     with h5py.File(out, "r") as h:
         m = masses(h)
         t, acc, vel, Rn = h["time"][:], h["fields/acceleration"][:], h["fields/velocity"][:], h["fields/reaction"][:]

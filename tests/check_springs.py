@@ -1,13 +1,13 @@
 """Discrete springs and dampers against closed forms (issue 12, must-show 5, springs):
  - masses on springs: four zero-length spring cells (stiffness in rotated, given axes) each holding a point
-   mass: `flexure modes` gives sqrt(k/m) and sqrt(k_r/J) for the six spring directions to 1e-6;
+   mass: `flexure modes` gives sqrt(k/m) and sqrt(k_r/J) for the six spring directions to 1e-8 (asked: 1e-6);
  - a beam on elastic supports: a free-free beam with springs to ground at its nodes, proportional to the nodal
    masses (k = s m in every DOF): its six rigid-body modes move to sqrt(s) and every flexible mode to
-   sqrt(omega_0^2 + s), omega_0 the beam without springs, to 1e-6;
- - a mass on a spring and a damper (a spring cell): the free decay follows the exact damped solution
+   sqrt(omega_0^2 + s), omega_0 the beam without springs, to 1e-8;
+ - (1 and 2 ranks) a mass on a spring and a damper (a spring cell): the free decay follows the exact damped solution
    x = v0/w_d exp(-zeta w t) sin(w_d t) (conditionally explicit GCD: the damper's C_d in the KSP operator;
    generalized-alpha and Newmark: C_d in K_eff), and the energy ledger balances with the damper's dissipation;
- - a dashpot to ground at the tip of the example cantilever: flexure's generalized-alpha gives PETSc TSALPHA2's
+ - (1 and 2 ranks) a dashpot to ground at the tip of the example cantilever: flexure's generalized-alpha gives PETSc TSALPHA2's
    history (flexure-tsalpha2 with C_d in its I-function and Jacobian) to 1e-8."""
 import os
 import subprocess
@@ -42,7 +42,7 @@ run(a.np, ["modes"] + model + ["-modes_n", "24", "-output_file", out])
 f = np.sort(h5py.File(out, "r")["modes/frequency"][:])
 exact = np.sort(np.repeat(np.sqrt(K6 / np.array([m, m, m, J, J, J])) / (2 * np.pi), 4))
 rel = np.max(np.abs(f - exact) / exact)
-c.check(len(f) == 24 and rel < 1e-6, f"masses on zero-length springs in given axes: 24 frequencies = sqrt(k/m), sqrt(k_r/J) (4 each) to {rel:.1e} (< 1e-6)")
+c.check(len(f) == 24 and rel < 1e-8, f"masses on zero-length springs in given axes: 24 frequencies = sqrt(k/m), sqrt(k_r/J) (4 each) to {rel:.1e} (< 1e-8; asked 1e-6)")
 
 # --- a free-free beam on springs to ground proportional to its nodal masses
 ne, rho, A, Iy, Iz = 20, 7850.0, 4e-4, 1.3333333333333333e-8, 2.0e-8
@@ -71,14 +71,14 @@ f0 = frequencies("beam0.h5", beam)
 f1 = frequencies("beam1.h5", beam + springs)
 fs = np.sqrt(s) / (2 * np.pi)
 rel0 = np.max(np.abs(f1[:6] / fs - 1))
-c.check(np.all(f0[:6] == 0) and rel0 < 1e-6, f"free-free beam on elastic supports: 6 rigid-body modes at sqrt(k/m) = {fs:.6f} Hz to {rel0:.1e} (< 1e-6)")
+c.check(np.all(f0[:6] == 0) and rel0 < 1e-8, f"free-free beam on elastic supports: 6 rigid-body modes at sqrt(k/m) = {fs:.6f} Hz to {rel0:.1e} (< 1e-8; asked 1e-6)")
 pred = np.sqrt(f0[6:] ** 2 + fs**2)
 rel1 = np.max(np.abs(f1[6:] / pred - 1))
-c.check(rel1 < 1e-6, f"free-free beam on elastic supports: flexible modes at sqrt(f_0^2 + k/(4 pi^2 m)) ({f1[6]:.4f} ... {f1[-1]:.4f} Hz) to {rel1:.1e} (< 1e-6)")
+c.check(rel1 < 1e-8, f"free-free beam on elastic supports: flexible modes at sqrt(f_0^2 + k/(4 pi^2 m)) ({f1[6]:.4f} ... {f1[-1]:.4f} Hz) to {rel1:.1e} (< 1e-8; asked 1e-6)")
 
 # --- free decay of the masses on springs and dampers, initial velocity (1, 1, 0) (= sqrt(2) along the spring's x) and 1 rad/s about z
 decay = model + ["-section_s_damping", ",".join(map(repr, C6)), "-ic_names", "v", "-ic_v_group", "mass", "-ic_v_type", "velocity",
-                 "-ic_v_value", "1,1,0,0,0,1", "-probe_names", "m", "-probe_m_node", "1", "-ts_max_time", "0.4", "-output_frames", "2"] + mon
+                 "-ic_v_value", "1,1,0,0,0,1", "-probe_names", "m", "-probe_m_node", "1", "-ts_max_time", "0.2", "-output_frames", "2"] + mon
 
 
 def exact_decay(t, k, mass, cc, v0):
@@ -88,9 +88,9 @@ def exact_decay(t, k, mass, cc, v0):
     return v0 / wd * np.exp(-z * w * t) * np.sin(wd * t)
 
 
-for name, opts, tol, btol in (("gcd3 (C_d in the conditionally explicit KSP step)", ["-ts_dt", "1e-4"], 1e-5, 1e-12),
-                              ("generalized-alpha", ["-ts_type", "genalpha", "-ts_dt", "1e-4"], 1e-4, None),
-                              ("trapezoidal Newmark", ["-ts_type", "newmark", "-ts_dt", "1e-4"], 1e-4, 1e-9)):
+for name, opts, tol, btol in () if a.np > 2 else (("gcd3 (C_d in the conditionally explicit KSP step)", ["-ts_dt", "1e-4"], 1e-5, 1e-12),
+                              ("generalized-alpha", ["-ts_type", "genalpha", "-ts_dt", "1e-4"], 2e-5, None),
+                              ("trapezoidal Newmark", ["-ts_type", "newmark", "-ts_dt", "1e-4"], 2e-5, 5e-10)):
     out = os.path.join(d, "decay.h5")
     _, so, _ = run(a.np, decay + opts + ["-output_file", out])
     with h5py.File(out, "r") as h:
@@ -105,11 +105,13 @@ for name, opts, tol, btol in (("gcd3 (C_d in the conditionally explicit KSP step
     c.check(errx < tol and errr < tol, f"{name}: damped free decay along the spring's x {errx:.1e}, about z {errr:.1e} from the exact solution (< {tol:g}), dt 1e-4")
     if btol is not None:
         bal = np.max(np.abs(B - B[0])) / B[0]
-        c.check(bal < btol and D > 0.4 * B[0], f"{name}: energy ledger with the dampers' work {D:.6f} J of {B[0]:.4f} J: balance error {bal:.1e} (< {btol:g})")
+        c.check(bal < btol and D > 0.25 * B[0], f"{name}: energy ledger with the dampers' work {D:.6f} J of {B[0]:.4f} J: balance error {bal:.1e} (< {btol:g})")
     else:
-        c.check(D > 0.4 * B[0] and abs(N) < 1e-6 * B[0], f"{name}: the dampers took {D:.6f} J of {B[0]:.4f} J, the method's numerical dissipation {N:.1e} J (|.| < 1e-6 of it)")
+        c.check(D > 0.25 * B[0] and abs(N) < 1e-6 * B[0], f"{name}: the dampers took {D:.6f} J of {B[0]:.4f} J, the method's numerical dissipation {N:.1e} J (|.| < 1e-6 of it)")
 
-# --- generalized-alpha with a dashpot against PETSc TSALPHA2
+# --- generalized-alpha with a dashpot against PETSc TSALPHA2 (1 and 2 ranks: the 4-rank case adds nothing to springs_same_at_1_2_4_ranks)
+if a.np > 2:
+    c.done()
 dash = ["-spring_names", "dash", "-spring_dash_group", "tip", "-spring_dash_damping", "0,3,0,0,0,0", "-load_tip_function", "ramp", "-load_tip_t1", "0.01"]
 H, NS = 1e-4, 300
 out = os.path.join(d, "dash.h5")

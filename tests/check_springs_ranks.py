@@ -28,7 +28,7 @@ model = ["-mesh_file", msh, "-material_names", "steel", "-material_steel_E", "21
          "-section_link_groups", "links", "-section_link_stiffness", "2e5,1e5,3e5,10,20,30",
          "-spring_names", "g", "-spring_g_group", "ends", "-spring_g_stiffness", "1e4,2e4,3e4,1,2,3", "-spring_g_axes", "1,0,1,0,1,0",
          "-bc_names", "root", "-bc_root_group", "root", "-load_names", "tip", "-load_tip_group", "tipA", "-load_tip_value", "0,30,-100",
-         "-load_tip_function", "step", "-probe_names", "p", "-probe_p_point", "1,0.1,0", "-ts_max_steps", "1500", "-output_frames", "3",
+         "-load_tip_function", "step", "-probe_names", "p", "-probe_p_point", "1,0.1,0", "-ts_max_steps", "600", "-output_frames", "3",
          "-ts_monitor_interval", "-1"]
 for what, extra, tol in (("springs (explicit step)", [], 1e-12), ("springs and dampers (conditionally explicit step)", ["-section_link_damping", "2,1,3,0,0,0.001"], 1e-10)):
     hist, reac = {}, {}
