@@ -215,6 +215,43 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscFunctionReturn(0);
 }
 
+/* The parts of the consistent mass that are not elements': the point masses (diagonal), and zero blocks where
+   the stiffness has blocks without element mass (spring cells, nodes held only by springs), so that M_c has
+   K's pattern (the implicit steppers add it to a copy of K). */
+static PetscErrorCode ConsistentMassExtras(FlxModel m)
+{
+  PetscInt   nown, nc;
+  PetscReal *pm, blk[36], Z[144] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt *nodes;
+    if (!m->sec[m->cell_section[c]].spring) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
+    PetscCall(FlxModelAddOwnedRows(m, m->Mc, 2, nodes, Z, NULL));
+  }
+  PetscCall(PetscCalloc1(6 * nown + 1, &pm));
+  for (PetscInt k = 0; k < m->npm; k++) {
+    PetscInt        g, n;
+    const PetscInt *nodes;
+    PetscCall(FlxMeshFindGroup(m->mesh, m->pm[k].group, &g));
+    PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+    for (PetscInt i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        pm[6 * nodes[i] + d] += m->pm[k].mass;
+        pm[6 * nodes[i] + 3 + d] += m->pm[k].inertia[d];
+      }
+  }
+  for (PetscInt i = 0; i < nown; i++) {
+    for (int a = 0; a < 36; a++)
+      blk[a] = a % 7 ? 0 : pm[6 * i + a / 7];
+    PetscCall(MatSetValuesBlockedLocal(m->Mc, 1, &i, 1, &i, blk, ADD_VALUES));
+  }
+  PetscCall(PetscFree(pm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
 {
   PetscInt nc;
@@ -236,6 +273,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       PetscCall(ops->consistent_mass(xyz, p, Me));
       PetscCall(FlxModelAddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
     }
+    PetscCall(ConsistentMassExtras(m));
     PetscCall(MatAssemblyBegin(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));
