@@ -29,7 +29,7 @@ cases = [
     ("axes not orthogonal", ["-section_s_axes", "1,0,0,1,1,0"], "-section_s_axes '1,0,0,1,1,0': the x and y axes are not orthogonal"),
     ("axes not six numbers", ["-spring_names", "x", "-spring_x_group", "mass", "-spring_x_stiffness", "1,1,1,1,1,1", "-spring_x_axes", "element"], "-spring_x_axes 'element': give global or"),
     ("zero-length cell with element axes", ["-section_s_axes", "element"], "a spring cell of zero length has no axis of its own"),
-    ("a node held only by a spring without mass", ["-pointmass_names", "n"], "has no mass in DOF"),
+    ("a node held only by a spring without mass", ["-pointmass_names", "n"], "has no mass, and the explicit GCD step needs mass on every free DOF"),
     ("moment point with two coordinates", ["-bc_g_moment_point", "1,2"], "-bc_g_moment_point needs three coordinates"),
     ("history interval 0", ["-output_history_interval", "0"], "-output_history_interval 0 must be positive"),
 ]

@@ -190,6 +190,8 @@ PetscErrorCode FlxModesSolve(FlxModes md)
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
+  PetscCall(FlxModelGetSystem(md->model, &sys));
+  PetscCall(FlxSystemCheckMass(sys, "the modal analysis (K x = omega^2 M x with the lumped mass)"));
   PetscCall(BuildOperator(md, &A, &d, &idx));
   PetscCall(SolveLargest(md, A));
   PetscCall(EPSCreate(md->comm, &eps));

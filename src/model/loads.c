@@ -125,6 +125,12 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     if (mode == 1) s = ds;
     if (s != 0) PetscCall(VecAXPY(f, s, l->g));
   }
+  if (m->base.g) { /* relative base excitation: -M r a_g(t) */
+    PetscReal s = 1, ds = 0;
+    if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&m->base.tf, t, &s, &ds));
+    if (mode == 1) s = ds;
+    if (s != 0) PetscCall(VecAXPY(f, s, m->base.g));
+  }
   PetscFunctionReturn(0);
 }
 

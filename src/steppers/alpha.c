@@ -32,26 +32,33 @@ typedef enum {
 } AlphaFamily;
 
 typedef struct {
-  AlphaFamily    fam;
-  PetscReal      am, af, beta, gamma;                 /* Chung-Hulbert */
-  PetscReal      rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
-  PetscBool      explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
-  PetscReal      aM, bK;
-  PetscReal      ratio[16];
-  PetscInt       nratio;
-  Vec            X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
-  Vec            Mass, Free;                                                                /* the system's */
-  Mat            K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
-  Mat            Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
-  KSP            ksp, kspM;
-  PetscInt       nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
-  PetscReal      hslot[16];
-  Mat            Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
-  KSP            kslot[16];
-  IS             fixed; /* prescribed DOFs (global numbering) */
-  PetscReal      hK, hprev;
-  PetscInt       its, itsmax, itslast, nsolve, nbuild;
-  PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
+  AlphaFamily fam;
+  PetscReal   am, af, beta, gamma;                 /* Chung-Hulbert */
+  PetscReal   rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
+  PetscBool   explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
+  PetscReal   aM, bK;
+  PetscReal   ratio[16];
+  PetscInt    nratio;
+  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
+  Vec         Mass, Free;                                                                /* the system's */
+  Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
+  Mat         Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
+  KSP         ksp, kspM;
+  PetscInt    nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
+  PetscReal   hslot[16];
+  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
+  KSP         kslot[16];
+  IS          fixed;     /* prescribed DOFs (global numbering) */
+  PetscReal   dslot[16]; /* the diagonal given to the prescribed rows of each K_eff */
+  /* prescribed motion of the moving DOFs: x, v, a at t_{n+1} (3 x nmov) and K x_n there; the lifting vector */
+  PetscInt        nmov;
+  const PetscInt *mov;
+  PetscBool       hasmov;
+  PetscReal      *mval, *mkx; /* mkx: (K x_n) and x_n of the moving DOFs */
+  Vec             Xp;
+  PetscReal       hK, hprev;
+  PetscInt        its, itsmax, itslast, nsolve, nbuild;
+  PetscLogDouble  tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
 /* The work vectors, created in SetUp and destroyed in Destroy. */
@@ -325,6 +332,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
     PetscCall(VecNorm(al->W, NORM_1, &dmean));
     PetscCall(VecGetSize(al->W, &N));
     dmean /= N;
+    al->dslot[al->cur] = dmean;
     PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
     PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
@@ -361,6 +369,7 @@ static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
     PetscCall(KSPGetConvergedReason(al->kspM, &reason));
     PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the consistent-mass solve M a = f for the acceleration diverged (%s): raise -ts_alpha_mass_ksp_max_it or -ts_alpha_mass_ksp_rtol", KSPConvergedReasons[reason]);
   }
+  PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, ts->time, 2, 2, &al->Aphys));
   PetscFunctionReturn(0);
 }
 
@@ -379,8 +388,25 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscCall(FlxSystemGetDampingMatrix(ts->sys, &al->Cd, NULL)); /* C = aM M + bK K + C_d */
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
     PetscCall(VecDuplicate(al->Mass, vecs[k]));
-  PetscCall(VecPointwiseDivide(al->Minv, al->Free, al->Mass));
+  { /* M^-1 on the free DOFs; 0 where a DOF has no mass (a massless DOF is in static equilibrium) */
+    PetscScalar       *mi;
+    const PetscScalar *ms, *fr;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(al->Mass, &n));
+    PetscCall(VecGetArrayWrite(al->Minv, &mi));
+    PetscCall(VecGetArrayRead(al->Mass, &ms));
+    PetscCall(VecGetArrayRead(al->Free, &fr));
+    for (PetscInt i = 0; i < n; i++)
+      mi[i] = PetscRealPart(ms[i]) > 0 ? fr[i] / ms[i] : 0;
+    PetscCall(VecRestoreArrayRead(al->Free, &fr));
+    PetscCall(VecRestoreArrayRead(al->Mass, &ms));
+    PetscCall(VecRestoreArrayWrite(al->Minv, &mi));
+  }
   PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &al->fixed));
+  PetscCall(FlxSystemGetPrescribedMotion(ts->sys, &al->nmov, &al->mov, &al->hasmov));
+  PetscCall(PetscFree2(al->mval, al->mkx));
+  PetscCall(PetscMalloc2(3 * al->nmov + 1, &al->mval, 2 * al->nmov + 1, &al->mkx));
+  if (al->hasmov && !al->Xp) PetscCall(VecDuplicate(al->Mass, &al->Xp));
   if (al->consistent) {
     KSP k;
     PC  pc;
@@ -414,11 +440,92 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
+/* Prescribed motion (time-integration.md 2: prescribed DOFs take their motion). x_{n+1}, v_{n+1} and a*_{n+1} of
+   a moving DOF are its motion's at t_{n+1} (in mval); its predictors are chosen so that the method's update gives
+   exactly these (x~ = x - beta h^2 a*, v~ = v - gamma h a*); K_eff's prescribed columns move to the right-hand
+   side. The moving DOFs leave the kinetic, load and damping terms of the ledger (the support carries them) and
+   add the work of the support on the structure, (K x)_p . dx_p. */
+static PetscErrorCode SetMoving(FlxStepper_Alpha *al, Vec y, const PetscReal vals[])
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!al->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt j = 0; j < al->nmov; j++)
+    a[al->mov[j]] = vals ? vals[j] : 0;
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The moving DOFs' predictors and their entries of W (what M multiplies) and of the right-hand side, as the
+   fused pass computes them for the others. */
+static PetscErrorCode MotionPredict(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal    be = al->beta, ga = al->gamma, am = al->am, af = al->af, cM = (1 - am) / (be * h * h), q = ga / (be * h);
+  PetscScalar       *Xt, *Vt, *W, *R;
+  const PetscScalar *A, *Ms, *Fe, *F;
+  PetscInt           n = al->nmov;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(al->Xt, &Xt));
+  PetscCall(VecGetArray(al->Vt, &Vt));
+  PetscCall(VecGetArray(al->W, &W));
+  PetscCall(VecGetArray(al->Rhs, &R));
+  PetscCall(VecGetArrayRead(al->A, &A));
+  PetscCall(VecGetArrayRead(al->Mass, &Ms));
+  PetscCall(VecGetArrayRead(al->Fext1, &Fe));
+  PetscCall(VecGetArrayRead(al->F, &F));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscInt        i  = al->mov[j];
+    const PetscReal xt = al->mval[j] - be * h * h * al->mval[2 * n + j], vt = al->mval[n + j] - ga * h * al->mval[2 * n + j];
+    const PetscReal mw = -am * A[i] + cM * xt + (1 - af) * al->aM * (q * xt - vt);
+    Xt[i]              = xt;
+    Vt[i]              = vt;
+    W[i]               = mw;
+    R[i]               = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
+  }
+  PetscCall(VecRestoreArrayRead(al->F, &F));
+  PetscCall(VecRestoreArrayRead(al->Fext1, &Fe));
+  PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
+  PetscCall(VecRestoreArrayRead(al->A, &A));
+  PetscCall(VecRestoreArray(al->Rhs, &R));
+  PetscCall(VecRestoreArray(al->W, &W));
+  PetscCall(VecRestoreArray(al->Vt, &Vt));
+  PetscCall(VecRestoreArray(al->Xt, &Xt));
+  PetscFunctionReturn(0);
+}
+
+/* Lifting, on the completed and masked right-hand side: r_f -= K_eff,fp x_p with K_eff = (1 - af + cC bK) K +
+   (cM + cC aM) M (a lumped M couples no DOFs), and r_p = d x_p, d the identity scale of the prescribed rows.
+   Collective (one product with K; with consistent mass one with M). */
+static PetscErrorCode MotionLift(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal   cM = (1 - al->am) / (al->beta * h * h), cC = (1 - al->af) * al->gamma / (al->beta * h);
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(al->Xp));
+  PetscCall(SetMoving(al, al->Xp, al->mval));
+  PetscCall(MatMult(al->K, al->Xp, al->W));
+  PetscCall(VecScale(al->W, (1 - al->af) + cC * al->bK));
+  if (al->consistent) {
+    PetscCall(MatMult(al->Mc, al->Xp, al->Xn));
+    PetscCall(VecAXPY(al->W, cM + cC * al->aM, al->Xn));
+  }
+  PetscCall(VecPointwiseMult(al->W, al->W, al->Free));
+  PetscCall(VecAXPY(al->Rhs, -1.0, al->W));
+  PetscCall(VecAXPY(al->Rhs, al->dslot[al->cur], al->Xp));
+  PetscFunctionReturn(0);
+}
+
 /* Ledger sums of the state (local): kinetic 1/2 v.M v and strain 1/2 x.K x (KX = K x given). */
 static PetscErrorCode StateEnergy(FlxStepper_Alpha *al, PetscReal lsum[2])
 {
   PetscFunctionBegin;
   PetscCall(MassMult(al, al->V, al->W));
+  PetscCall(SetMoving(al, al->W, NULL));
   PetscCall(LocalDot(al->V, al->W, &lsum[0]));
   PetscCall(LocalDot(al->X, al->KX, &lsum[1]));
   lsum[0] *= 0.5;
@@ -457,6 +564,10 @@ static PetscErrorCode AlphaStartUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(VecPointwiseMult(al->X, ts->x0, al->Free));
   PetscCall(VecPointwiseMult(al->V, ts->v0, al->Free));
+  {
+    Vec y[2] = {al->X, al->V};
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, ts->t0, 0, 1, y));
+  }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, al->Fext));
   PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F));
   PetscCall(PhysicalAcceleration(ts)); /* consistent a_0 */
@@ -507,6 +618,7 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   PetscCall(VecRestoreArrayRead(al->A, &A));
   PetscCall(VecRestoreArrayRead(al->V, &V));
   PetscCall(VecRestoreArrayRead(al->X, &X));
+  if (al->nmov) PetscCall(MotionPredict(ts, h));
   if (al->consistent) PetscCall(MatMultAdd(al->Mc, al->W, al->Rhs, al->Rhs));
   if (al->bK != 0 || al->Cd) { /* (1 - af) (bK K + C_d) (q x~ - v~) */
     PetscCall(VecAXPBYPCZ(al->W, q, -1.0, 0.0, al->Xt, al->Vt));
@@ -520,6 +632,7 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
     }
   }
   PetscCall(VecPointwiseMult(al->Rhs, al->Rhs, al->Free));
+  if (al->hasmov) PetscCall(MotionLift(ts, h));
   PetscFunctionReturn(0);
 }
 
@@ -549,6 +662,18 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     PetscCall(VecAXPY(al->A, s, al->W));
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
+  if (al->nmov) { /* the motion at t_{n+1} (x, v, a) and (K x_n) of the moving DOFs, for the support work */
+    const PetscScalar *kx, *x;
+    PetscCall(FlxSystemComputePrescribedMotion(ts->sys, t1, 0, 2, al->mval));
+    PetscCall(VecGetArrayRead(al->KX, &kx));
+    PetscCall(VecGetArrayRead(al->X, &x));
+    for (PetscInt j = 0; j < al->nmov; j++) {
+      al->mkx[j]            = kx[al->mov[j]];
+      al->mkx[al->nmov + j] = x[al->mov[j]];
+    }
+    PetscCall(VecRestoreArrayRead(al->X, &x));
+    PetscCall(VecRestoreArrayRead(al->KX, &kx));
+  }
   PetscCall(PredictAndRhs(ts, h));
   /* Increment form, the linear system of a Newton step from x_n (what TSALPHA2 solves): K_eff d = b with
      b = rhs - K_eff x_n, started from h v_n + h^2/2 a*_n; KSP's default test stops at rtol |b| */
@@ -561,9 +686,20 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     /* guess d0 = h v + h^2/2 a* = x~ - x_n + beta h^2 a* (the step with a* held: 10% fewer iterations than x~) */
     PetscCall(VecWAXPY(al->Xn, -1.0, al->X, al->Xt));
     PetscCall(VecAXPY(al->Xn, al->beta * h * h, al->A));
+    if (al->nmov) { /* the moving rows exact from the start: the Krylov iteration stays on the free ones */
+      PetscScalar       *d;
+      const PetscScalar *x;
+      PetscCall(VecGetArray(al->Xn, &d));
+      PetscCall(VecGetArrayRead(al->X, &x));
+      for (PetscInt j = 0; j < al->nmov; j++)
+        d[al->mov[j]] = al->mval[j] - x[al->mov[j]];
+      PetscCall(VecRestoreArrayRead(al->X, &x));
+      PetscCall(VecRestoreArray(al->Xn, &d));
+    }
     PetscCall(KSPSolve(al->ksp, al->B, al->Xn)); /* Xn holds d, then x_n + d */
     PetscCall(VecAXPY(al->Xn, 1.0, al->X));
   }
+  PetscCall(SetMoving(al, al->Xn, al->mval)); /* exactly the motion, whatever the solver's tolerance */
   PetscCall(PetscTime(&tE));
   al->tsolve += tE - t0;
   PetscCall(KSPGetConvergedReason(al->ksp, &reason));
@@ -583,8 +719,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecWAXPY(al->A, -1.0, al->Xt, al->Xn));
   PetscCall(VecScale(al->A, 1 / (al->beta * h * h)));
   PetscCall(VecPointwiseMult(al->A, al->A, al->Free));
+  PetscCall(SetMoving(al, al->A, al->nmov ? al->mval + 2 * al->nmov : NULL));
   PetscCall(VecWAXPY(al->W, -1.0, al->X, al->Xn)); /* x_{n+1} - x_n */
   PetscCall(VecAXPY(al->Fext, 1.0, al->Fext1));
+  PetscCall(SetMoving(al, al->Fext, NULL));
   PetscCall(LocalDot(al->W, al->Fext, &dW));
   dW *= 0.5;
   PetscCall(VecWAXPY(al->W, al->gamma * h, al->A, al->Vt)); /* v_{n+1} = v~ + gamma h a*_{n+1} */
@@ -597,10 +735,12 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     PetscCall(VecAXPBY(al->Vt, 0.5, 0.5, al->V));
     if (al->aM != 0) {
       PetscCall(MassMult(al, al->Vt, al->W));
+      PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(LocalDot(al->Vt, al->W, &d1));
     }
     if (al->bK != 0) {
       PetscCall(MatMult(al->K, al->Vt, al->W));
+      PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(LocalDot(al->Vt, al->W, &d2));
     }
     if (al->Cd) {
@@ -612,6 +752,15 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecCopy(al->Fext1, al->Fext));
   PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F)); /* f_{n+1}, K x_{n+1} */
   PetscCall(StateEnergy(al, e));
+  if (al->nmov) { /* work of the supports: (K x)_p at the mean of the step times dx_p */
+    const PetscScalar *kx, *x;
+    PetscCall(VecGetArrayRead(al->KX, &kx));
+    PetscCall(VecGetArrayRead(al->X, &x));
+    for (PetscInt j = 0; j < al->nmov; j++)
+      dW += 0.5 * (kx[al->mov[j]] + al->mkx[j]) * (x[al->mov[j]] - al->mkx[al->nmov + j]);
+    PetscCall(VecRestoreArrayRead(al->X, &x));
+    PetscCall(VecRestoreArrayRead(al->KX, &kx));
+  }
   ts->lsum[0] = e[0];
   ts->lsum[1] = e[1];
   ts->lsum[2] = dW;
@@ -653,7 +802,7 @@ static PetscErrorCode AlphaProbe(FlxStepper ts, PetscInt n, const PetscInt idx[]
     PetscInt i     = idx[k];
     out[3 * k]     = i >= 0 ? X[i] : 0;
     out[3 * k + 1] = i >= 0 ? V[i] : 0;
-    out[3 * k + 2] = i >= 0 ? (al->consistent ? A[i] : Mi[i] * F[i]) : 0;
+    out[3 * k + 2] = i >= 0 ? (al->consistent || !(Mi[i] > 0) ? A[i] : Mi[i] * F[i]) : 0; /* prescribed: a from the motion */
   }
   PetscCall(VecRestoreArrayRead(al->Minv, &Mi));
   PetscCall(VecRestoreArrayRead(al->F, &F));
@@ -814,6 +963,8 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   PetscCall(MatDestroy(&al->McBC));
   PetscCall(KSPDestroy(&al->kspM));
   PetscCall(ISDestroy(&al->fixed));
+  PetscCall(PetscFree2(al->mval, al->mkx));
+  PetscCall(VecDestroy(&al->Xp));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }

@@ -40,6 +40,11 @@ typedef struct {
   KSP       ksp;
   PetscReal fp_rtol;
   PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
+  /* prescribed motion of the moving DOFs (non-homogeneous boundary conditions) */
+  PetscInt        nmov;
+  const PetscInt *mov;
+  PetscBool       hasmov;
+  PetscReal      *mval, *msave; /* motion at t_n: 5 x nmov (x, v, a, j, s); x_n, x_n - x_{n-1}, f_int(x_n) of each */
 } FlxStepper_GCD;
 
 /* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
@@ -139,6 +144,87 @@ static PetscReal DxDa(const FlxGCDParams *p, PetscReal h)
   return h * h * (c + 0.5 + p->zeta / (3 * p->gamma) + p->alpha / (12 * p->gamma));
 }
 
+/* Prescribed motion (time-integration.md 1: "Dirichlet DOFs never enter the update"). The kernel runs over every
+   DOF; around it, the moving DOFs take x_{n+1}, v_n, a_n, j_n, s_n from their motion, and their ledger terms
+   are replaced: no kinetic or external-load term (the support carries them), and the work of the support on
+   the structure, f_int(x_n) . (x_{n+1} - x_{n-1}) / 2, as external work. */
+static PetscErrorCode MotionBefore(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *X, *D, *G, *F;
+
+  PetscFunctionBegin;
+  if (!g->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArray(g->D, &D));
+  PetscCall(VecGetArray(g->G, &G));
+  PetscCall(VecGetArray(g->F, &F));
+  for (PetscInt k = 0; k < g->nmov; k++) {
+    PetscInt i          = g->mov[k];
+    g->msave[3 * k]     = X[i];
+    g->msave[3 * k + 1] = D[i];
+    g->msave[3 * k + 2] = G[i];
+    G[i] = F[i] = 0; /* the kernel adds nothing to the ledger for them */
+  }
+  PetscCall(VecRestoreArray(g->F, &F));
+  PetscCall(VecRestoreArray(g->G, &G));
+  PetscCall(VecRestoreArray(g->D, &D));
+  PetscCall(VecRestoreArray(g->X, &X));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MotionAfter(FlxStepper ts, PetscReal tn)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *X, *D, *G, *H[4] = {NULL, NULL, NULL, NULL};
+  Vec             hist[4] = {g->V, g->A, g->J, g->S};
+  PetscReal      *xn1     = g->mval + 4 * g->nmov; /* x at t_{n+1}, after the derivatives at t_n (row 4 is s_n: used before) */
+  PetscInt        n       = g->nmov;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(0);
+  for (int k = 1; k < g->p.degree; k++) {
+    PetscCall(VecGetArray(hist[k - 1], &H[k - 1]));
+    for (PetscInt j = 0; j < n; j++)
+      H[k - 1][g->mov[j]] = g->mval[k * n + j];
+    PetscCall(VecRestoreArray(hist[k - 1], &H[k - 1]));
+  }
+  PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn + ts->dt, 0, 0, xn1));
+  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArray(g->D, &D));
+  PetscCall(VecGetArray(g->G, &G));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscInt  i = g->mov[j];
+    PetscReal x = g->msave[3 * j], dold = g->msave[3 * j + 1], gi = g->msave[3 * j + 2];
+    X[i] = xn1[j];
+    D[i] = xn1[j] - x;
+    G[i] = gi;
+    ts->lsum[1] += (xn1[j] + x - dold) * gi;
+    ts->lsum[2] += (xn1[j] - x + dold) * gi;
+  }
+  PetscCall(VecRestoreArray(g->G, &G));
+  PetscCall(VecRestoreArray(g->D, &D));
+  PetscCall(VecRestoreArray(g->X, &X));
+  PetscFunctionReturn(0);
+}
+
+/* Set the moving DOFs of a vector to row k of the motion at t_n (k = 1: v, 2: a), minus c h a_n for k = 1 (the
+   velocity predictor w of the conditionally explicit solve, v_n = w + c h a_n). */
+static PetscErrorCode MotionSet(FlxStepper ts, Vec y, PetscInt k)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *a;
+  PetscReal       ch = FlxGCDSolveCoefficient(&g->p) * ts->dt;
+
+  PetscFunctionBegin;
+  if (!g->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt j = 0; j < g->nmov; j++)
+    a[g->mov[j]] = g->mval[k * g->nmov + j] - (k == 1 ? ch * g->mval[2 * g->nmov + j] : 0);
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(0);
+}
+
 /* Convergence of the iterations for a_n, from dx = max |change of a| (dxold: the previous one, dx1: the
    first): x_{n+1} (the paper's test) and the velocity v_n stop changing. On x_{n+1} alone a change of a of
    rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. Both
@@ -177,8 +263,10 @@ static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
   PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
   PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
   PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
-  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0 */
+  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0, or the motion's */
+  PetscCall(MotionSet(ts, g->Rhs, 2));
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2)); /* exact on the moving rows from the start: CG stays on the free ones */
   PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
   PetscCall(KSPGetConvergedReason(g->ksp, &reason));
   PetscCall(KSPGetIterationNumber(g->ksp, its));
@@ -201,6 +289,7 @@ static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
   sc->x = g->X;
   sc->t = tn;
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2));
   PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
   for (*its = 1; *its <= g->fp_maxit; (*its)++) {
     PetscCall(VecWAXPY(sc->vb, ch, g->Anew, g->Wv)); /* v = w + c h a */
@@ -239,6 +328,7 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
 
   PetscFunctionBegin;
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2));
   PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
   for (*its = 1; *its <= g->fp_maxit; (*its)++) {
     PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
@@ -246,7 +336,8 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
     PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
     PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
     PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
-    PetscCall(VecScale(g->Rhs, den));          /* new a */
+    PetscCall(VecScale(g->Rhs, den)); /* new a */
+    PetscCall(MotionSet(ts, g->Rhs, 2));
     PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs)); /* old - new */
     PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
     PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
@@ -269,6 +360,7 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
 
   PetscFunctionBegin;
   PetscCall(Predict(ts));
+  PetscCall(MotionSet(ts, g->Wv, 1));
   if (g->solve == GCD_SOLVE_FIXED_POINT)
     PetscCall(SolveFixedPoint(ts, tn, its));
   else if (g->linear)
@@ -285,8 +377,10 @@ static PetscErrorCode GCDStep(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
+  if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
   if (g->solve == GCD_SOLVE_EXPLICIT) {
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+    PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, NULL));
   } else {
     PetscInt its = 0;
@@ -295,8 +389,10 @@ static PetscErrorCode GCDStep(FlxStepper ts)
     g->its_total += its;
     g->its_max = PetscMax(g->its_max, its);
     g->nsolves++;
+    PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, g->Anew));
   }
+  PetscCall(MotionAfter(ts, tn));
   PetscFunctionReturn(0);
 }
 
@@ -375,28 +471,35 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   g->its_total = g->its_max = g->nsolves = g->kits_total = 0;
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
-  { /* prescribed DOFs (minv = 0) are at rest: homogeneous constraints */
-    Vec free;
+  { /* prescribed DOFs (minv = 0): at rest, or moving with their motion */
+    Vec free, y[2] = {g->X, g->V};
     PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
     PetscCall(VecPointwiseMult(g->X, g->X, free));
     PetscCall(VecPointwiseMult(g->V, g->V, free));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 0, 1, y));
   }
   if (g->solve == GCD_SOLVE_KSP) PetscCall(SetUpKSP(ts));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
   PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
+  PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 2, 2, &g->A));
   if (g->J) PetscCall(VecZeroEntries(g->J));
   if (g->S) PetscCall(VecZeroEntries(g->S));
   if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT && linear) {
     PetscCall(VecDuplicate(g->X, &Fsave));
     PetscCall(FlxSystemComputeExternalForceRate(ts->sys, t0, Fsave));
     PetscCall(Derivative(ts, t0, Fsave, g->V, g->A, g->J));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, 3, &g->J));
     if (g->p.degree == 5) {
       PetscCall(VecZeroEntries(Fsave));
       PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
+      PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 4, 4, &g->S));
     }
     PetscCall(VecDestroy(&Fsave));
-  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT)
+  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) {
+    Vec y[2] = {g->J, g->S};
     PetscCall(NonlinearDerivatives(ts));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, g->p.degree - 1, y));
+  }
   /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
@@ -414,6 +517,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscCall(VecAXPY(g->W, cp[k], hist[k]));
       PetscCall(VecAXPY(xm, cm[k], hist[k]));
     }
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 + h, 0, 0, &g->W)); /* moving DOFs: their own x_1 and x_{-1} */
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 - h, 0, 0, &xm));
   }
   { /* sums with x_1 = W, x_{-1} = xm */
     PetscReal          s[4] = {0, 0, 0, 0};
@@ -432,7 +537,7 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
       s[0] += m * (dold * dold + dn * dn);
       s[1] += (x1[i] + x_1[i]) * G[i];
-      s[2] += (dn + dold) * F[i];
+      s[2] += (dn + dold) * (Mi[i] > 0 ? F[i] : G[i]);                                               /* prescribed DOFs: the work of the support on the structure */
       s[3] += (dn + dold) * (g->Zero ? (Mi[i] > 0 ? F[i] - G[i] - m * A[i] : 0) : g->aM * m * V[i]); /* damping force, as the kernel */
     }
     PetscCall(VecRestoreArrayRead(g->A, &A));
@@ -669,7 +774,11 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(KSPSetInitialGuessNonzero(g->ksp, PETSC_TRUE));
     PetscCall(KSPSetFromOptions(g->ksp));
   }
+  PetscCall(FlxSystemCheckMass(ts->sys, "the explicit GCD step"));
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
+  PetscCall(FlxSystemGetPrescribedMotion(ts->sys, &g->nmov, &g->mov, &g->hasmov));
+  PetscCall(PetscFree2(g->mval, g->msave));
+  PetscCall(PetscMalloc2(5 * g->nmov + 1, &g->mval, 3 * g->nmov + 1, &g->msave));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
   if (g->p.degree < 4)
     g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
@@ -794,6 +903,7 @@ static PetscErrorCode GCDDestroy(FlxStepper ts)
   PetscCall(VecDestroy(&g->Vt));
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(KSPDestroy(&g->ksp));
+  PetscCall(PetscFree2(g->mval, g->msave));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }

@@ -27,16 +27,18 @@ struct _p_FlxStepper {
   FlxSystem     sys;
   PetscBool     setup;
 
-  PetscReal t0, time, dt, max_time;
-  PetscInt  step, max_steps, nsteps;
-  PetscBool dt_set, allow_unstable, use_bound;
-  char      omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
-  PetscReal omega_given;                    /* -ts_omega_max, or read from omega_file */
-  PetscReal safety;
-  PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
-  PetscInt  power_its, power_maxits;
-  PetscReal power_rtol;
-  Vec       x0, v0;
+  PetscReal           t0, time, dt, max_time;
+  PetscInt            step, max_steps, nsteps;
+  PetscBool           dt_set, allow_unstable, use_bound;
+  char                omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
+  PetscReal           omega_given;                    /* -ts_omega_max, or read from omega_file */
+  PetscReal           safety;
+  PetscReal           Omega_max, omega_power, omega_bound, omega_used, h_crit;
+  PetscInt            power_its, power_maxits;
+  FlxOmegaConvergence power_how;  /* how the power iteration ended */
+  PetscLogDouble      power_time; /* its wall time */
+  PetscReal           power_rtol;
+  Vec                 x0, v0;
 
   /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
   PetscReal  lsum[4];
