@@ -24,7 +24,8 @@ struct _FlxKMult {
   PetscInt           *rowptr, *xi; /* xi >= 0: owned block column; < 0: ghost block -1 - xi */
   const PetscScalar **bp;          /* 36 values of each block, column-major */
   VecScatter          sct;
-  Vec                 xg;
+  VecScatter          sctc[FLX_KMULT_MAXCOMB];    /* copies of sct: one outstanding exchange per scatter */
+  Vec                 xg, xgc[FLX_KMULT_MAXCOMB]; /* ghost blocks of x; of the vectors of a combination */
 };
 
 typedef struct {
@@ -105,6 +106,10 @@ static PetscErrorCode Build(FlxKMult km)
   PetscCall(PetscFree3(km->rowptr, km->xi, km->bp));
   PetscCall(VecScatterDestroy(&km->sct));
   PetscCall(VecDestroy(&km->xg));
+  for (int j = 0; j < FLX_KMULT_MAXCOMB; j++) {
+    PetscCall(VecDestroy(&km->xgc[j]));
+    PetscCall(VecScatterDestroy(&km->sctc[j]));
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isseq));
   if (isseq)
     Ad = A;
@@ -194,19 +199,27 @@ typedef enum {
   KM_ROWS
 } KMMode;
 
-static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal out[])
+/* Build again when A was converted since the build (its off-process part rebuilt). */
+static PetscErrorCode CheckBuild(FlxKMult km)
 {
-  const PetscScalar *xl, *xg = NULL;
-  PetscScalar       *yl = NULL;
-
   PetscFunctionBegin;
-  if (km->aoid) { /* A converted since the build (its off-process part rebuilt)? */
+  if (km->aoid) {
     Mat           Ad, Ao;
     PetscObjectId id;
     PetscCall(MatMPIBAIJGetSeqBAIJ(km->A, &Ad, &Ao, NULL));
     PetscCall(PetscObjectGetId((PetscObject)Ao, &id));
     if (id != km->aoid) PetscCall(Build(km));
   }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Apply(FlxKMult km, Vec x, KMMode mode, Vec y, PetscReal out[])
+{
+  const PetscScalar *xl, *xg = NULL;
+  PetscScalar       *yl = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(CheckBuild(km));
   if (km->sct) {
     PetscCall(VecScatterBegin(km->sct, x, km->xg, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(km->sct, x, km->xg, INSERT_VALUES, SCATTER_FORWARD));
@@ -279,6 +292,53 @@ PetscErrorCode FlxKMultApplyRows(FlxKMult km, Vec x, PetscReal out[])
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxKMultApplyRowsCombination(FlxKMult km, PetscInt n, const PetscReal coef[], Vec x[], PetscReal out[])
+{
+  const PetscScalar *xl[FLX_KMULT_MAXCOMB], *xg[FLX_KMULT_MAXCOMB];
+
+  PetscFunctionBegin;
+  PetscCheck(n > 0 && n <= FLX_KMULT_MAXCOMB, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a combination of 1 to %d vectors", FLX_KMULT_MAXCOMB);
+  PetscCall(CheckBuild(km));
+  if (km->sct) { /* one round of messages for all the vectors */
+    for (PetscInt j = 0; j < n; j++) {
+      if (!km->xgc[j]) {
+        PetscCall(VecDuplicate(km->xg, &km->xgc[j]));
+        PetscCall(VecScatterCopy(km->sct, &km->sctc[j]));
+      }
+      PetscCall(VecScatterBegin(km->sctc[j], x[j], km->xgc[j], INSERT_VALUES, SCATTER_FORWARD));
+    }
+    for (PetscInt j = 0; j < n; j++) {
+      PetscCall(VecScatterEnd(km->sctc[j], x[j], km->xgc[j], INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecGetArrayRead(km->xgc[j], &xg[j]));
+    }
+  }
+  for (PetscInt j = 0; j < n; j++)
+    PetscCall(VecGetArrayRead(x[j], &xl[j]));
+  for (PetscInt k = 0; k < km->nrows; k++) {
+    PetscScalar z[6] = {0, 0, 0, 0, 0, 0};
+    for (PetscInt q = km->rowptr[k]; q < km->rowptr[k + 1]; q++) {
+      const PetscScalar *b    = km->bp[q];
+      PetscScalar        v[6] = {0, 0, 0, 0, 0, 0};
+      for (PetscInt j = 0; j < n; j++) {
+        const PetscScalar *vj = km->xi[q] >= 0 ? xl[j] + 6 * km->xi[q] : xg[j] + 6 * (-1 - km->xi[q]);
+        for (int c = 0; c < 6; c++)
+          v[c] += coef[j] * vj[c];
+      }
+      for (int c = 0; c < 6; c++)
+        for (int r = 0; r < 6; r++)
+          z[r] += b[6 * c + r] * v[c];
+    }
+    for (int r = 0; r < 6; r++)
+      out[6 * k + r] = z[r];
+  }
+  for (PetscInt j = 0; j < n; j++) {
+    PetscCall(VecRestoreArrayRead(x[j], &xl[j]));
+    if (km->sct) PetscCall(VecRestoreArrayRead(km->xgc[j], &xg[j]));
+  }
+  PetscCall(PetscLogFlops((72.0 + 12.0 * n) * km->rowptr[km->nrows]));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxKMultDestroy(FlxKMult *km)
 {
   PetscFunctionBegin;
@@ -287,6 +347,10 @@ PetscErrorCode FlxKMultDestroy(FlxKMult *km)
   PetscCall(PetscFree3((*km)->rowptr, (*km)->xi, (*km)->bp));
   PetscCall(VecScatterDestroy(&(*km)->sct));
   PetscCall(VecDestroy(&(*km)->xg));
+  for (int j = 0; j < FLX_KMULT_MAXCOMB; j++) {
+    PetscCall(VecDestroy(&(*km)->xgc[j]));
+    PetscCall(VecScatterDestroy(&(*km)->sctc[j]));
+  }
   PetscCall(PetscFree(*km));
   PetscFunctionReturn(0);
 }

@@ -57,16 +57,21 @@ static PetscErrorCode Reactions(FlxSystem sys, Vec x1, Vec x0, Vec v, Vec a, Vec
   PetscScalar       *Ra;
 
   PetscFunctionBegin;
-  PetscCall(FlxKMultApplyRows(r->kK, x1, r->w1));
-  if (x0) {
-    PetscCall(FlxKMultApplyRows(r->kK, x0, r->w2));
-    for (PetscInt i = 0; i < 6 * r->nrows; i++)
-      r->w1[i] -= r->w2[i];
-  }
-  if (v && m->bK != 0) {
-    PetscCall(FlxKMultApplyRows(r->kK, v, r->w2));
-    for (PetscInt i = 0; i < 6 * r->nrows; i++)
-      r->w1[i] += m->bK * r->w2[i];
+  { /* K (x1 - x0 + b_K v): one product, one round of messages */
+    Vec       xs[3];
+    PetscReal cs[3];
+    PetscInt  n = 0;
+    xs[n]       = x1;
+    cs[n++]     = 1;
+    if (x0) {
+      xs[n]   = x0;
+      cs[n++] = -1;
+    }
+    if (v && m->bK != 0) {
+      xs[n]   = v;
+      cs[n++] = m->bK;
+    }
+    PetscCall(FlxKMultApplyRowsCombination(r->kK, n, cs, xs, r->w1));
   }
   if (v && r->kC) {
     PetscCall(FlxKMultApplyRows(r->kC, v, r->w2));

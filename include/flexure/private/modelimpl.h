@@ -12,6 +12,10 @@ PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, Mat A, PetscInt nrows, cons
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultApplyAdd(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultApplyRows(FlxKMult, Vec, PetscReal[]);
+/* The rows of A (sum_j coef[j] x[j]) written compactly, the ghost blocks of the n <= FLX_KMULT_MAXCOMB vectors
+   exchanged in one round of messages. Collective. */
+#define FLX_KMULT_MAXCOMB 3
+PETSC_INTERN PetscErrorCode FlxKMultApplyRowsCombination(FlxKMult, PetscInt n, const PetscReal coef[], Vec x[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
 
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
