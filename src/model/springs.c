@@ -212,7 +212,7 @@ static void AddSkew(PetscReal *S, PetscInt ld, const PetscReal d[3], PetscReal s
   S[2 * ld + 1] += sign * d[0];
 }
 
-/* Rotation (rows: spring axes) of a spring cell; err set for a zero-length cell with element axes. */
+/* Rotation (rows: spring axes) of a spring cell; *bad for a zero-length cell with element axes. */
 static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], PetscReal R[9], PetscBool *bad)
 {
   PetscReal d[3], L, scale = 0, v[3] = {0, 0, 1}, z[3], nz;
