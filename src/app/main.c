@@ -66,6 +66,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
     PetscCall(FlxMeshDestroy(&mesh));
     PetscFunctionReturn(0);
   }
+  PetscCall(FlxOutputUseGroups(out, model)); /* probe groups are node sets */
   PetscCall(FlxMeshSetUp(mesh));
   PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxOutputSetUpProbes(out, mesh)); /* probe errors before the model's set-up */
@@ -93,15 +94,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
       PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
       PetscCall(VecDestroy(&xnat));
     }
-    {
-      PetscBool shells;
-      PetscCall(FlxModelHasShells(model, &shells));
-      if (shells) {
-        Vec r[FLX_NUM_CELL_TYPES];
-        PetscCall(FlxModelComputeResultants(model, x, r));
-        PetscCall(FlxWriterWriteResultants(w, r));
-      }
-    }
+    PetscCall(FlxModelWriteCellFields(model, w, FLX_LOADS_FULL, x)); /* element results with the loads at full value */
     PetscCall(FlxOutputPrintProbes(out, x));
     PetscCall(FlxOutputWriteStaticReactions(out, x));
     PetscCall(FlxOutputGetPath(out, &h5, NULL));

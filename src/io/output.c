@@ -25,7 +25,6 @@ struct _p_FlxOutput {
   Vec        nat[3];
   PetscReal *times; /* probe times of a flush, grown on demand */
   PetscInt   ntimes;
-  PetscBool  shells;                        /* write shell resultants with each frame */
   PetscInt   hinterval;                     /* -output_history_interval */
   PetscBool  probes_resolved;               /* probe nodes found (FlxOutputSetUpProbes) */
   PetscInt   nbc, hid[FLX_MAX_PROBE_NAMES]; /* reaction totals per boundary condition: /history/reactions/NAME */
@@ -162,6 +161,16 @@ PetscErrorCode FlxOutputSetUpProbes(FlxOutput out, FlxMesh mesh)
   PetscFunctionReturn(0);
 }
 
+/* Tell the model which groups the probes use as node sets (before FlxModelSetUp), so that a group of cells
+   without a section that only a probe names is not refused as unused. Not collective. */
+PetscErrorCode FlxOutputUseGroups(FlxOutput out, FlxModel model)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    if (out->probe[p].group[0]) PetscCall(FlxModelUseGroup(model, out->probe[p].group));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
 {
   FlxOutput out   = (FlxOutput)ctx;
@@ -171,11 +180,7 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
   for (int k = 0; k < 3; k++)
     PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
-  if (out->shells) {
-    Vec r[FLX_NUM_CELL_TYPES];
-    PetscCall(FlxModelComputeResultants(out->model, x, r));
-    PetscCall(FlxWriterWriteResultants(out->writer, r));
-  }
+  PetscCall(FlxModelWriteCellFields(out->model, out->writer, t, x)); /* shell resultants and stresses, beam forces and stresses */
   if (out->nbc) {
     PetscCall(FlxStepperComputeReactions(ts, out->R));
     PetscCall(FlxModelToNatural(out->model, out->R, out->Rnat));
@@ -263,7 +268,6 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
 
   PetscFunctionBegin;
   out->model = model;
-  PetscCall(FlxModelHasShells(model, &out->shells));
   PetscCall(FlxModelGetMesh(model, &mesh));
   PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
   PetscCall(FlxWriterWriteMesh(out->writer, mesh));

@@ -2,6 +2,7 @@
    lumped mass, the consistent mass (on request) and the element-by-element frequency bound. */
 #include <flexure/private/modelimpl.h>
 
+/* Section properties, kernels and node coordinates of a local cell; p and ops NULL for node-set cells (no section). */
 PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[])
 {
   const PetscReal *X;
@@ -15,6 +16,11 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   for (PetscInt a = 0; a < nn; a++)
     for (int c = 0; c < 3; c++)
       xyz[3 * a + c] = X[3 * nodes[a] + c];
+  if (m->cell_section[cell] < 0) {
+    *p   = NULL;
+    *ops = NULL;
+    PetscFunctionReturn(0);
+  }
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -152,8 +158,9 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscInt               nn;
     char                   err[256];
     PetscErrorCode         ierr;
-    if (m->sec[m->cell_section[c]].spring) continue; /* assembled by FlxModelAssembleSprings */
+    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* assembled by FlxModelAssembleSprings */
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue; /* node-set cell */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     ierr = ops->stiffness(xyz, p, Ke, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
@@ -221,7 +228,7 @@ static PetscErrorCode ConsistentMassExtras(FlxModel m)
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   for (PetscInt c = 0; c < nc; c++) {
     const PetscInt *nodes;
-    if (!m->sec[m->cell_section[c]].spring) continue;
+    if (m->cell_section[c] < 0 || !m->sec[m->cell_section[c]].spring) continue;
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
     PetscCall(FlxModelAddOwnedRows(m, m->Mc, 2, nodes, Z, NULL));
   }
@@ -261,8 +268,9 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       PetscReal              xyz[12], Me[24 * 24];
       const PetscInt        *nodes;
       PetscInt               nn;
-      if (m->sec[m->cell_section[c]].spring) continue; /* springs have no mass */
+      if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* springs have no mass */
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+      if (!ops) continue; /* node-set cell */
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
       PetscCall(FlxModelAddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));

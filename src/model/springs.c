@@ -154,6 +154,7 @@ PetscErrorCode FlxModelReadSprings(FlxModel m)
     PetscCall(ReadAxes(PetscOptionsObject, m->comm, pre, PETSC_FALSE, s));
     PetscOptionsEnd();
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "spring '%s' has no group: give -%sgroup NAME (its nodes get the spring to ground)", s->name, pre);
+    PetscCall(FlxModelUseGroup(m, s->group)); /* a node set (a group of cells without a section is not unused) */
     if (s->damper) sp->dampers = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
@@ -318,7 +319,7 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   for (PetscInt c = 0; c < nc && !bad; c++) {
-    const SpringDef *s = sp->sec[m->cell_section[c]];
+    const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
     const PetscInt  *nodes;
     PetscInt         nn;
     PetscReal        xyz[6], R[9], Ke[144], Ce[144];
@@ -395,7 +396,7 @@ PetscErrorCode FlxModelAssembleSprings(FlxModel m)
   for (PetscInt c = 0; c < nc; c++) {
     PetscBool owned;
     PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
-    if (owned && sp->sec[m->cell_section[c]]) ncl++;
+    if (owned && m->cell_section[c] >= 0 && sp->sec[m->cell_section[c]]) ncl++;
   }
   PetscCallMPI(MPI_Allreduce(&ncl, &sp->nspringcells, 1, MPIU_INT, MPI_SUM, m->comm));
   if (sp->dampers) PetscCall(FlxModelCreateBAIJ(m, &m->Cd));
