@@ -38,7 +38,29 @@ static PetscErrorCode Modes(MPI_Comm comm, FlxModel model, FlxOutput out, const 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscInt *exitcode)
+/* The objects of a run, also known to main(), which destroys them when Run fails: an error leaks nothing
+   (scripts/sanitize). Run destroys them itself on success. */
+typedef struct {
+  FlxMesh    mesh;
+  FlxModel   model;
+  FlxStepper ts;
+  FlxOutput  out;
+  Vec        x, v;
+} RunObjects;
+
+static PetscErrorCode RunObjectsDestroy(RunObjects *o)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&o->x));
+  PetscCall(VecDestroy(&o->v));
+  PetscCall(FlxOutputDestroy(&o->out));
+  PetscCall(FlxStepperDestroy(&o->ts));
+  PetscCall(FlxModelDestroy(&o->model));
+  PetscCall(FlxMeshDestroy(&o->mesh));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscInt *exitcode, RunObjects *o)
 {
   FlxMesh    mesh;
   FlxModel   model;
@@ -52,20 +74,18 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   *exitcode = 0;
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   PetscCall(FlxMeshCreate(comm, &mesh));
+  o->mesh = mesh;
   PetscCall(FlxMeshSetFromOptions(mesh));
   PetscCall(FlxModelCreate(mesh, &model));
+  o->model = model;
   PetscCall(FlxModelSetFromOptions(model));
   PetscCall(FlxStepperCreate(comm, &ts)); /* also in static runs, so a case file serves both */
+  o->ts = ts;
   PetscCall(FlxStepperSetFromOptions(ts));
   PetscCall(FlxOutputCreate(comm, &out));
+  o->out = out;
   PetscCall(FlxOutputSetFromOptions(out));
-  if (help) {
-    PetscCall(FlxOutputDestroy(&out));
-    PetscCall(FlxStepperDestroy(&ts));
-    PetscCall(FlxModelDestroy(&model));
-    PetscCall(FlxMeshDestroy(&mesh));
-    PetscFunctionReturn(0);
-  }
+  if (help) PetscFunctionReturn(0);          /* main() destroys the objects */
   PetscCall(FlxOutputUseGroups(out, model)); /* probe groups are node sets */
   PetscCall(FlxMeshSetUp(mesh));
   PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
@@ -74,7 +94,9 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   PetscCall(FlxModelView(model, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxModelGetSystem(model, &sys));
   PetscCall(FlxModelCreateVector(model, &x));
+  o->x = x;
   PetscCall(FlxModelCreateVector(model, &v));
+  o->v = v;
   if (mode == MODE_MODES)
     PetscCall(Modes(comm, model, out, cmdline));
   else if (mode == MODE_STATIC) {
@@ -140,6 +162,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   PetscCall(FlxStepperDestroy(&ts));
   PetscCall(FlxModelDestroy(&model));
   PetscCall(FlxMeshDestroy(&mesh));
+  *o = (RunObjects){NULL, NULL, NULL, NULL, NULL, NULL};
   PetscFunctionReturn(0);
 }
 
@@ -175,14 +198,19 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "stability")) {
     ierr = FlxStabilityCommand(PETSC_COMM_WORLD);
     if (!ierr) ierr = FlxOptionsCheckUnused(PETSC_COMM_WORLD, NULL);
-  } else
-    ierr = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES
-                                                                                              : MODE_RUN,
-               cmdline, &exitcode);
+  } else {
+    RunObjects o = {NULL, NULL, NULL, NULL, NULL, NULL};
+    ierr         = Run(PETSC_COMM_WORLD, !strcmp(cmd, "static") ? MODE_STATIC : !strcmp(cmd, "modes") ? MODE_MODES
+                                                                                                      : MODE_RUN,
+                       cmdline, &exitcode, &o);
+    if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* keep the first message */
+    if (RunObjectsDestroy(&o) && !ierr) ierr = PETSC_ERR_LIB;                  /* after an error (or -help) */
+    if (ierr) PetscCall(PetscPopErrorHandler());
+  }
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (ierr) {
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", FlxErrorGetMessage());
-    exitcode = 1;
+    exitcode = ierr == PETSC_ERR_FILE_WRITE ? 3 : 1; /* 3: I/O or system failure (a full disk) */
   }
   PetscPopErrorHandler();
   if (SlepcFinalize()) exitcode = exitcode ? exitcode : 1;

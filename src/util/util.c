@@ -142,7 +142,7 @@ static char FlxLastError[2048];
 PetscErrorCode FlxErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL) {
-    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE ||
+    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_WRITE || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE ||
         (n == PETSC_ERR_USER && mess && !strncmp(mess, "Unknown option", 14))) { /* PETSc's "Unknown option X for -opt" (enum options) */
       snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess ? mess : "unknown error");
     } else {
