@@ -89,6 +89,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
   PetscCall(FlxOutputUseGroups(out, model)); /* probe groups are node sets */
   PetscCall(FlxMeshSetUp(mesh));
   PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxOutputSetUpProbes(out, mesh)); /* probe errors before the model's set-up */
   PetscCall(FlxModelSetUp(model));
   PetscCall(FlxModelView(model, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxModelGetSystem(model, &sys));
@@ -117,6 +118,7 @@ static PetscErrorCode Run(MPI_Comm comm, Mode mode, const char cmdline[], PetscI
     }
     PetscCall(FlxModelWriteCellFields(model, w, FLX_LOADS_FULL, x)); /* element results with the loads at full value */
     PetscCall(FlxOutputPrintProbes(out, x));
+    PetscCall(FlxOutputWriteStaticReactions(out, x));
     PetscCall(FlxOutputGetPath(out, &h5, NULL));
     PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static)\n", h5));
   } else {
