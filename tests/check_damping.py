@@ -1,7 +1,7 @@
 """Rayleigh damping. Mass-proportional (explicit step): the decay rate is aM / 2. Stiffness-proportional
 (conditionally explicit GCD step, KSP on M + c h C): the decay
 rate of the first mode matches bK omega_1^2 / 2 (damping ratio bK omega_1 / 2) to 1%, for each degree:
- - the example cantilever (40 elements) with gcd3 and a 1% damping ratio;
+ - the example cantilever (40 elements) with gcd3 and a 2% damping ratio (120 ms);
  - an 8-element cantilever with 0.5% and gcd3, gcd4_damped and gcd5_damped (the paper's degree-4 and
    degree-5 sets are unstable with any damping and are refused, checked here too).
 The energy ledger (kinetic + strain - external work + damping) still balances."""
@@ -30,7 +30,7 @@ def decay(f):
         r = M @ coef - y
         return r @ r
 
-    s, w = min(((s, w) for s in np.linspace(0.1, 3, 30) for w in np.linspace(95, 115, 101)), key=lambda p: resid(*p))
+    s, w = min(((s, w) for s in np.linspace(0.1, 4, 40) for w in np.linspace(95, 115, 101)), key=lambda p: resid(*p))
     for _ in range(4):
         ss = np.linspace(s * 0.95, s * 1.05, 121)
         s = ss[np.argmin([resid(x, w) for x in ss])]
@@ -49,11 +49,11 @@ def check(f, bK, what, balance_tol, aM=0.0):
     c.check(err < balance_tol and e["damping"][-1] > 0, f"{what}: energy balance error {err:.2e} of the peak energy (< {balance_tol:g}), dissipated {e['damping'][-1]:.4f} J")
 
 
-bK = 1.906e-4
+bK = 3.812e-4  # damping ratio 2% on the first mode: its decay is measured over 100 ms
 out = os.path.join(a.out, f"damped_np{a.np}.h5")
-_, so, _ = run(a.np, [CASE, "-damping_stiffness", repr(bK), "-ts_max_time", "0.2", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
+_, so, _ = run(a.np, [CASE, "-damping_stiffness", repr(bK), "-ts_max_time", "0.12", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
 c.check("conditionally explicit ksp solve" in so, "conditionally explicit (KSP), " + next((l for l in so.splitlines() if "iterations per step" in l), ""))
-check(h5py.File(out, "r"), bK, "40 elements, gcd3", 1e-6)
+check(h5py.File(out, "r"), bK, "40 elements, gcd3, 2%", 5e-9)
 
 gen = ["-mesh_generate", "beam", "-mesh_beam_elements", "8", "-material_names", "steel", "-material_steel_E", "210e9",
        "-material_steel_nu", "0.3", "-material_steel_rho", "7850", "-section_names", "bar", "-section_bar_groups", "beam",
@@ -66,10 +66,10 @@ aM = 2.1  # mass-proportional: damping ratio aM / (2 omega_1) = 1%, explicit (di
 out = os.path.join(a.out, f"damped_mass_np{a.np}.h5")
 _, so, _ = run(a.np, [CASE, "-damping_mass", repr(aM), "-ts_max_time", "0.2", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
 c.check("conditionally explicit" not in so, "mass-proportional damping keeps the step explicit")
-check(h5py.File(out, "r"), 0.0, "40 elements, gcd3, mass-proportional", 1e-6, aM=aM)
+check(h5py.File(out, "r"), 0.0, "40 elements, gcd3, mass-proportional", 5e-9, aM=aM)
 
 bK = 9.5e-5
-for preset, tol in (("gcd3", 1e-6), ("gcd4_damped", 1e-6), ("gcd5_damped", 1e-6)):
+for preset, tol in (("gcd3", 5e-11), ("gcd4_damped", 1e-6), ("gcd5_damped", 1e-6)):  # measured 5e-13, 1.7e-8, 1.8e-8
     out = os.path.join(a.out, f"damped8_{preset}_np{a.np}.h5")
     run(a.np, gen + ["-damping_stiffness", repr(bK), "-ts_gcd_preset", preset, "-output_file", out])
     check(h5py.File(out, "r"), bK, f"8 elements, {preset}", tol)
