@@ -31,7 +31,7 @@ cases = [
     ("zero-length cell with element axes", ["-section_s_axes", "element"], "a spring cell of zero length has no axis of its own"),
     ("a node held only by a spring without mass", ["-pointmass_names", "n"], "has no mass, and the explicit GCD step needs mass on every free DOF"),
     ("moment point with two coordinates", ["-bc_g_moment_point", "1,2"], "-bc_g_moment_point needs three coordinates"),
-    ("history interval 0", ["-output_history_interval", "0"], "-output_history_interval 0 must be positive"),
+    ("history interval -3", ["-output_history_interval", "-3"], "-output_history_interval -3 must be positive"),
 ]
 pcases = [
     ("probe on a multi-node group", ["-probe_names", "p", "-probe_p_group", "beam"], "probe 'p': group 'beam' has 41 nodes"),

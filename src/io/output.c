@@ -15,6 +15,8 @@ typedef struct {
   PetscBool bypoint;
 } ProbeDef;
 
+#define FLX_HISTORY_ROWS 100000 /* rows of the histories by default (-output_history_interval 0) */
+
 struct _p_FlxOutput {
   MPI_Comm   comm;
   char       path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
@@ -42,7 +44,7 @@ PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
   PetscCall(PetscNew(out));
   (*out)->comm      = comm;
   (*out)->frames    = 100;
-  (*out)->hinterval = 1;
+  (*out)->hinterval = 0;
   PetscCall(PetscStrncpy((*out)->path, "results.h5", sizeof((*out)->path)));
   PetscFunctionReturn(0);
 }
@@ -57,11 +59,11 @@ PetscErrorCode FlxOutputSetFromOptions(FlxOutput out)
   PetscCall(PetscOptionsString("-output_file", "Results file PATH.h5 (PATH.xdmf is written beside it)", "FlxOutputSetFromOptions", out->path, out->path, sizeof(out->path), NULL));
   PetscCall(PetscOptionsInt("-output_interval", "Steps between field outputs (0: from -output_frames)", "FlxOutputSetFromOptions", out->interval, &out->interval, NULL));
   PetscCall(PetscOptionsInt("-output_frames", "Number of field outputs over the run, when -output_interval is 0", "FlxOutputSetFromOptions", out->frames, &out->frames, NULL));
-  PetscCall(PetscOptionsInt("-output_history_interval", "Steps between rows of the histories: probes, energy ledger, reaction totals (the ledger still sums every step)", "FlxOutputSetFromOptions", out->hinterval, &out->hinterval, NULL));
+  PetscCall(PetscOptionsInt("-output_history_interval", "Steps between rows of the histories: probes, energy ledger, reaction totals (the ledger still sums every step); 0: every step up to 100000 steps, else about 100000 rows", "FlxOutputSetFromOptions", out->hinterval, &out->hinterval, NULL));
   PetscCall(PetscOptionsStringArray("-probe_names", "Names of the probes (node DOFs recorded at every history step); each configured with -probe_NAME_node, _group or _point, and _dofs", "FlxOutputSetFromOptions", names, &n, NULL));
   PetscOptionsEnd();
   PetscCheck(out->interval >= 0 && out->frames > 0, out->comm, PETSC_ERR_USER_INPUT, "-output_interval must be >= 0 and -output_frames > 0");
-  PetscCheck(out->hinterval > 0, out->comm, PETSC_ERR_USER_INPUT, "-output_history_interval %" PetscInt_FMT " must be positive (1: every step)", out->hinterval);
+  PetscCheck(out->hinterval >= 0, out->comm, PETSC_ERR_USER_INPUT, "-output_history_interval %" PetscInt_FMT " must be positive (1: every step; 0: automatic)", out->hinterval);
   out->nprobe = n;
   for (PetscInt k = 0; k < n; k++) { /* names become HDF5 groups /probes/NAME */
     size_t len = strlen(names[k]);
@@ -406,6 +408,7 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
     PetscCall(FlxStepperGetNumSteps(ts, &nsteps));
     if (!out->interval) out->interval = PetscMax(1, nsteps / out->frames);
     PetscCall(FlxStepperSetOutput(ts, out->interval, OutputFields, OutputFlush, out));
+    if (!out->hinterval) out->hinterval = PetscMax(1, (nsteps + FLX_HISTORY_ROWS - 1) / FLX_HISTORY_ROWS);
     PetscCall(FlxStepperSetHistoryInterval(ts, out->hinterval));
     PetscCall(DefineReactionHistories(out, ts));
     PetscCall(FlxModelGetBaseMotion(model, 0.0, &out->base, NULL, NULL, NULL));
