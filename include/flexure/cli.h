@@ -31,7 +31,7 @@ typedef struct {
 #define FLX_CASE_MAX_BYTES (16 * 1024 * 1024)
 #define FLX_CASE_MAX_DEPTH 16      /* nested mappings (PETSc allows 25 prefixes) */
 #define FLX_CASE_MAX_NAME 255      /* flattened option name (PETSc cuts names at 511 characters) */
-#define FLX_CASE_MAX_NODES 1000000 /* keys visited, aliases expanded */
+#define FLX_CASE_MAX_NODES 100000 /* keys visited, aliases expanded */
 
 /* Parse and validate the YAML case file held in buf[0..len) (need not be NUL-terminated). On success returns 0
    and fills cf (free with FlxCaseFileFree); on failure returns 1, cf is empty and err holds one line

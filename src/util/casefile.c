@@ -284,12 +284,30 @@ static int CheckDuplicates(Walk *w)
       first = s[k - 1].k;
     }
   }
+  if (bad < 0) { /* keep the last of each name (an explicit key over a merged one), as PETSc does */
+    char *drop = calloc((size_t)(cf->n ? cf->n : 1), 1);
+    int   m    = 0;
+    if (!drop) {
+      free(s);
+      return Fail(w, NULL, "out of memory reading the case file");
+    }
+    for (int k = 1; k < cf->n; k++)
+      if (!strcasecmp(s[k - 1].o->name, s[k].o->name)) drop[s[k - 1].k] = 1;
+    for (int k = 0; k < cf->n; k++) {
+      if (drop[k]) {
+        free(cf->opt[k].name);
+        free(cf->opt[k].value);
+      } else cf->opt[m++] = cf->opt[k];
+    }
+    cf->n = m;
+    free(drop);
+  }
   free(s);
   if (bad >= 0) {
     const FlxCaseOption *a = &cf->opt[first], *b = &cf->opt[bad];
-    yaml_mark_t          m = {0, (size_t)(b->line - 1), (size_t)(b->column - 1)};
-    if (b->merged) return Fail(w, &m, "'%s' brought in by the merge key '<<' at line %d is also set at line %d: YAML keeps the explicit key, PETSc would take the merged one; put '<<' first", b->name, b->merged, a->line);
-    return Fail(w, &m, "'%s' is set twice (also at line %d%s): remove one", b->name, a->line, strcasecmp(a->name, b->name) || strcmp(a->name, b->name) ? ", option names ignore case" : "");
+    yaml_mark_t          m = {0, (size_t)((b->merged ? b->merged : b->line) - 1), b->merged ? 0 : (size_t)(b->column - 1)};
+    if (b->merged) return Fail(w, &m, "'%s' is set at line %d and again by this merge key '<<' (from line %d): YAML keeps the explicit key, PETSc would take the merged one; put '<<' first", b->name, a->line, b->line);
+    return Fail(w, &m, "'%s' is set twice (also at line %d%s): remove one", b->name, a->line, strcmp(a->name, b->name) ? ", option names ignore case" : "");
   }
   return 0;
 }

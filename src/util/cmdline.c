@@ -77,7 +77,12 @@ int FlxCommandLineParse(int argc, char **argv, FlxCommandLine *cl, char *err, si
       cl->name[cl->nopt]    = a;
       cl->value[cl->nopt++] = v;
       if (v) k++;
-    } else if (!gotcmd && IsCommand(a)) {
+    } else if (IsCommand(a)) {
+      if (gotcmd) {
+        snprintf(err, errlen, "two subcommands ('%s' and '%s'): give one", cl->command, a);
+        FlxCommandLineFree(cl);
+        return 1;
+      }
       cl->command = a;
       gotcmd      = 1;
     } else if (!cl->casefile) {

@@ -161,7 +161,8 @@ static int Distance(const char *a, const char *b)
   return prev[lb];
 }
 
-/* The option of the reference nearest to name (named things compared with NAME), or "" if none is near. */
+/* The option of the reference nearest to name (named things compared with NAME), "=" if name is one, or "" if
+   none is near. */
 static PetscErrorCode Suggest(MPI_Comm comm, const char *name, char *out, size_t len)
 {
   PetscInt           n;
@@ -174,18 +175,31 @@ static PetscErrorCode Suggest(MPI_Comm comm, const char *name, char *out, size_t
   PetscCall(FlxHelpGetOptionNames(comm, &n, &ref));
   PetscCall(PetscSNPrintf(norm, sizeof(norm), "-%s", name));
   for (PetscInt k = 0; k < n; k++) { /* -load_tip_valeu against -load_NAME_value: put NAME in for tip */
-    const char *r = ref[k], *nm = strstr(r, "_NAME_");
-    size_t      kl;
+    const char *r = ref[k], *nm = strstr(r, "_NAME_"), *rest, *names = NULL;
+    char        opt[300], tmp[512];
+    size_t      kl, best = 0;
+    PetscBool   set = PETSC_FALSE;
     if (!nm) continue;
     kl = (size_t)(nm - r);
-    if (!strncasecmp(r, norm, kl + 1)) {
-      const char *rest = norm + kl + 1, *u = strchr(rest, '_');
-      if (u && u > rest && (size_t)(u - rest) < sizeof(thing)) {
-        PetscCall(PetscSNPrintf(thing, sizeof(thing), "%.*s", (int)(u - rest), rest));
-        PetscCall(PetscSNPrintf(norm, sizeof(norm), "%.*sNAME%s", (int)(kl + 1), r, u));
-        break;
-      }
+    if (strncasecmp(r, norm, kl + 1)) continue;
+    rest = norm + kl + 1;
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "%.*s_names", (int)kl, r));
+    PetscCall(PetscOptionsFindPair(NULL, NULL, opt, &names, &set));
+    for (const char *v = set ? names : NULL; v && *v;) { /* the longest name in force that starts the rest */
+      const char *e = strchr(v, ',');
+      size_t      l = e ? (size_t)(e - v) : strlen(v);
+      if (l > best && !strncasecmp(rest, v, l) && rest[l] == '_') best = l;
+      v = e ? e + 1 : NULL;
     }
+    if (!best) { /* not a name in force: up to the next '_' */
+      const char *u = strchr(rest, '_');
+      best          = u ? (size_t)(u - rest) : 0;
+    }
+    if (!best || best >= sizeof(thing)) continue;
+    PetscCall(PetscSNPrintf(thing, sizeof(thing), "%.*s", (int)best, rest));
+    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%.*sNAME%s", (int)(kl + 1), r, rest + best));
+    PetscCall(PetscStrncpy(norm, tmp, sizeof(norm)));
+    break;
   }
   for (PetscInt k = 0; k < n; k++) {
     int d = Distance(norm, ref[k]);
@@ -194,7 +208,8 @@ static PetscErrorCode Suggest(MPI_Comm comm, const char *name, char *out, size_t
       bestk = (int)k;
     }
   }
-  if (bestk >= 0 && best > 0 && best <= PetscMax(2, (int)strlen(norm) / 6)) {
+  if (bestk >= 0 && best == 0) PetscCall(PetscStrncpy(out, "=", len)); /* an option of the reference, unused here */
+  else if (bestk >= 0 && best <= PetscMax(2, (int)strlen(norm) / 6)) {
     const char *nm = strstr(ref[bestk], "NAME");
     if (nm && thing[0])
       PetscCall(PetscSNPrintf(out, len, "%.*s%s%s", (int)(nm - ref[bestk]), ref[bestk], thing, nm + 4));
@@ -243,8 +258,8 @@ static PetscErrorCode UnusedEverywhere(MPI_Comm comm, char **list)
         everywhere = found;
       }
       if (everywhere) {
-        PetscCall(PetscStrlcat(out, p, (size_t)len));
-        PetscCall(PetscStrlcat(out, "\n", (size_t)len));
+        FlxStrlcat(out, p, (size_t)len);
+        FlxStrlcat(out, "\n", (size_t)len);
       }
       p = e + 1;
     }
@@ -284,22 +299,22 @@ static PetscErrorCode Describe(MPI_Comm comm, char *list, char *msg, size_t len)
       PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%d", CaseFile->file, co->line));
     else if (OnCommandLine(p))
       PetscCall(PetscSNPrintf(where, sizeof(where), "command line"));
-    if ((cmd = CommandOf(p)) && CmdLine && strcmp(cmd, CmdLine->command) && !(!strcmp(cmd, "run") && !strcmp(CmdLine->command, "static") && strncasecmp(p, "ts_gcd_", 7)))
-      PetscCall(PetscSNPrintf(hint, sizeof(hint), "read only by flexure %s", cmd));
-    else {
+    {
       char s[512];
       PetscCall(Suggest(comm, p, s, sizeof(s)));
-      if (s[0]) PetscCall(PetscSNPrintf(hint, sizeof(hint), "did you mean %s?", s));
+      if (s[0] == '=' && (cmd = CommandOf(p)) && CmdLine && strcmp(cmd, CmdLine->command)) PetscCall(PetscSNPrintf(hint, sizeof(hint), "read only by flexure %s", cmd));
+      else if (s[0] == '=') PetscCall(PetscSNPrintf(hint, sizeof(hint), "not read with these settings"));
+      else if (s[0]) PetscCall(PetscSNPrintf(hint, sizeof(hint), "did you mean %s?", s));
     }
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s-%s%s%s%s%s%s", shown ? "; " : "", p, where[0] || hint[0] ? " (" : "", where, where[0] && hint[0] ? ", " : "", hint, where[0] || hint[0] ? ")" : ""));
-    PetscCall(PetscStrlcat(msg, item, len));
+    FlxStrlcat(msg, item, len);
     *e = '\n';
     p  = e + 1;
   }
   if (count > shown) {
     char more[64];
     PetscCall(PetscSNPrintf(more, sizeof(more), "; and %d more", count - shown));
-    PetscCall(PetscStrlcat(msg, more, len));
+    FlxStrlcat(msg, more, len);
   }
   PetscFunctionReturn(0);
 }
@@ -330,8 +345,8 @@ PetscErrorCode FlxOptionsCheckUnused(MPI_Comm comm, const char *const other[])
         if (!strncasecmp(names[k], other[o], strlen(other[o]))) skip = PETSC_TRUE;
     }
     if (skip) continue;
-    PetscCall(PetscStrlcat(list, names[k], cap));
-    PetscCall(PetscStrlcat(list, "\n", cap));
+    FlxStrlcat(list, names[k], cap);
+    FlxStrlcat(list, "\n", cap);
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
   PetscCall(UnusedEverywhere(comm, &list));

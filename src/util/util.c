@@ -58,6 +58,18 @@ PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCod
   SETERRQ(comm, code, "%s", buf);
 }
 
+size_t FlxStrlcat(char s[], const char t[], size_t n)
+{
+  size_t l = strnlen(s, n), m = strlen(t);
+
+  if (l + 1 >= n) return l + m;
+  if (m > n - l - 1) {
+    memcpy(s + l, t, n - l - 1);
+    s[n - 1] = 0;
+  } else memcpy(s + l, t, m + 1);
+  return l + m;
+}
+
 static PetscBool ParseOneReal(const char *s, PetscReal *v)
 {
   char  *end;
@@ -232,9 +244,9 @@ PetscErrorCode FlxPhaseSummary(MPI_Comm comm, const char what[])
   for (int k = 0; k < Phases.n; k++) {
     char item[128];
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.2f s", k ? ", " : "", Phases.what[k], (double)Phases.t[k]));
-    PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    FlxStrlcat(line, item, sizeof(line));
   }
-  PetscCall(PetscStrlcat(line, ")\n", sizeof(line)));
+  FlxStrlcat(line, ")\n", sizeof(line));
   PetscCall(PetscPrintf(comm, "%s", line));
   Phases.n = 0;
   PetscFunctionReturn(0);
