@@ -76,6 +76,9 @@ int FlxValueIsNonFinite(const char *value, char *bad, size_t badlen);
 PETSC_EXTERN PetscErrorCode FlxOptionsSetSources(const FlxCaseFile *cf, const FlxCommandLine *cl);
 /* Refuse any option of the case file or the command line whose value is a non-finite number, naming it. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOptionsCheckFinite(MPI_Comm comm, const FlxCaseFile *cf, const FlxCommandLine *cl);
+/* PETSc's "Input string abc has no numeric value" and "Unknown logical value: maybe" do not name the option:
+   rewrite msg to name the option of the command line or the case file (with its line) that holds the value. */
+PETSC_EXTERN void FlxOptionsExplainError(char msg[], size_t len);
 /* After a run: a warning for each solver diagnostic option (-ts_ksp_view ...) that no solver used. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOptionsWarnUnusedDiagnostics(MPI_Comm comm);
 

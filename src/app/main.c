@@ -1,7 +1,8 @@
 /* flexure command line: flexure [run|static|modes|stability] [CASE.yaml] [options].
    One error path: whatever fails, on any rank, every rank learns it, rank 0 prints one line
    "flexure: error: ..." on stderr and the program exits with the documented code (no traceback, no MPI_Abort).
-   The case file is read and validated here, before PETSc starts, and handed to PETSc as a string. */
+   The case file is read and validated here, before PETSc starts; its options are set before PetscInitialize, so
+   that the command line (which PETSc inserts during PetscInitialize) overrides them and PETSc never parses it. */
 #include <flexure/flexure.h>
 #include <flexure/cli.h>
 #include <slepcsys.h>
@@ -234,16 +235,16 @@ static char *JoinArgs(int argc, char **argv)
   return s;
 }
 
-/* Rank 0 reads the case file; every rank gets its bytes and validates them (the same verdict everywhere). */
-static int LoadCaseFile(MPI_Comm comm, const char *path, FlxCaseFile *cf, char **text, char err[], size_t errlen)
+/* Rank 0 reads the case file; every rank gets its bytes and validates them (the same verdict everywhere). A YAML
+   file is parsed here only (plain options files are left to PETSc's -options_file). */
+static int LoadCaseFile(MPI_Comm comm, const char *path, FlxCaseFile *cf, PetscBool *yaml, char err[], size_t errlen)
 {
   int       rank;
-  long long n    = 0;
-  char     *buf  = NULL;
-  size_t    len  = 0;
-  size_t    l    = strlen(path);
-  int       yaml = (l > 5 && !strcmp(path + l - 5, ".yaml")) || (l > 4 && !strcmp(path + l - 4, ".yml"));
+  long long n   = 0;
+  char     *buf = NULL;
+  size_t    len = 0, l = strlen(path);
 
+  *yaml = (PetscBool)((l > 5 && !strcmp(path + l - 5, ".yaml")) || (l > 4 && !strcmp(path + l - 4, ".yml")));
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) n = FlxCaseFileRead(path, &buf, &len, err, errlen) ? -1 : (long long)len;
   MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
@@ -257,16 +258,9 @@ static int LoadCaseFile(MPI_Comm comm, const char *path, FlxCaseFile *cf, char *
     return 1; /* a broken machine: only this rank knows, the agreement is not reached here */
   }
   MPI_Bcast(buf, (int)n + 1, MPI_CHAR, 0, comm);
-  if (yaml && FlxCaseFileParse(buf, (size_t)n, path, cf, err, errlen)) {
+  if (*yaml && FlxCaseFileParse(buf, (size_t)n, path, cf, err, errlen)) {
     free(buf);
     return 1;
-  }
-  if (yaml) { /* PETSc reads the validated bytes (after a newline: -options_string_yaml must not start with '-') */
-    *text = (char *)malloc((size_t)n + 2);
-    if (*text) {
-      (*text)[0] = '\n';
-      memcpy(*text + 1, buf, (size_t)n + 1);
-    }
   }
   free(buf);
   return 0;
@@ -278,7 +272,8 @@ int main(int argc, char **argv)
   FlxCaseFile    cf = {0};
   App            app;
   MPI_Comm       agree;
-  char           err[2048] = "", *yaml = NULL, *cmdline, **nargv;
+  char           err[2048] = "", *cmdline, **nargv;
+  PetscBool      yaml = PETSC_FALSE;
   int            code = 0, rank, provided, nargc = 0;
   PetscErrorCode ierr = 0;
 
@@ -308,12 +303,21 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return code;
   }
+  for (int k = 0; k < cf.n; k++) { /* the case file's options, below the command line's (PETSc inserts those later) */
+    char name[FLX_CASE_MAX_NAME + 2];
+    snprintf(name, sizeof(name), "-%s", cf.opt[k].name);
+    if (PetscOptionsSetValue(NULL, name, cf.opt[k].value[0] ? cf.opt[k].value : NULL)) {
+      snprintf(err, sizeof(err), "%s:%d: PETSc refused the option -%s", cf.file, cf.opt[k].line, cf.opt[k].name);
+      code = Agree(agree, FLX_EXIT_INPUT, err, (int)sizeof(err));
+      if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
+      MPI_Comm_free(&agree);
+      MPI_Finalize();
+      return code;
+    }
+  }
   nargv          = (char **)malloc(sizeof(char *) * (size_t)(2 * cl.nopt + 5));
   nargv[nargc++] = argv[0];
-  if (yaml) {
-    nargv[nargc++] = (char *)"-options_string_yaml";
-    nargv[nargc++] = yaml;
-  } else if (cl.casefile) {
+  if (cl.casefile && !yaml) {
     nargv[nargc++] = (char *)"-options_file";
     nargv[nargc++] = (char *)cl.casefile;
   }
@@ -352,6 +356,7 @@ int main(int argc, char **argv)
     code = FlxErrorGetExitCode();
     if (!code) code = FLX_EXIT_INTERNAL;
     PetscStrncpy(err, FlxErrorGetMessage(), sizeof(err));
+    if (code == FLX_EXIT_INPUT) FlxOptionsExplainError(err, sizeof(err));
   } else if (app.exitcode) {
     code = app.exitcode;
     PetscStrncpy(err, app.msg, sizeof(err));
@@ -365,7 +370,6 @@ int main(int argc, char **argv)
   FlxCaseFileFree(&cf);
   FlxCommandLineFree(&cl);
   free(nargv);
-  free(yaml);
   free(cmdline);
   MPI_Comm_free(&agree);
   MPI_Finalize();

@@ -4,8 +4,10 @@
    (option names ignore case, so E and e collide), a merge key '<<' placed after an explicit key overrides it
    (YAML says the explicit key wins), `~` and `null` become the strings "~" and "null", empty list items are
    dropped, a list item that is a mapping both sets options and adds its key to the list, "a b" and "" are
-   accepted as option names, a NUL byte ends the file, a name over 511 characters is cut. This parser follows
-   the same walk and refuses each of them with the file, line and column. Pure: no I/O, PETSc or MPI. */
+   accepted as option names, a NUL byte ends the file, a name over 511 characters is cut, and "names: tip, side"
+   declares a load " side". This parser follows the same walk, refuses each of them with the file, line and
+   column, and drops the spaces around commas; flexure then sets the options itself (PetscOptionsSetValue before
+   PetscInitialize), so PETSc never parses the file. Pure: no I/O, PETSc or MPI. */
 #include <flexure/cli.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -69,6 +71,18 @@ static int AddOption(Walk *w, const char *name, const char *value, const yaml_ma
   o        = &cf->opt[cf->n];
   o->name  = strdup(name);
   o->value = strdup(value);
+  if (o->value) { /* "tip, side" is tip,side: PETSc would keep the space in a list of names (" side") */
+    char *d = o->value;
+    for (const char *c = value; *c; c++) {
+      if (*c == ' ' || *c == '\t') {
+        const char *n = c;
+        while (*n == ' ' || *n == '\t') n++;
+        if (*n == ',' || (d > o->value && d[-1] == ',')) continue;
+      }
+      *d++ = *c;
+    }
+    *d = 0;
+  }
   if (!o->name || !o->value) {
     free(o->name);
     free(o->value);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,6 +120,10 @@ static int NonFiniteItem(const char *s)
   while (isspace((unsigned char)*s))
     s++;
   if (!*s) return 0;
+  {
+    const char *u = s + (*s == '+' || *s == '-');
+    if (!strcasecmp(u, ".inf") || !strcasecmp(u, ".nan")) return 1; /* YAML's spellings */
+  }
   v = strtod(s, &end);
   if (end == s) return 0;
   while (isspace((unsigned char)*end))

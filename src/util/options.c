@@ -391,3 +391,48 @@ PetscErrorCode FlxOptionsCheckFinite(MPI_Comm comm, const FlxCaseFile *cf, const
   }
   PetscFunctionReturn(0);
 }
+
+/* Does value hold item (the whole value, or one of its comma-separated items)? */
+static PetscBool HoldsItem(const char *value, const char *item)
+{
+  size_t l = strlen(item);
+  if (!value) return PETSC_FALSE;
+  if (!strcmp(value, item)) return PETSC_TRUE;
+  for (const char *p = value; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t      n = e ? (size_t)(e - p) : strlen(p);
+    while (n && *p == ' ') p++, n--;
+    if (n == l && !strncmp(p, item, l)) return PETSC_TRUE;
+    p = e ? e + 1 : NULL;
+  }
+  return PETSC_FALSE;
+}
+
+void FlxOptionsExplainError(char msg[], size_t len)
+{
+  char        value[256] = "", what[64] = "", out[1024];
+  const char *p;
+  size_t      n;
+
+  if (!strncmp(msg, "Input string ", 13) && (p = strstr(msg, " has no "))) {
+    n = (size_t)(p - msg - 13);
+    snprintf(value, sizeof(value), "%.*s", (int)PetscMin(n, sizeof(value) - 1), msg + 13);
+    snprintf(what, sizeof(what), "%s", strstr(p, "integer") ? "an integer" : "a number");
+  } else if (!strncmp(msg, "Unknown logical value: ", 23)) {
+    snprintf(value, sizeof(value), "%s", msg + 23);
+    snprintf(what, sizeof(what), "true or false");
+  }
+  if (!value[0]) return;
+  for (int k = 0; CmdLine && k < CmdLine->nopt; k++)
+    if (HoldsItem(CmdLine->value[k], value)) {
+      snprintf(out, sizeof(out), "%s %s (command line): '%s' is not %s", CmdLine->name[k], CmdLine->value[k], value, what);
+      snprintf(msg, len, "%s", out);
+      return;
+    }
+  for (int k = 0; CaseFile && k < CaseFile->n; k++)
+    if (!OnCommandLine(CaseFile->opt[k].name) && HoldsItem(CaseFile->opt[k].value, value)) {
+      snprintf(out, sizeof(out), "%s:%d: -%s %s: '%s' is not %s", CaseFile->file, CaseFile->opt[k].line, CaseFile->opt[k].name, CaseFile->opt[k].value, value, what);
+      snprintf(msg, len, "%s", out);
+      return;
+    }
+}
