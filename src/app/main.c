@@ -329,17 +329,17 @@ int main(int argc, char **argv)
   nargv[nargc] = NULL;
   {
     char **pargv = nargv;
-    ierr         = SlepcInitialize(&nargc, &pargv, NULL, NULL);
+    ierr         = PetscPushErrorHandler(FlxErrorHandler, NULL); /* errors of PetscInitialize too (a missing -options_file) */
+    if (!ierr) ierr = SlepcInitialize(&nargc, &pargv, NULL, NULL);
   }
-  if (ierr) { /* PETSc printed why; nothing of PETSc can be used */
-    snprintf(err, sizeof(err), "PETSc could not start (error %d): check PETSc's options on the command line, in PETSC_OPTIONS or in a .petscrc file", (int)ierr);
+  if (ierr) { /* nothing of PETSc can be used */
+    snprintf(err, sizeof(err), "PETSc could not start: %s (check PETSc's options on the command line, in PETSC_OPTIONS or in a .petscrc file)", FlxErrorGetMessage()[0] ? FlxErrorGetMessage() : "unknown error");
     code = Agree(agree, FLX_EXIT_INPUT, err, (int)sizeof(err));
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
     MPI_Comm_free(&agree);
     MPI_Finalize();
     return code;
   }
-  PetscCallAbort(PETSC_COMM_WORLD, PetscPushErrorHandler(FlxErrorHandler, NULL));
   PetscCallAbort(PETSC_COMM_WORLD, FlxOptionsSetSources(&cf, &cl));
   if (!strcmp(cl.command, "modes")) PetscCallAbort(PETSC_COMM_WORLD, PetscOptionsSetValue(NULL, "-model_allow_rigid_body", "1")); /* free structures have rigid-body modes */
   ierr = FlxOptionsCheckFinite(PETSC_COMM_WORLD, &cf, &cl);

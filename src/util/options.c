@@ -203,6 +203,7 @@ static PetscErrorCode Suggest(MPI_Comm comm, const char *name, char *out, size_t
   }
   for (PetscInt k = 0; k < n; k++) {
     int d = Distance(norm, ref[k]);
+    if (d && strlen(norm) >= 8 && !strncasecmp(ref[k], norm, strlen(norm))) d = 1; /* cut short: -model_allow_rigid */
     if (d < best) {
       best  = d;
       bestk = (int)k;

@@ -149,14 +149,37 @@ static char           FlxLastError[2048];
 static PetscErrorCode FlxLastCode;
 
 /* User input (exit 1): the checks of flexure's readers and PETSc's own argument errors (a value that is not a
-   number, PETSc's "Unknown option X for -opt" of enum options). */
+   number, PETSc's "Unknown option X for -opt" of enum options, an unknown solver type, a missing solver package,
+   a model too large for 32-bit indices). */
 static PetscBool IsInputError(PetscErrorCode n, const char *mess)
 {
-  return (PetscBool)(n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_ARG_WRONGSTATE ||
-                     (n == PETSC_ERR_USER && mess && (!strncmp(mess, "Unknown option", 14) || !strncmp(mess, "Unknown logical value", 21))));
+  switch (n) {
+  case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_FILE_UNEXPECTED:
+  case PETSC_ERR_FILE_READ:
+  case PETSC_ERR_ARG_OUTOFRANGE:
+  case PETSC_ERR_ARG_WRONG:
+  case PETSC_ERR_ARG_INCOMP:
+  case PETSC_ERR_ARG_WRONGSTATE:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE:
+  case PETSC_ERR_MISSING_FACTOR:
+  case PETSC_ERR_INT_OVERFLOW:
+    return PETSC_TRUE;
+  case PETSC_ERR_USER:
+    return (PetscBool)(mess && (!strncmp(mess, "Unknown option", 14) || !strncmp(mess, "Unknown logical value", 21) || !strncmp(mess, "Unable to open options file", 27)));
+  default:
+    return PETSC_FALSE;
+  }
 }
 
-/* I/O or system failure (exit 3): a write that failed (a full disk), the system, memory. */
+/* The run went unstable or a solve failed (exit 2). */
+static PetscBool IsSolveError(PetscErrorCode n)
+{
+  return (PetscBool)(n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_CONV_FAILED || n == PETSC_ERR_MAT_LU_ZRPVT || n == PETSC_ERR_MAT_CH_ZRPVT || n == PETSC_ERR_FP);
+}
+
+/* I/O or system failure (exit 3): a write that failed (a full disk), the system, memory, MPI. */
 static PetscBool IsSystemError(PetscErrorCode n)
 {
   return (PetscBool)(n == PETSC_ERR_FILE_WRITE || n == PETSC_ERR_SYS || n == PETSC_ERR_MEM || n == PETSC_ERR_MPI);
@@ -191,7 +214,7 @@ int FlxErrorGetExitCode(void)
 {
   if (!FlxLastCode) return FLX_EXIT_OK;
   if (IsInputError(FlxLastCode, FlxLastError)) return FLX_EXIT_INPUT;
-  if (FlxLastCode == PETSC_ERR_NOT_CONVERGED) return FLX_EXIT_UNSTABLE;
+  if (IsSolveError(FlxLastCode)) return FLX_EXIT_UNSTABLE;
   if (IsSystemError(FlxLastCode)) return FLX_EXIT_SYSTEM;
   return FLX_EXIT_INTERNAL;
 }
