@@ -95,9 +95,45 @@ static void Line(int argc, const char *const args[], const char *expect)
   Check(strstr(got, expect) != NULL, what, got);
 }
 
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+/* test_casefile replay FILE|DIR...: every file through the fuzz target's checks (tests/fuzz/fuzz_casefile.c). */
+static int Replay(int argc, char **argv)
+{
+  int n = 0;
+  for (int k = 2; k < argc; k++) {
+    char          cmd[4200];
+    FILE         *ls;
+    char          path[4096];
+    snprintf(cmd, sizeof(cmd), "find '%s' -type f | sort", argv[k]);
+    ls = popen(cmd, "r");
+    while (ls && fgets(path, sizeof(path), ls)) {
+      char  *buf;
+      size_t len;
+      char   err[1024];
+      path[strcspn(path, "\n")] = 0;
+      if (FlxCaseFileRead(path, &buf, &len, err, sizeof(err))) {
+        printf("FAIL: %s\n", err);
+        return 1;
+      }
+      LLVMFuzzerTestOneInput((const unsigned char *)buf, len);
+      free(buf);
+      n++;
+    }
+    if (ls) pclose(ls);
+  }
+  printf("PASS: %d inputs replayed through the fuzz target's checks\n", n);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  if (argc > 1 && !strcmp(argv[1], "replay")) {
+    int r = Replay(argc, argv);
+    PetscCall(PetscFinalize());
+    return r;
+  }
   /* syntax and structure */
   Refused("mesh:\n  file: x\n bad: [\n", "case.yaml:3:2: YAML syntax error");
   Refused("a: 1\n\tb: 2\n", "case.yaml:2:1: YAML syntax error");
@@ -128,6 +164,7 @@ int main(int argc, char **argv)
   Refused("\"\": 1\n", "empty key");
   Refused("\"-x\": 1\n", "without the leading '-'");
   Refused("1abc: 1\n", "a key starts with a letter");
+  Refused("h:\n", "'h' belongs on the command line (-help)");
   Refused("? [a, b]\n: 1\n", "a key must be a plain name");
   Refused("a: !foo 1\n", "tag '!foo' is not supported");
   Refused("$$x: !include other.yaml\n", "'!include' is not supported");

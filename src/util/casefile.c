@@ -195,12 +195,14 @@ static int Pair(Walk *w, yaml_node_t *key, yaml_node_t *val, int depth, int merg
     }
     return 0;
   }
-  if (!strncmp(k, "$$", 2)) { /* PETSc skips "$$" keys (a place for anchors), except !include */
+  if (!strncmp(k, "$$", 2) && !strstr(k + 1, "$$")) { /* PETSc skips "$$" keys (a place for anchors), except !include
+                                                          (its test finds the last "$$": "$$$" and "$$a$$" are options) */
     if (val->tag && strstr((const char *)val->tag, "include")) return Fail(w, &val->start_mark, "'!include' is not supported: put every option in the case file");
     return 0;
   }
   if (CheckKey(w, key) || CheckTag(w, val)) return 1;
   klen = strlen(k);
+  if (!plen && (!strcasecmp(k, "h") || !strcasecmp(k, "help"))) return Fail(w, &key->start_mark, "'%s' belongs on the command line (-help)", k);
   if (plen + klen > FLX_CASE_MAX_NAME) return Fail(w, &key->start_mark, "option name '%s...' is longer than %d characters", Excerpt(w->prefix[0] ? w->prefix : k, ex), FLX_CASE_MAX_NAME);
   memcpy(w->prefix + plen, k, klen + 1);
   if (val->type == YAML_SCALAR_NODE) {
