@@ -5,7 +5,8 @@ unknown subcommand, a stray argument, nan/inf/1e999 in an option (command line a
 that is not a number (named), a misspelled option in each group of options (named, with the option meant).
 Accepted: the subcommand after the case file (runs the static analysis), a 5 KB command line (kept whole in the
 results file), keys of loads that the command line dropped (-load_names tip with a case declaring tip, side),
-solver diagnostics read during the solve (-ts_ksp_converged_reason, with a warning when no solver ran)."""
+solver diagnostics read during the solve (-ts_ksp_converged_reason, with a warning when no solver ran). At 2
+ranks, a rank that fails alone (FLX_FAULT_RANK) does not hang the others."""
 import os
 
 import h5py
@@ -113,4 +114,17 @@ failure("a load dropped, its key given on the command line", [two, "-load_names"
 so = success("solver diagnostics of a solver that never ran", [CASE, "-ts_ksp_converged_reason"] + short)
 c.check("flexure: warning: option -ts_ksp_converged_reason was not used" in so, "a warning names the diagnostic no solver read")
 success("diagnostics read during the static solve", ["static", CASE, "-static_ksp_view", "-static_ksp_converged_reason", "-options_left", "no"] + out, ["KSP Object: (static_)", "Linear static_ solve converged"])
+# a failure on one rank alone, while the others wait in a collective operation: no hang, the failing rank's
+# message and the exit code of a system failure, within the agreement's timeout (3 s here, 30 s by default)
+if a.np >= 2:
+    import time
+    for r in (0, a.np - 1):
+        os.environ["FLX_FAULT_RANK"], os.environ["FLX_AGREE_TIMEOUT"] = str(r), "3"
+        t0 = time.time()
+        rc, so, se = run(a.np, [CASE] + out, timeout=120, check=False)
+        dt = time.time() - t0
+        del os.environ["FLX_FAULT_RANK"], os.environ["FLX_AGREE_TIMEOUT"]
+        lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
+        c.check(rc == 3 and len(lines) == 1 and f"fault injected on rank {r} alone" in lines[0] and "the other ranks did not answer" in lines[0] and dt < 60,
+                f"rank {r} fails alone: exit {rc} after {dt:.1f} s: {lines[0] if lines else se[-300:]!r}")
 c.done()

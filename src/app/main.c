@@ -120,6 +120,12 @@ static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxPhaseSummary(comm, "set-up"));
   PetscCall(FlxStepperView(app->ts, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxOptionsCheckUnused(comm, other));
+  { /* fault injection for the tests of the error path: one rank fails alone (FLX_FAULT_RANK=r) */
+    const char *f = getenv("FLX_FAULT_RANK");
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCheck(!f || atoi(f) != rank, PETSC_COMM_SELF, PETSC_ERR_SYS, "fault injected on rank %d alone (FLX_FAULT_RANK)", rank);
+  }
   PetscCall(PetscTime(&wall0));
   PetscCall(FlxStepperSolve(app->ts));
   PetscCall(PetscTime(&wall1));
@@ -185,14 +191,13 @@ static void AppDestroy(App *app)
 }
 
 /* Every rank learns whether any failed: the exit code and message of the lowest failing rank. A rank that failed
-   alone while the others wait in a collective operation would wait here for ever: after FLX_AGREE_TIMEOUT s it
-   prints its own message and exits (Open MPI's mpirun then stops the others). */
-#define FLX_AGREE_TIMEOUT 30.0
+   alone while the others wait in a collective operation would wait here for ever: after 30 s (FLX_AGREE_TIMEOUT
+   in the environment) it prints its own message and exits (Open MPI's mpirun then stops the others). */
 static int Agree(MPI_Comm comm, int code, char msg[], int len)
 {
   MPI_Request req;
   int         worst = 0, flag = 0, rank, size, first, mine;
-  double      t0 = MPI_Wtime();
+  double      t0 = MPI_Wtime(), timeout = getenv("FLX_AGREE_TIMEOUT") ? atof(getenv("FLX_AGREE_TIMEOUT")) : 30.0;
 
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -201,7 +206,7 @@ static int Agree(MPI_Comm comm, int code, char msg[], int len)
     struct timespec ms = {0, 1000000};
     MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
     if (flag) break;
-    if (code && MPI_Wtime() - t0 > FLX_AGREE_TIMEOUT) {
+    if (code && MPI_Wtime() - t0 > timeout) {
       fprintf(stderr, "flexure: error: %s (rank %d; the other ranks did not answer)\n", msg, rank);
       fflush(stderr);
       fflush(stdout);
