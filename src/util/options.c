@@ -300,7 +300,7 @@ static PetscErrorCode Describe(MPI_Comm comm, char *list, char *msg, size_t len)
       PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%d", CaseFile->file, co->line));
     else if (OnCommandLine(p))
       PetscCall(PetscSNPrintf(where, sizeof(where), "command line"));
-    {
+    if (CaseFile || CmdLine) { /* flexure itself (other programs read other options) */
       char s[512];
       PetscCall(Suggest(comm, p, s, sizeof(s)));
       if (s[0] == '=' && (cmd = CommandOf(p)) && CmdLine && strcmp(cmd, CmdLine->command)) PetscCall(PetscSNPrintf(hint, sizeof(hint), "read only by flexure %s", cmd));
