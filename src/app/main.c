@@ -289,6 +289,10 @@ int main(int argc, char **argv)
   cmdline = JoinArgs(argc, argv);
   if (FlxCommandLineParse(argc, argv, &cl, err, sizeof(err)))
     code = FLX_EXIT_INPUT;
+  else if (argc == 1) {
+    snprintf(err, sizeof(err), "no case file: flexure [SUBCOMMAND] CASE.yaml [options] (flexure -help lists every option)");
+    code = FLX_EXIT_INPUT;
+  }
   else if (cl.help == 3) {
     if (rank == 0) printf("%s", usage);
     FlxCommandLineFree(&cl);

@@ -28,7 +28,6 @@ static struct {
   char     *line;
   size_t    len, linecap;
   char      fails[8192]; /* messages of the checks that failed in the current pass */
-  PetscBool active;
   PetscInt  newopts;
   char    **kinds; /* lists of names: "load" for -load_names (user pass: their values, for NAME) */
   char    **kindvals;
@@ -438,21 +437,13 @@ static PetscErrorCode GetKinds(void)
   PetscFunctionReturn(0);
 }
 
-/* Build the reference (once): the minimal pass, every option set, every enum choice, then the user's options. */
-static PetscErrorCode Build(MPI_Comm comm, PetscBool user)
+/* The passes: the minimal one, every option set, every enum choice, then the user's own options. */
+static PetscErrorCode Passes(PetscBool user)
 {
-  static PetscBool built = PETSC_FALSE;
-  PetscOptions     db, all;
-  PetscBool        wasset;
+  PetscOptions db, all;
+  PetscBool    wasset;
 
   PetscFunctionBegin;
-  if (built) PetscFunctionReturn(0);
-  built           = PETSC_TRUE;
-  SavedHelpPrintf = PetscHelpPrintf;
-  SavedVFPrintf   = PetscVFPrintf;
-  PetscHelpPrintf = Collect;
-  PetscVFPrintf   = CollectVF;
-  H.active        = PETSC_TRUE;
   PetscCall(NewDatabase(&db, NULL));
   PetscCall(Pass(db, NULL, PASS_MINIMAL));
   PetscCall(NewDatabase(&all, db));
@@ -466,7 +457,7 @@ static PetscErrorCode Build(MPI_Comm comm, PetscBool user)
   PetscCall(PetscOptionsDestroy(&all));
   PetscCall(Variations(db));
   PetscCall(PetscOptionsDestroy(&db));
-  if (user) { /* the user's own options: what their case reads (named things get NAME) */
+  if (user) { /* what the user's case reads (named things get NAME) */
     PetscCall(GetKinds());
     PetscCall(PetscOptionsHasHelp(NULL, &wasset));
     if (!wasset) PetscCall(PetscOptionsSetValue(NULL, "-help", NULL));
@@ -474,10 +465,27 @@ static PetscErrorCode Build(MPI_Comm comm, PetscBool user)
     PetscCall(RunReaders());
     if (!wasset) PetscCall(PetscOptionsClearValue(NULL, "-help"));
   }
-  PetscCall(PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton));
+  PetscFunctionReturn(0);
+}
+
+/* Build the reference once, with PETSc's printing taken by the collector (and given back, error or not). */
+static PetscErrorCode Build(PetscBool user)
+{
+  static PetscBool built = PETSC_FALSE;
+  PetscErrorCode   ierr;
+
+  PetscFunctionBegin;
+  if (built) PetscFunctionReturn(0);
+  built           = PETSC_TRUE;
+  SavedHelpPrintf = PetscHelpPrintf;
+  SavedVFPrintf   = PetscVFPrintf;
+  PetscHelpPrintf = Collect;
+  PetscVFPrintf   = CollectVF;
+  ierr            = Passes(user);
   PetscHelpPrintf = SavedHelpPrintf;
   PetscVFPrintf   = SavedVFPrintf;
-  H.active        = PETSC_FALSE;
+  PetscCall(ierr);
+  PetscCall(PetscOptionsHelpPrintedDestroy(&PetscOptionsHelpPrintedSingleton));
   PetscFunctionReturn(0);
 }
 
@@ -552,7 +560,7 @@ PetscErrorCode FlxHelpPrint(MPI_Comm comm, const char usage[], PetscBool petsc)
   char  g[128] = "";
 
   PetscFunctionBegin;
-  PetscCall(Build(comm, PETSC_TRUE));
+  PetscCall(Build(PETSC_TRUE));
   PetscCall(PetscPrintf(comm, "%s", usage));
   PetscCall(PetscCalloc1(H.n + 1, &done));
   for (int k = 0; k <= ng; k++) { /* the known groups in order, then the others as they come */
@@ -602,7 +610,7 @@ PetscErrorCode FlxHelpGetOptionNames(MPI_Comm comm, PetscInt *n, const char *con
 
   PetscFunctionBegin;
   if (!list) {
-    PetscCall(Build(comm, PETSC_FALSE));
+    PetscCall(Build(PETSC_FALSE));
     list = (const char **)malloc((size_t)(H.n + 1) * sizeof(char *));
     for (int k = 0; list && k < H.n; k++)
       if (H.opt[k].flexure) list[nlist++] = H.opt[k].name;
