@@ -11,15 +11,18 @@ static PetscErrorCode CheckElement(FlxElementOps ops, const PetscReal xyz[6], co
   PetscFunctionBegin;
   PetscCall(ops->stiffness(xyz, p, K, err, sizeof(err)));
   PetscCall(ops->lumped_mass(xyz, p, m));
-  for (int i = 0; i < 144; i++) kmax = PetscMax(kmax, PetscAbsReal(K[i]));
+  for (int i = 0; i < 144; i++)
+    kmax = PetscMax(kmax, PetscAbsReal(K[i]));
   for (int i = 0; i < 12; i++)
-    for (int j = 0; j < 12; j++) asym = PetscMax(asym, PetscAbsReal(K[12 * i + j] - K[12 * j + i]));
+    for (int j = 0; j < 12; j++)
+      asym = PetscMax(asym, PetscAbsReal(K[12 * i + j] - K[12 * j + i]));
   /* six rigid-body motions about the first node */
   for (int k = 0; k < 6; k++) {
     PetscReal u[12] = {0}, f, fmax = 0, th[3] = {0, 0, 0};
     for (int a = 0; a < 2; a++) {
       PetscReal r[3] = {xyz[3 * a] - xyz[0], xyz[3 * a + 1] - xyz[1], xyz[3 * a + 2] - xyz[2]};
-      if (k < 3) u[6 * a + k] = 1;
+      if (k < 3)
+        u[6 * a + k] = 1;
       else {
         th[0] = th[1] = th[2] = 0;
         th[k - 3]             = 1;
@@ -31,13 +34,15 @@ static PetscErrorCode CheckElement(FlxElementOps ops, const PetscReal xyz[6], co
     }
     for (int i = 0; i < 12; i++) {
       f = 0;
-      for (int j = 0; j < 12; j++) f += K[12 * i + j] * u[j];
+      for (int j = 0; j < 12; j++)
+        f += K[12 * i + j] * u[j];
       fmax = PetscMax(fmax, PetscAbsReal(f));
     }
     rb = PetscMax(rb, fmax);
   }
   L = PetscSqrtReal(PetscSqr(xyz[3] - xyz[0]) + PetscSqr(xyz[4] - xyz[1]) + PetscSqr(xyz[5] - xyz[2]));
-  for (int c = 0; c < 3; c++) msum[c] = m[c] + m[6 + c];
+  for (int c = 0; c < 3; c++)
+    msum[c] = m[c] + m[6 + c];
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "element (%g,%g,%g)-(%g,%g,%g): |K - K^T|/|K| = %.2e, rigid-body force/|K| = %.2e, mass sums/(rho A L) = %.15g %.15g %.15g\n", (double)xyz[0], (double)xyz[1], (double)xyz[2], (double)xyz[3], (double)xyz[4], (double)xyz[5], (double)(asym / kmax), (double)(rb / kmax), (double)(msum[0] / (p->rho * p->A * L)), (double)(msum[1] / (p->rho * p->A * L)), (double)(msum[2] / (p->rho * p->A * L))));
   if (asym > 1e-14 * kmax) (*fails)++;
   if (rb > 1e-10 * kmax) (*fails)++; /* rotations about the far node involve lengths up to ~3 */
@@ -49,13 +54,13 @@ static PetscErrorCode CheckElement(FlxElementOps ops, const PetscReal xyz[6], co
 int main(int argc, char **argv)
 {
   FlxElementOps   ops;
-  FlxSectionProps p = {0};
-  PetscInt        fails = 0;
+  FlxSectionProps p         = {0};
+  PetscInt        fails     = 0;
   const PetscReal geo[4][6] = {
-    {0, 0, 0, 1, 0, 0},
-    {0, 0, 0, 0, 0, 2.5},
-    {0.3, -0.2, 1.1, 1.7, 0.9, -0.4},
-    {1, 2, 3, 1.1, 2.05, 3.3},
+      {0, 0, 0, 1, 0, 0},
+      {0, 0, 0, 0, 0, 2.5},
+      {0.3, -0.2, 1.1, 1.7, 0.9, -0.4},
+      {1, 2, 3, 1.1, 2.05, 3.3},
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -63,7 +68,8 @@ int main(int argc, char **argv)
   p.E = 210e9, p.nu = 0.3, p.G = p.E / 2.6, p.rho = 7850;
   p.A = 4e-4, p.Iy = 1.2e-8, p.Iz = 2.1e-8, p.J = 2.0e-8, p.Asy = p.Asz = 5.0 / 6 * p.A;
   p.rotary_scale = 1;
-  for (int g = 0; g < 4; g++) PetscCall(CheckElement(ops, geo[g], &p, &fails));
+  for (int g = 0; g < 4; g++)
+    PetscCall(CheckElement(ops, geo[g], &p, &fails));
   p.has_orient = PETSC_TRUE;
   p.orient[0] = 0.3, p.orient[1] = 1, p.orient[2] = 0.2;
   PetscCall(CheckElement(ops, geo[2], &p, &fails));
@@ -87,8 +93,10 @@ int main(int argc, char **argv)
     /* an orientation vector parallel to the axis is refused */
     p.has_orient = PETSC_TRUE;
     p.orient[0] = 1, p.orient[1] = 0, p.orient[2] = 0;
-    if (ops->stiffness(xyz, &p, K, err, sizeof(err)) != PETSC_ERR_USER_INPUT) fails++;
-    else PetscCall(PetscPrintf(PETSC_COMM_SELF, "parallel orientation refused: %s\n", err));
+    if (ops->stiffness(xyz, &p, K, err, sizeof(err)) != PETSC_ERR_USER_INPUT)
+      fails++;
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "parallel orientation refused: %s\n", err));
   }
   PetscCall(PetscFree(ops));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " failed checks\n", fails ? "FAIL" : "PASS", fails));

@@ -81,7 +81,8 @@ static void Line(int argc, const char *const args[], const char *expect)
   int            r = FlxCommandLineParse(argc, (char **)args, &cl, err, sizeof(err));
 
   snprintf(what, sizeof(what), "command line %s %s %s", argc > 1 ? args[1] : "", argc > 2 ? args[2] : "", argc > 3 ? args[3] : "");
-  if (r) snprintf(got, sizeof(got), "error: %s", err);
+  if (r)
+    snprintf(got, sizeof(got), "error: %s", err);
   else {
     snprintf(got, sizeof(got), "cmd=%s case=%s help=%d", cl.command, cl.casefile ? cl.casefile : "-", cl.help);
     for (int k = 0; k < cl.nopt; k++) {
@@ -102,9 +103,9 @@ static int Replay(int argc, char **argv)
 {
   int n = 0;
   for (int k = 2; k < argc; k++) {
-    char          cmd[4200];
-    FILE         *ls;
-    char          path[4096];
+    char  cmd[4200];
+    FILE *ls;
+    char  path[4096];
     snprintf(cmd, sizeof(cmd), "find '%s' -type f | sort", argv[k]);
     ls = popen(cmd, "r");
     while (ls && fgets(path, sizeof(path), ls)) {
@@ -143,7 +144,7 @@ int main(int argc, char **argv)
   Refused("hello\n", "a case file is a mapping");
   Refused("a: 1\n---\n- x\n", "case.yaml:3:1: a case file is a mapping");
   {
-    const char nul[] = "a: 1\nb: 2\0c: 3\n";
+    const char  nul[] = "a: 1\nb: 2\0c: 3\n";
     FlxCaseFile cf;
     char        err[256];
     int         r = FlxCaseFileParse(nul, sizeof(nul) - 1, "case.yaml", &cf, err, sizeof(err));
@@ -175,10 +176,12 @@ int main(int argc, char **argv)
   {
     char deep[2048] = "";
     for (int k = 0; k < 20; k++) {
-      for (int i = 0; i < k; i++) FlxStrlcat(deep, " ", sizeof(deep));
+      for (int i = 0; i < k; i++)
+        FlxStrlcat(deep, " ", sizeof(deep));
       FlxStrlcat(deep, "k:\n", sizeof(deep));
     }
-    for (int i = 0; i < 20; i++) FlxStrlcat(deep, " ", sizeof(deep));
+    for (int i = 0; i < 20; i++)
+      FlxStrlcat(deep, " ", sizeof(deep));
     FlxStrlcat(deep, "v: 1\n", sizeof(deep));
     Refused(deep, "case.yaml:17:17: mappings nested deeper than 16 levels");
   }

@@ -28,14 +28,17 @@ static PetscErrorCode CheckRigid(FlxElementOps ops, PetscInt nn, const PetscReal
 
   PetscFunctionBegin;
   PetscCall(ops->stiffness(xyz, p, K, err, sizeof(err)));
-  for (PetscInt i = 0; i < n * n; i++) kmax = PetscMax(kmax, PetscAbsReal(K[i]));
+  for (PetscInt i = 0; i < n * n; i++)
+    kmax = PetscMax(kmax, PetscAbsReal(K[i]));
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) asym = PetscMax(asym, PetscAbsReal(K[n * i + j] - K[n * j + i]));
+    for (PetscInt j = 0; j < n; j++)
+      asym = PetscMax(asym, PetscAbsReal(K[n * i + j] - K[n * j + i]));
   for (int k = 0; k < 6; k++) {
     PetscReal u[24] = {0};
     for (PetscInt a = 0; a < nn; a++) {
       const PetscReal *r = xyz + 3 * a;
-      if (k < 3) u[6 * a + k] = 1;
+      if (k < 3)
+        u[6 * a + k] = 1;
       else {
         PetscReal th[3] = {0, 0, 0};
         th[k - 3]       = 1;
@@ -47,7 +50,8 @@ static PetscErrorCode CheckRigid(FlxElementOps ops, PetscInt nn, const PetscReal
     }
     for (PetscInt i = 0; i < n; i++) {
       PetscReal f = 0;
-      for (PetscInt j = 0; j < n; j++) f += K[n * i + j] * u[j];
+      for (PetscInt j = 0; j < n; j++)
+        f += K[n * i + j] * u[j];
       rb = PetscMax(rb, PetscAbsReal(f));
     }
   }
@@ -75,10 +79,12 @@ static PetscErrorCode SolvePatch(FlxElementOps ops, const Patch *P, const FlxSec
     PetscReal xyz[12], Ke[576];
     char      err[256];
     for (PetscInt a = 0; a < P->nn; a++)
-      for (int d = 0; d < 3; d++) xyz[3 * a + d] = P->xyz[3 * P->conn[P->nn * c + a] + d];
+      for (int d = 0; d < 3; d++)
+        xyz[3 * a + d] = P->xyz[3 * P->conn[P->nn * c + a] + d];
     PetscCall(ops->stiffness(xyz, p, Ke, err, sizeof(err)));
     for (PetscInt i = 0; i < n; i++)
-      for (PetscInt j = 0; j < n; j++) K[(6 * P->conn[P->nn * c + i / 6] + i % 6) * N + 6 * P->conn[P->nn * c + j / 6] + j % 6] += Ke[i * n + j];
+      for (PetscInt j = 0; j < n; j++)
+        K[(6 * P->conn[P->nn * c + i / 6] + i % 6) * N + 6 * P->conn[P->nn * c + j / 6] + j % 6] += Ke[i * n + j];
   }
   for (PetscInt i = 0; i < N; i++)
     if (!fixed[i]) map[nf++] = i;
@@ -86,14 +92,15 @@ static PetscErrorCode SolvePatch(FlxElementOps ops, const Patch *P, const FlxSec
     b[r] = F ? F[map[r]] : 0;
     for (PetscInt j = 0; j < N; j++)
       if (fixed[j]) b[r] -= K[map[r] * N + j] * u[j];
-    for (PetscInt c = 0; c < nf; c++) A[r * nf + c] = K[map[r] * N + map[c]];
+    for (PetscInt c = 0; c < nf; c++)
+      A[r * nf + c] = K[map[r] * N + map[c]];
   }
   for (PetscInt k = 0; k < nf; k++) { /* Gaussian elimination, partial pivoting */
     PetscInt piv = k;
     for (PetscInt r = k + 1; r < nf; r++)
       if (PetscAbsReal(A[r * nf + k]) > PetscAbsReal(A[piv * nf + k])) piv = r;
     for (PetscInt c = 0; c < nf; c++) {
-      PetscReal t      = A[k * nf + c];
+      PetscReal t     = A[k * nf + c];
       A[k * nf + c]   = A[piv * nf + c];
       A[piv * nf + c] = t;
     }
@@ -104,16 +111,19 @@ static PetscErrorCode SolvePatch(FlxElementOps ops, const Patch *P, const FlxSec
     }
     for (PetscInt r = k + 1; r < nf; r++) {
       PetscReal l = A[r * nf + k] / A[k * nf + k];
-      for (PetscInt c = k; c < nf; c++) A[r * nf + c] -= l * A[k * nf + c];
+      for (PetscInt c = k; c < nf; c++)
+        A[r * nf + c] -= l * A[k * nf + c];
       b[r] -= l * b[k];
     }
   }
   for (PetscInt k = nf - 1; k >= 0; k--) {
     PetscReal s = b[k];
-    for (PetscInt c = k + 1; c < nf; c++) s -= A[k * nf + c] * b[c];
+    for (PetscInt c = k + 1; c < nf; c++)
+      s -= A[k * nf + c] * b[c];
     b[k] = s / A[k * nf + k];
   }
-  for (PetscInt r = 0; r < nf; r++) u[map[r]] = b[r];
+  for (PetscInt r = 0; r < nf; r++)
+    u[map[r]] = b[r];
   PetscCall(PetscFree4(K, A, b, map));
   PetscFunctionReturn(0);
 }
@@ -127,16 +137,19 @@ static void MakePatch(PetscInt nn, const PetscReal Q[9], Patch *P)
   P->nnodes                = 8;
   P->nn                    = nn;
   for (int i = 0; i < 8; i++)
-    for (int d = 0; d < 3; d++) P->xyz[3 * i + d] = Q[d] * xy[i][0] + Q[3 + d] * xy[i][1];
+    for (int d = 0; d < 3; d++)
+      P->xyz[3 * i + d] = Q[d] * xy[i][0] + Q[3 + d] * xy[i][1];
   if (nn == 4) {
     P->ncells = 5;
     for (int c = 0; c < 5; c++)
-      for (int a = 0; a < 4; a++) P->conn[4 * c + a] = q[c][a];
+      for (int a = 0; a < 4; a++)
+        P->conn[4 * c + a] = q[c][a];
   } else {
     P->ncells = 10;
     for (int c = 0; c < 5; c++) {
       const PetscInt t[6] = {q[c][0], q[c][1], q[c][2], q[c][0], q[c][2], q[c][3]};
-      for (int a = 0; a < 6; a++) P->conn[6 * c + a] = t[a];
+      for (int a = 0; a < 6; a++)
+        P->conn[6 * c + a] = t[a];
     }
   }
 }
@@ -163,16 +176,16 @@ static void Exact(PetscBool bending, const PetscReal Q[9], PetscReal x, PetscRea
 
 static PetscErrorCode PatchTest(FlxElementOps ops, PetscInt nn, PetscBool bending, const PetscReal Q[9], const FlxSectionProps *p, const char *what)
 {
-  Patch     P;
-  PetscBool fixed[48];
-  PetscReal u[48], ex[48], err = 0, scale = 0, rerr = 0, rscale = 0, rex[8];
+  Patch           P;
+  PetscBool       fixed[48];
+  PetscReal       u[48], ex[48], err = 0, scale = 0, rerr = 0, rscale = 0, rex[8];
   const PetscReal c = p->E / (1 - p->nu * p->nu), D = c * p->t * p->t * p->t / 12;
   const PetscReal exx = 1e-3, eyy = 1e-3, gxy = 1.5e-3, kxx = -1e-3, kyy = -1e-3, kxy = -1e-3;
 
   PetscFunctionBegin;
   MakePatch(nn, Q, &P);
   for (int i = 0; i < 8; i++) {
-    PetscReal x = i == 1 || i == 2 ? 0.24 : 0, y = i >= 2 && i <= 3 ? 0.12 : 0;
+    PetscReal       x = i == 1 || i == 2 ? 0.24 : 0, y = i >= 2 && i <= 3 ? 0.12 : 0;
     const PetscReal xy[8][2] = {{0, 0}, {0.24, 0}, {0.24, 0.12}, {0, 0.12}, {0.04, 0.02}, {0.18, 0.03}, {0.16, 0.08}, {0.08, 0.08}};
     x = xy[i][0], y = xy[i][1];
     Exact(bending, Q, x, y, ex + 6 * i);
@@ -191,16 +204,18 @@ static PetscErrorCode PatchTest(FlxElementOps ops, PetscInt nn, PetscBool bendin
   for (PetscInt e = 0; e < P.ncells; e++) {
     PetscReal xyz[12], ue[24], r[FLX_SHELL_NRESULTANTS];
     for (PetscInt a = 0; a < nn; a++) {
-      for (int d = 0; d < 3; d++) xyz[3 * a + d] = P.xyz[3 * P.conn[nn * e + a] + d];
-      for (int d = 0; d < 6; d++) ue[6 * a + d] = u[6 * P.conn[nn * e + a] + d];
+      for (int d = 0; d < 3; d++)
+        xyz[3 * a + d] = P.xyz[3 * P.conn[nn * e + a] + d];
+      for (int d = 0; d < 6; d++)
+        ue[6 * a + d] = u[6 * P.conn[nn * e + a] + d];
     }
     PetscCall(ops->resultants(xyz, p, ue, r));
     { /* each element reports in its own frame: compare the invariants (trace, determinant) of the tensor */
       const PetscReal *a = r + (bending ? 3 : 0), *x = rex + (bending ? 3 : 0);
       PetscReal        tr = a[0] + a[1], trx = x[0] + x[1], det = a[0] * a[1] - a[2] * a[2], detx = x[0] * x[1] - x[2] * x[2];
       PetscReal        s = PetscAbsReal(x[0]) + PetscAbsReal(x[1]) + PetscAbsReal(x[2]);
-      rerr   = PetscMax(rerr, PetscMax(PetscAbsReal(tr - trx) / s, PetscAbsReal(det - detx) / (s * s)));
-      rscale = 1;
+      rerr               = PetscMax(rerr, PetscMax(PetscAbsReal(tr - trx) / s, PetscAbsReal(det - detx) / (s * s)));
+      rscale             = 1;
     }
   }
   {
@@ -237,21 +252,25 @@ static PetscErrorCode ThinStrip(FlxElementOps ops, PetscInt nn, const char *what
     for (PetscInt i = 0; i < nx; i++) {
       PetscInt n0 = j * (nx + 1) + i, q[4] = {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1};
       if (nn == 4) {
-        for (int a = 0; a < 4; a++) P->conn[4 * P->ncells + a] = q[a];
+        for (int a = 0; a < 4; a++)
+          P->conn[4 * P->ncells + a] = q[a];
         P->ncells++;
       } else {
         PetscInt tri[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
-        for (int a = 0; a < 6; a++) P->conn[3 * P->ncells + a] = tri[a];
+        for (int a = 0; a < 6; a++)
+          P->conn[3 * P->ncells + a] = tri[a];
         P->ncells += 2;
       }
     }
   PetscCall(PetscCalloc3(6 * P->nnodes, &fixed, 6 * P->nnodes, &u, 6 * P->nnodes, &F));
   for (PetscInt j = 0; j <= ny; j++) {
-    for (int d = 0; d < 6; d++) fixed[6 * (j * (nx + 1)) + d] = PETSC_TRUE;
+    for (int d = 0; d < 6; d++)
+      fixed[6 * (j * (nx + 1)) + d] = PETSC_TRUE;
     F[6 * (j * (nx + 1) + nx) + 2] = Ptot * (j == 0 || j == ny ? 0.5 : 1) / ny;
   }
   PetscCall(SolvePatch(ops, P, &p, fixed, F, u));
-  for (PetscInt j = 0; j <= ny; j++) wtip += u[6 * (j * (nx + 1) + nx) + 2] / (ny + 1);
+  for (PetscInt j = 0; j <= ny; j++)
+    wtip += u[6 * (j * (nx + 1) + nx) + 2] / (ny + 1);
   ref = Ptot * L * L * L / (3 * p.E * b * t * t * t / 12) + Ptot * L / (p.kappa_s * p.G * b * t);
   {
     char fmt[256];
@@ -269,7 +288,8 @@ static PetscErrorCode ExpectRefused(FlxElementOps ops, const PetscReal xyz[], co
   char      err[256] = "";
 
   PetscFunctionBegin;
-  if (ops->stiffness(xyz, p, K, err, sizeof(err)) == PETSC_ERR_USER_INPUT) printf("ok   %s refused: %s\n", what, err);
+  if (ops->stiffness(xyz, p, K, err, sizeof(err)) == PETSC_ERR_USER_INPUT)
+    printf("ok   %s refused: %s\n", what, err);
   else {
     printf("FAIL %s accepted\n", what);
     fails++;
@@ -280,7 +300,7 @@ static PetscErrorCode ExpectRefused(FlxElementOps ops, const PetscReal xyz[], co
 int main(int argc, char **argv)
 {
   FlxElementOps   q4, t3;
-  FlxSectionProps p = {0};
+  FlxSectionProps p     = {0};
   const PetscReal I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   PetscReal       Q[9];
 
@@ -293,9 +313,11 @@ int main(int argc, char **argv)
     PetscReal Rx[9] = {1, 0, 0, 0, PetscCosReal(b), PetscSinReal(b), 0, -PetscSinReal(b), PetscCosReal(b)};
     PetscReal Ry[9] = {PetscCosReal(c), 0, -PetscSinReal(c), 0, 1, 0, PetscSinReal(c), 0, PetscCosReal(c)}, T[9];
     for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) T[3 * i + j] = Rz[3 * i] * Rx[j] + Rz[3 * i + 1] * Rx[3 + j] + Rz[3 * i + 2] * Rx[6 + j];
+      for (int j = 0; j < 3; j++)
+        T[3 * i + j] = Rz[3 * i] * Rx[j] + Rz[3 * i + 1] * Rx[3 + j] + Rz[3 * i + 2] * Rx[6 + j];
     for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) Q[3 * i + j] = T[3 * i] * Ry[j] + T[3 * i + 1] * Ry[3 + j] + T[3 * i + 2] * Ry[6 + j];
+      for (int j = 0; j < 3; j++)
+        Q[3 * i + j] = T[3 * i] * Ry[j] + T[3 * i + 1] * Ry[3 + j] + T[3 * i + 2] * Ry[6 + j];
   }
   {
     const PetscReal flat[12]   = {0, 0, 0, 2, 0.1, 0, 1.8, 1.5, 0, -0.2, 1.2, 0};

@@ -20,7 +20,8 @@ static PetscErrorCode EnergyMonitor(FlxStepper ts, void *ctx)
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayRead(v, &va));
   E = m->ode->energy(xa, va, m->ode->ctx);
-  if (step == 0) m->E0 = E;
+  if (step == 0)
+    m->E0 = E;
   else if (PetscAbsReal(E - m->E0) > m->maxerr) {
     m->maxerr = PetscAbsReal(E - m->E0);
     m->tmax   = t;
@@ -44,12 +45,12 @@ static PetscErrorCode DefaultOption(const char name[], const char value[])
 
 PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
 {
-  Monitor     mon = {ode, 0, 0, 0, 0};
-  FlxSystem   sys;
-  FlxStepper  ts;
-  Vec         mass, free, x0, v0;
+  Monitor      mon = {ode, 0, 0, 0, 0};
+  FlxSystem    sys;
+  FlxStepper   ts;
+  Vec          mass, free, x0, v0;
   PetscScalar *a;
-  PetscBool   help;
+  PetscBool    help;
 
   PetscFunctionBegin;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, ode->n, &mass));
@@ -59,10 +60,12 @@ PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
   PetscCall(VecSet(mass, 1.0));
   PetscCall(VecSet(free, 1.0));
   PetscCall(VecGetArrayWrite(x0, &a));
-  for (PetscInt i = 0; i < ode->n; i++) a[i] = ode->x0[i];
+  for (PetscInt i = 0; i < ode->n; i++)
+    a[i] = ode->x0[i];
   PetscCall(VecRestoreArrayWrite(x0, &a));
   PetscCall(VecGetArrayWrite(v0, &a));
-  for (PetscInt i = 0; i < ode->n; i++) a[i] = ode->v0[i];
+  for (PetscInt i = 0; i < ode->n; i++)
+    a[i] = ode->v0[i];
   PetscCall(VecRestoreArrayWrite(v0, &a));
   PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &sys));
   PetscCall(FlxSystemSetMass(sys, mass, free));

@@ -6,14 +6,14 @@
 typedef PetscReal (*FlxExampleEnergyFn)(const PetscScalar x[], const PetscScalar v[], void *ctx);
 
 typedef struct {
-  PetscInt            n;          /* degrees of freedom (unit masses) */
-  const PetscReal    *x0, *v0;    /* initial state */
-  FlxSystemInternalFn fint;       /* f_int(x, v): the equation is x'' + f_int = 0 */
-  PetscBool           vdep;       /* f_int depends on v: conditionally explicit steps */
-  FlxExampleEnergyFn  energy;     /* E(x, v) */
+  PetscInt            n;       /* degrees of freedom (unit masses) */
+  const PetscReal    *x0, *v0; /* initial state */
+  FlxSystemInternalFn fint;    /* f_int(x, v): the equation is x'' + f_int = 0 */
+  PetscBool           vdep;    /* f_int depends on v: conditionally explicit steps */
+  FlxExampleEnergyFn  energy;  /* E(x, v) */
   void               *ctx;
   const char         *preset_params; /* default -ts_gcd_degree/-ts_gcd_params as "D:a,b,..." (NULL: gcd3) */
-  PetscBool           view;       /* print the stepper */
+  PetscBool           view;          /* print the stepper */
 } FlxExampleODE;
 
 /* Integrate to -ts_max_time (default 10 s); print "energy error: largest at t = T s; at the end E - E_0 = D"

@@ -36,9 +36,9 @@ static PetscReal Energy(const PetscScalar x[], const PetscScalar v[], void *ctx)
 
 static PetscErrorCode Run(void)
 {
-  Pendulum      p     = {9.81, 1.0};
-  PetscReal     zero  = 0;
-  FlxExampleODE ode   = {1, &zero, &zero, InternalForce, PETSC_FALSE, Energy, &p, NULL, PETSC_FALSE};
+  Pendulum      p    = {9.81, 1.0};
+  PetscReal     zero = 0;
+  FlxExampleODE ode  = {1, &zero, &zero, InternalForce, PETSC_FALSE, Energy, &p, NULL, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Pendulum", "");

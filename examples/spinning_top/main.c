@@ -44,14 +44,16 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     dMw[i] = dM[3 * i] * w[0] + dM[3 * i + 1] * w[1] + dM[3 * i + 2] * w[2];
     quad += w[i] * dMw[i];
   }
-  for (int i = 0; i < 3; i++) b[i] = -dMw[i] * w[1];
+  for (int i = 0; i < 3; i++)
+    b[i] = -dMw[i] * w[1];
   b[1] += 0.5 * quad + p->mgl * PetscSinReal(q[1]);
   /* M^-1 by cofactors (3 x 3) */
   det   = M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) + M[2] * (M[3] * M[7] - M[4] * M[6]);
   Mi[0] = (M[4] * M[8] - M[5] * M[7]) / det, Mi[1] = (M[2] * M[7] - M[1] * M[8]) / det, Mi[2] = (M[1] * M[5] - M[2] * M[4]) / det;
   Mi[3] = (M[5] * M[6] - M[3] * M[8]) / det, Mi[4] = (M[0] * M[8] - M[2] * M[6]) / det, Mi[5] = (M[2] * M[3] - M[0] * M[5]) / det;
   Mi[6] = (M[3] * M[7] - M[4] * M[6]) / det, Mi[7] = (M[1] * M[6] - M[0] * M[7]) / det, Mi[8] = (M[0] * M[4] - M[1] * M[3]) / det;
-  for (int i = 0; i < 3; i++) fa[i] = -(Mi[3 * i] * b[0] + Mi[3 * i + 1] * b[1] + Mi[3 * i + 2] * b[2]);
+  for (int i = 0; i < 3; i++)
+    fa[i] = -(Mi[3 * i] * b[0] + Mi[3 * i + 1] * b[1] + Mi[3 * i + 2] * b[2]);
   PetscCall(VecRestoreArrayWrite(f, &fa));
   PetscCall(VecRestoreArrayRead(v, &w));
   PetscCall(VecRestoreArrayRead(x, &q));
@@ -70,7 +72,7 @@ static PetscErrorCode Run(void)
 {
   Top             p     = {5e-5, 2e-4, 2e-2 * 9.81 * 0.05};
   const PetscReal x0[3] = {0, PETSC_PI / 6, 0}, v0[3] = {0, 0, 4 * PETSC_PI};
-  FlxExampleODE   ode   = {3, x0, v0, InternalForce, PETSC_TRUE, Energy, &p, "5:1.62,1.03522,1.0291293,1.016", PETSC_FALSE};
+  FlxExampleODE   ode = {3, x0, v0, InternalForce, PETSC_TRUE, Energy, &p, "5:1.62,1.03522,1.0291293,1.016", PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Spinning top", "");

@@ -29,8 +29,8 @@ typedef struct {
 
 /* Limits of the case-file reader (beyond them a file is refused with a message). */
 #define FLX_CASE_MAX_BYTES (16 * 1024 * 1024)
-#define FLX_CASE_MAX_DEPTH 16      /* nested mappings (PETSc allows 25 prefixes) */
-#define FLX_CASE_MAX_NAME 255      /* flattened option name (PETSc cuts names at 511 characters) */
+#define FLX_CASE_MAX_DEPTH 16     /* nested mappings (PETSc allows 25 prefixes) */
+#define FLX_CASE_MAX_NAME 255     /* flattened option name (PETSc cuts names at 511 characters) */
 #define FLX_CASE_MAX_NODES 100000 /* keys visited, aliases expanded */
 
 /* Parse and validate the YAML case file held in buf[0..len) (need not be NUL-terminated). On success returns 0

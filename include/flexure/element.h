@@ -4,16 +4,16 @@
 
 /* Material and section data an element sees (SI units). */
 typedef struct {
-  PetscReal E, nu, G, rho;         /* material */
-  PetscReal A, Iy, Iz, J;          /* beam section: area, second moments about local y and z, torsion constant */
-  PetscReal Asy, Asz;              /* shear areas along local y and z (kappa A); 0 means shear-rigid (Euler-Bernoulli) */
-  PetscReal orient[3];             /* beam orientation vector (in the local x-y plane) */
-  PetscBool has_orient;            /* PETSC_FALSE: global Z, or global X for elements parallel to Z */
-  PetscReal rotary_scale;          /* multiplies the lumped rotary inertia (1 = physical) */
-  PetscReal t;                     /* shell thickness (m) */
-  PetscReal kappa_s;               /* shell transverse shear correction factor (5/6) */
-  PetscReal drill;                 /* shell drilling stiffness as a fraction of G t (Hughes-Brezzi penalty) */
-  PetscReal max_warp;              /* shell quads: largest accepted warp, max |h_i| / sqrt(area) */
+  PetscReal E, nu, G, rho; /* material */
+  PetscReal A, Iy, Iz, J;  /* beam section: area, second moments about local y and z, torsion constant */
+  PetscReal Asy, Asz;      /* shear areas along local y and z (kappa A); 0 means shear-rigid (Euler-Bernoulli) */
+  PetscReal orient[3];     /* beam orientation vector (in the local x-y plane) */
+  PetscBool has_orient;    /* PETSC_FALSE: global Z, or global X for elements parallel to Z */
+  PetscReal rotary_scale;  /* multiplies the lumped rotary inertia (1 = physical) */
+  PetscReal t;             /* shell thickness (m) */
+  PetscReal kappa_s;       /* shell transverse shear correction factor (5/6) */
+  PetscReal drill;         /* shell drilling stiffness as a fraction of G t (Hughes-Brezzi penalty) */
+  PetscReal max_warp;      /* shell quads: largest accepted warp, max |h_i| / sqrt(area) */
 } FlxSectionProps;
 
 /* Shell stress resultants at the element centre, in the element's local frame (x along the first
@@ -46,8 +46,8 @@ PETSC_EXTERN PetscErrorCode FlxElementRegister(const char name[], PetscErrorCode
 PETSC_EXTERN PetscErrorCode FlxElementGetOps(const char name[], FlxElementOps *ops);
 
 #define FLXELEMENTBEAM3D "beam3d"
-#define FLXELEMENTMITC4  "mitc4"
-#define FLXELEMENTDKT3   "dkt3"
+#define FLXELEMENTMITC4 "mitc4"
+#define FLXELEMENTDKT3 "dkt3"
 
 /* Largest eigenvalue of M_e^-1 K_e for an element with diagonal mass m (n = 6 nnodes).
    An upper bound of omega_max^2 of the assembled lumped-mass system. Not collective. */

@@ -7,7 +7,7 @@
 
 /* Log events, one per phase, so -log_view breaks a run down. */
 PETSC_EXTERN PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt,
-  FLX_Update, FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
+    FLX_Update, FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
 PETSC_EXTERN PetscClassId FLX_CLASSID;
 
 /* Register the flexure types (steppers, elements) and log events. Not collective; called by FlxInitialize(). */

@@ -6,7 +6,7 @@
 
 typedef struct _p_FlxModel *FlxModel;
 
-/* Time functions for loads: value(t) and its derivative. */
+/* Time functions of loads and prescribed motions: value(t), its derivatives and its integrals. */
 typedef enum {
   FLX_TF_CONSTANT,
   FLX_TF_STEP,
@@ -22,13 +22,19 @@ typedef struct {
   FlxTimeFunctionType type;
   PetscReal           t0, t1, freq;
   PetscInt            ntab;
-  PetscReal          *tab; /* t0, v0, t1, v1, ... */
+  PetscReal          *tab;  /* t0, v0, t1, v1, ... */
+  PetscReal          *prim; /* table: first and second primitives at the knots (2 per knot) */
 } FlxTimeFunction;
 
-/* Read the time function of options prefix pre (e.g. "-load_tip_"). Collective. */
+/* Read the time function of options prefix pre (e.g. "load_tip_": -load_tip_function, _t0, _t1, _frequency,
+   _table or _table_file); owner names it in messages. Collective. */
 PETSC_EXTERN PetscErrorCode FlxTimeFunctionSetFromOptions(MPI_Comm comm, const char pre[], const char owner[], FlxTimeFunction *tf);
 /* Value and time derivative at t. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxTimeFunctionEvaluate(const FlxTimeFunction *tf, PetscReal t, PetscReal *f, PetscReal *dfdt);
+/* out[k - kmin] = the k-th derivative of f at t for k = kmin..kmax, -2 <= kmin <= kmax <= 4: k = -1, -2 are the
+   first and second integrals from t = 0, k >= 1 the derivatives (one-sided at breaks; those of the linear
+   interpolant for tables; jumps of steps and tables contribute no Dirac terms). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxTimeFunctionEvaluateDerivatives(const FlxTimeFunction *tf, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal out[]);
 PETSC_EXTERN PetscErrorCode FlxTimeFunctionDestroy(FlxTimeFunction *tf);
 
 /* Create a model over a set-up mesh. Collective. */
@@ -68,6 +74,10 @@ PETSC_EXTERN PetscErrorCode FlxModelComputeResultants(FlxModel model, Vec u, Vec
 PETSC_EXTERN PetscErrorCode FlxModelHasShells(FlxModel model, PetscBool *has);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
+
+/* Base excitation at t: formulation (0 none, 1 relative, 2 absolute) and the ground displacement, velocity and
+   acceleration (translations; any of them may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetBaseMotion(FlxModel model, PetscReal t, PetscInt *form, PetscReal ug[3], PetscReal vg[3], PetscReal ag[3]);
 
 /* DOF names in storage order. */
 PETSC_EXTERN const char *const FlxDofNames[];

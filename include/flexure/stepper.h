@@ -5,9 +5,9 @@
 
 typedef struct _p_FlxStepper *FlxStepper;
 typedef const char           *FlxStepperType;
-#define FLXSTEPPERGCD      "gcd"
-#define FLXSTEPPERNEWMARK  "newmark"
-#define FLXSTEPPERHHT      "hht"
+#define FLXSTEPPERGCD "gcd"
+#define FLXSTEPPERNEWMARK "newmark"
+#define FLXSTEPPERHHT "hht"
 #define FLXSTEPPERGENALPHA "genalpha"
 
 typedef enum {

@@ -11,13 +11,24 @@ typedef struct _p_FlxSystem *FlxSystem;
 typedef PetscErrorCode (*FlxSystemInternalFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec f, void *ctx);
 /* f_ext(t), or its first time derivative (for the start-up of higher-degree methods). */
 typedef PetscErrorCode (*FlxSystemExternalFn)(FlxSystem, PetscReal t, Vec f, void *ctx);
-/* Upper bound of the highest natural frequency (rad/s), e.g. element by element. */
-typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, void *ctx);
+/* Upper bound of the highest natural frequency (rad/s), e.g. element by element, and (when what is not NULL)
+   a sentence saying what sets it (collective then). */
+typedef PetscErrorCode (*FlxSystemOmegaBoundFn)(FlxSystem, PetscReal *omega, char what[], size_t len, void *ctx);
+/* How the omega_max power iteration ended. */
+typedef enum {
+  FLX_OMEGA_NOT_CONVERGED, /* iteration cap reached */
+  FLX_OMEGA_CONVERGED,     /* to the tolerance */
+  FLX_OMEGA_NOT_RUN
+} FlxOmegaConvergence;
 
 /* Provider of an assembled matrix (the consistent mass), owned by the provider. */
 typedef PetscErrorCode (*FlxSystemMatFn)(FlxSystem, Mat *M, void *ctx);
 /* Provider of the near-null space of K (rigid-body modes, for algebraic multigrid); the system owns it. */
 typedef PetscErrorCode (*FlxSystemNullSpaceFn)(FlxSystem, MatNullSpace *nsp, void *ctx);
+
+/* Prescribed motion of the n moving DOFs (non-homogeneous boundary conditions): vals[(k - kmin) n + i] = the k-th
+   time derivative (k = 0 displacement ... 4 snap) at t of moving DOF i, for k = kmin..kmax. */
+typedef PetscErrorCode (*FlxSystemMotionFn)(FlxSystem, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[], void *ctx);
 
 /* Create a system on comm. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys);
@@ -28,6 +39,23 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetMass(FlxSystem sys, Vec mass, Vec free);
 PETSC_EXTERN PetscErrorCode FlxSystemGetMass(FlxSystem sys, Vec *mass, Vec *free);
 /* The prescribed DOFs (free mask 0), owned ones, global numbering; destroy the IS. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed);
+/* Prescribed motion: the n owned moving DOFs (local indices into the DOF vector, among the prescribed ones of
+   the free mask; increasing) and the function giving their motion. The steppers set x, v, a (and j, s) of these
+   DOFs from it; the other prescribed DOFs stay at rest. idx is copied. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetPrescribedMotion(FlxSystem sys, PetscInt n, const PetscInt idx[], FlxSystemMotionFn fn, void *ctx);
+/* The moving DOFs on this rank, and whether any rank has one (has may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetPrescribedMotion(FlxSystem sys, PetscInt *n, const PetscInt *idx[], PetscBool *has);
+/* Evaluate the motion of the local moving DOFs: vals[(k - kmin) n + i], k = kmin..kmax (0 <= kmin <= kmax <= 4). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputePrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[]);
+/* Set the entries of the moving DOFs of y[k - kmin] (NULL entries skipped) to the motion's k-th derivative at t. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemApplyPrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, Vec y[]);
+/* A name for local DOF i in messages (e.g. "node 12 DOF uy"); the model provides it. */
+typedef PetscErrorCode (*FlxSystemDofNameFn)(FlxSystem, PetscInt i, char name[], size_t len, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemSetDofNameFunction(FlxSystem sys, FlxSystemDofNameFn fn, void *ctx);
+/* Fail collectively when a free DOF has no mass (explicit methods and modes need a regular lumped mass), naming
+   the DOF; what says who needs it. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[]);
+
 /* Internal force callback; linear = PETSC_TRUE when f_int(x, v) = K x + C v (enables exact start-up derivatives). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetInternalForce(FlxSystem sys, FlxSystemInternalFn fn, PetscBool linear, void *ctx);
 /* External force callback and, optionally, its time derivative. Logically collective. */
@@ -63,6 +91,9 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBo
 PETSC_EXTERN PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep);
 /* PETSC_TRUE for a linear system. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);
-/* Estimate omega_max: power iteration on M^-1 K (from below; its tolerance and iteration cap given) and the
-   upper bound (or -1 when the system has none). Collective. */
-PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, PetscReal *omega_bound);
+/* Estimate omega_max: Lanczos on M^-1/2 K M^-1/2 over the free DOFs (SLEPc, options -ts_omega_eps_*; relative
+   tolerance rtol on omega_max^2, at most maxits restarts; its = matrix products; from below until converged), and
+   the upper bound (or -1 when the system has none). maxits = 0: the bound only. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, FlxOmegaConvergence *how, PetscReal *omega_bound);
+/* The upper bound of omega_max and what sets it (empty when unknown). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemDescribeOmegaBound(FlxSystem sys, char what[], size_t len);

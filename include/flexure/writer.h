@@ -1,7 +1,11 @@
-/* FlxWriter: one HDF5 results file per run, written collectively with parallel HDF5, and an XDMF
-   file beside it so that ParaView opens the time series. Layout (README "Output"):
-   /mesh, /time, /fields/{displacement,velocity,acceleration} (T x N x 6), the /energy series,
-   the /probes/NAME series and root attributes. Every output step is flushed, so a killed run leaves a readable file. */
+/* FlxWriter: one HDF5 results file per run, written collectively with parallel HDF5, and an XDMF file beside it so
+   that ParaView opens it (its default reader, Xdmf3, and the legacy one). Layout (README "Output"): /mesh, /time,
+   /fields/NAME (node fields, T x N x 6) and /fields/NAME/TYPE (cell fields, T x E_t x ncomp), /static/... for a file
+   without frames, /modes, /history/NAME series, /energy, /probes/NAME and root attributes.
+   Every HDF5 failure, on any rank, is decided collectively: all ranks stop at the same call, the file is closed (what
+   was flushed before stays readable) and PETSC_ERR_FILE_WRITE is raised everywhere with the cause ("no space left on
+   device"). Space for each write is reserved before HDF5 writes it, so a full disk is found before the file is
+   touched. Each frame is flushed; the XDMF is replaced atomically, so a killed run leaves both files readable. */
 #pragma once
 #include <flexure/mesh.h>
 #include <flexure/stepper.h>
@@ -9,42 +13,62 @@
 
 typedef struct _p_FlxWriter *FlxWriter;
 
-/* Create (truncate) PATH.h5 and remember PATH.xdmf beside it. Collective. */
+/* Create PATH.h5 (written under PATH.h5.tmp until its mesh is flushed, so an earlier file of that name survives a
+   failed set-up) and remember PATH.xdmf beside it. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *w);
-/* Write /mesh from the mesh (needs the mesh of rank 0, i.e. before it is released). Collective. */
+/* Write /mesh from the mesh (needs the mesh of rank 0, i.e. before it is released), and /mesh/node_groups
+   (N x G, 1 where node n belongs to group g), then give the file its name. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh);
 /* Root attributes. Collective, same values on all ranks. */
 PETSC_EXTERN PetscErrorCode FlxWriterSetAttribute(FlxWriter w, const char name[], const char value[]);
 PETSC_EXTERN PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscReal value);
-/* Append one output step of node fields given in natural order (6 per node). Collective. */
+/* Append one output step: /time and the node fields displacement, velocity, acceleration given in natural order
+   (6 per node). Starts a frame; the frame's other fields follow with FlxWriterWriteFrameNodeField and
+   FlxWriterWriteCellField. Flushed. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec a);
-/* Write a single node field (N x 6, natural order) as dataset name, e.g. "/static/displacement". Collective. */
+/* An extra node field (6 per node, natural order, e.g. "reaction") at the frame just written: /fields/NAME
+   (T x N x 6); in a file without frames (static), /static/NAME (N x 6). Listed in the XDMF. Flushed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec xnat);
+/* A cell field: r[t] holds ncomp values per cell of type t in natural order (NULL for types without this field).
+   In a transient file, at the frame just written: /fields/NAME/TYPE (T x E_t x ncomp); in a file without frames:
+   /static/NAME/TYPE (E_t x ncomp). Attribute "components" names the columns (compnames). Each component is a cell
+   attribute "NAME_COMPONENT" of the XDMF. Flushed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[]);
+/* Write a single node field (N x 6, natural order) as dataset name, e.g. "/static/displacement" (listed in the XDMF
+   when under /static). Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x);
-/* Append ledger rows (same on all ranks). Collective. */
+/* Shell stress resultants: FlxWriterWriteCellField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, ...). Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[]);
 /* Write /modes/frequency (Hz), /modes/rigid_body (1 for rigid-body modes), /modes/omega_max (rad/s) and
    /modes/shape (n x N x 6, natural node order, mass-normalized), and make the XDMF step through the modes.
    shapes are natural-order vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[]);
-/* Append the shell stress resultants of the frame just written: r[t] (natural order of the cells of type t,
-   FLX_SHELL_NRESULTANTS per cell; NULL for types without shells) into /fields/shell_resultants/TYPE,
-   and show them as cell attributes in the XDMF. Collective. */
-PETSC_EXTERN PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[]);
 /* Read /modes/omega_max (rad/s) from a results file of 'flexure modes'. Collective. */
 PETSC_EXTERN PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max);
+
+/* History series: /history/NAME (K x ncol, extendible; NAME may hold one '/' level, e.g. "reactions/base"), column
+   names colnames (comma-separated) in the attribute "columns"; *id identifies it. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterDefineHistory(FlxWriter w, const char name[], PetscInt ncol, const char colnames[], PetscInt *id);
+/* Append n rows (n x ncol, row-major, valid on rank 0) to series id. No allocation once running. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterAppendHistory(FlxWriter w, PetscInt id, PetscInt n, const PetscReal rows[]);
+/* Append n times (valid on rank 0) to /history/time. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterAppendHistoryTime(FlxWriter w, PetscInt n, const PetscReal t[]);
+/* Append ledger rows (same on all ranks) to /energy. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[]);
-/* Declare probe p with its DOF names (comma-separated) and count. Collective. */
+/* Declare probe p with its DOF names (comma-separated) and count: /probes/NAME. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[]);
 /* Append n rows of probe p: times, and values ndof x 3 (x, v, a) per row, valid on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt p, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride);
 /* Flush to disk (H5Fflush) and rewrite the XDMF file. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterFlush(FlxWriter w);
-/* Close the file. Collective. */
+/* Close the file (and release the writer). Safe on every error path: after an I/O error the file is already closed
+   and only memory is freed. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterDestroy(FlxWriter *w);
 
 /* Output glue of a transient run: reads -output_file, -output_interval, -probe_names ...; writes the
    mesh and attributes; sets the stepper's output callbacks. */
 typedef struct _p_FlxOutput *FlxOutput;
-PETSC_EXTERN PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out);
+PETSC_EXTERN PetscErrorCode  FlxOutputCreate(MPI_Comm comm, FlxOutput *out);
 /* Read the output and probe options. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOutputSetFromOptions(FlxOutput out);
 /* Open the file, write the mesh and attributes, define probes and hook into the stepper. Collective. */

@@ -13,12 +13,14 @@ static PetscErrorCode Triad(MPI_Comm comm, PetscInt n, PetscReal *gbs)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(n, &a, n, &b, n, &c));
-  for (PetscInt i = 0; i < n; i++) a[i] = 0, b[i] = 1, c[i] = 2;
+  for (PetscInt i = 0; i < n; i++)
+    a[i] = 0, b[i] = 1, c[i] = 2;
   for (int rep = 0; rep < 10; rep++) {
     PetscReal dt;
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PetscTime(&t0));
-    for (PetscInt i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+    for (PetscInt i = 0; i < n; i++)
+      a[i] = b[i] + 3.0 * c[i];
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(PetscTime(&t1));
     dt   = t1 - t0;
@@ -42,7 +44,8 @@ static PetscErrorCode TimeOp(MPI_Comm comm, PetscInt reps, PetscErrorCode (*op)(
   PetscCall(op(ctx, x, y));
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++) PetscCall(op(ctx, x, y));
+  for (PetscInt k = 0; k < reps; k++)
+    PetscCall(op(ctx, x, y));
   PetscCallMPI(MPI_Barrier(comm));
   PetscCall(PetscTime(&t1));
   *sec = (t1 - t0) / reps;
@@ -163,7 +166,8 @@ int main(int argc, char **argv)
     if (k == 0) tfirst = tstep;
     PetscCall(PetscPrintf(comm, "bench: %-10s step %7.2f ns/DOF = %.3f x MatMult = %.3f x %s step (%s)\n", presets[k], (double)(tstep / N * 1e9), (double)(tstep / tmm), (double)(tstep / tfirst), presets[0], desc));
   }
-  for (PetscInt k = 0; k < npre; k++) PetscCall(PetscFree(presets[k]));
+  for (PetscInt k = 0; k < npre; k++)
+    PetscCall(PetscFree(presets[k]));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&v));
   PetscCall(FlxStepperDestroy(&ts));

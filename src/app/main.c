@@ -278,7 +278,7 @@ int main(int argc, char **argv)
   App            app;
   MPI_Comm       agree;
   char           err[2048] = "", *cmdline, **nargv;
-  PetscBool      yaml = PETSC_FALSE;
+  PetscBool      yaml      = PETSC_FALSE;
   int            code = 0, rank, provided, nargc = 0;
   PetscErrorCode ierr = 0;
 
@@ -292,8 +292,7 @@ int main(int argc, char **argv)
   else if (argc == 1) {
     snprintf(err, sizeof(err), "no case file: flexure [SUBCOMMAND] CASE.yaml [options] (flexure -help lists every option)");
     code = FLX_EXIT_INPUT;
-  }
-  else if (cl.help == 3) {
+  } else if (cl.help == 3) {
     if (rank == 0) printf("%s", usage);
     FlxCommandLineFree(&cl);
     free(cmdline);

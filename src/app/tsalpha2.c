@@ -22,16 +22,16 @@
 static const char help[] = "flexure-tsalpha2: a flexure model integrated by PETSc TSALPHA2 (verification, benchmarks).\n";
 
 typedef struct {
-  FlxModel  model;
-  FlxSystem sys;
-  Mat       K, Kaij;
-  Vec       mass, free, w, f;
-  PetscReal aM, bK, diag;
-  IS        fixed;
-  PetscInt  probe; /* global DOF or -1 */
-  FILE     *out;
+  FlxModel       model;
+  FlxSystem      sys;
+  Mat            K, Kaij;
+  Vec            mass, free, w, f;
+  PetscReal      aM, bK, diag;
+  IS             fixed;
+  PetscInt       probe; /* global DOF or -1 */
+  FILE          *out;
   PetscLogDouble t0, tfirst, tlast;
-  PetscInt  nsteps;
+  PetscInt       nsteps;
 } Ctx;
 
 static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ptr)
@@ -149,7 +149,7 @@ static PetscErrorCode Run(MPI_Comm comm)
   PetscReal    h = 1e-4, r = 0.8, am, af, be, ga;
   PetscInt     steps = 100, node = -1, dof = 1;
   char         path[PETSC_MAX_PATH_LEN] = "";
-  PetscBool    restart = PETSC_FALSE;
+  PetscBool    restart                  = PETSC_FALSE;
   PetscMPIInt  rank;
 
   PetscFunctionBegin;

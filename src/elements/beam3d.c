@@ -27,15 +27,18 @@ static PetscErrorCode BeamFrame(const PetscReal xyz[], const FlxSectionProps *p,
   PetscReal d[3], v[3], z[3], nz, nv;
 
   PetscFunctionBegin;
-  for (int c = 0; c < 3; c++) d[c] = xyz[3 + c] - xyz[c];
+  for (int c = 0; c < 3; c++)
+    d[c] = xyz[3 + c] - xyz[c];
   f->L = PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
   if (!(f->L > 0)) {
     snprintf(err, len, "zero length (coincident nodes)");
     PetscFunctionReturn(PETSC_ERR_USER_INPUT);
   }
-  for (int c = 0; c < 3; c++) d[c] /= f->L;
+  for (int c = 0; c < 3; c++)
+    d[c] /= f->L;
   if (p->has_orient) {
-    for (int c = 0; c < 3; c++) v[c] = p->orient[c];
+    for (int c = 0; c < 3; c++)
+      v[c] = p->orient[c];
   } else {
     v[0] = v[1] = 0;
     v[2]        = 1;
@@ -71,14 +74,16 @@ static void ToGlobal(const PetscReal R[9], const PetscReal Kl[144], PetscReal Kg
     for (int b = 0; b < 4; b++)
       for (int c = 0; c < 3; c++) {
         PetscReal s = 0;
-        for (int k = 0; k < 3; k++) s += Kl[i * 12 + 3 * b + k] * R[k * 3 + c];
+        for (int k = 0; k < 3; k++)
+          s += Kl[i * 12 + 3 * b + k] * R[k * 3 + c];
         tmp[i * 12 + 3 * b + c] = s;
       }
   for (int a = 0; a < 4; a++) /* Kg = T^T tmp */
     for (int r = 0; r < 3; r++)
       for (int j = 0; j < 12; j++) {
         PetscReal s = 0;
-        for (int k = 0; k < 3; k++) s += R[k * 3 + r] * tmp[(3 * a + k) * 12 + j];
+        for (int k = 0; k < 3; k++)
+          s += R[k * 3 + r] * tmp[(3 * a + k) * 12 + j];
         Kg[(3 * a + r) * 12 + j] = s;
       }
 }
@@ -87,7 +92,8 @@ static void ToGlobal(const PetscReal R[9], const PetscReal Kl[144], PetscReal Kg
 static void AddBlock4(PetscReal K[144], const int idx[4], const PetscReal B[16], PetscReal c)
 {
   for (int i = 0; i < 4; i++)
-    for (int j = 0; j < 4; j++) K[idx[i] * 12 + idx[j]] += c * B[i * 4 + j];
+    for (int j = 0; j < 4; j++)
+      K[idx[i] * 12 + idx[j]] += c * B[i * 4 + j];
 }
 
 static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
@@ -100,12 +106,12 @@ static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionPro
     PetscErrorCode ierr = BeamFrame(xyz, p, &f, err, len);
     if (ierr) PetscFunctionReturn(ierr);
   }
-  L  = f.L;
-  L2 = L * L;
-  py = p->Asy > 0 ? 12 * p->E * p->Iz / (p->G * p->Asy * L2) : 0;
-  pz = p->Asz > 0 ? 12 * p->E * p->Iy / (p->G * p->Asz * L2) : 0;
-  ea = p->E * p->A / L;
-  gj = p->G * p->J / L;
+  L              = f.L;
+  L2             = L * L;
+  py             = p->Asy > 0 ? 12 * p->E * p->Iz / (p->G * p->Asy * L2) : 0;
+  pz             = p->Asz > 0 ? 12 * p->E * p->Iy / (p->G * p->Asz * L2) : 0;
+  ea             = p->E * p->A / L;
+  gj             = p->G * p->J / L;
   Kl[0 * 12 + 0] = Kl[6 * 12 + 6] = ea;
   Kl[0 * 12 + 6] = Kl[6 * 12 + 0] = -ea;
   Kl[3 * 12 + 3] = Kl[9 * 12 + 9] = gj;
@@ -136,7 +142,8 @@ static PetscErrorCode Beam3dLumpedMass(const PetscReal xyz[], const FlxSectionPr
   for (int a = 0; a < 2; a++)
     for (int c = 0; c < 3; c++) {
       PetscReal jr = 0;
-      for (int k = 0; k < 3; k++) jr += f.R[k * 3 + c] * f.R[k * 3 + c] * J[k];
+      for (int k = 0; k < 3; k++)
+        jr += f.R[k * 3 + c] * f.R[k * 3 + c] * J[k];
       m[6 * a + c]     = mt;
       m[6 * a + 3 + c] = jr;
     }
@@ -152,10 +159,10 @@ static PetscErrorCode Beam3dConsistentMass(const PetscReal xyz[], const FlxSecti
 
   PetscFunctionBegin;
   PetscCall(BeamFrame(xyz, p, &f, err, sizeof(err)));
-  L  = f.L;
-  L2 = L * L;
-  m  = p->rho * p->A * L;
-  mj = p->rotary_scale * p->rho * (p->Iy + p->Iz) * L;
+  L              = f.L;
+  L2             = L * L;
+  m              = p->rho * p->A * L;
+  mj             = p->rotary_scale * p->rho * (p->Iy + p->Iz) * L;
   Ml[0 * 12 + 0] = Ml[6 * 12 + 6] = m / 3;
   Ml[0 * 12 + 6] = Ml[6 * 12 + 0] = m / 6;
   Ml[3 * 12 + 3] = Ml[9 * 12 + 9] = mj / 3;

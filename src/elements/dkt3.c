@@ -60,21 +60,22 @@ static void H(const DKT *k, const PetscReal N[6], PetscReal Hx[9], PetscReal Hy[
 static void BendingB(const DKT *k, PetscReal xi, PetscReal eta, PetscReal B[54])
 {
   PetscReal l = 1 - xi - eta, Nxi[6], Neta[6], Hxx[9], Hyx[9], Hxe[9], Hye[9];
-  Nxi[0]  = -(4 * l - 1);
-  Neta[0] = -(4 * l - 1);
-  Nxi[1]  = 4 * xi - 1;
-  Neta[1] = 0;
-  Nxi[2]  = 0;
-  Neta[2] = 4 * eta - 1;
-  Nxi[3]  = 4 * eta;
-  Neta[3] = 4 * xi;
-  Nxi[4]  = -4 * eta;
-  Neta[4] = 4 * (l - eta);
-  Nxi[5]  = 4 * (l - xi);
-  Neta[5] = -4 * xi;
+  Nxi[0]      = -(4 * l - 1);
+  Neta[0]     = -(4 * l - 1);
+  Nxi[1]      = 4 * xi - 1;
+  Neta[1]     = 0;
+  Nxi[2]      = 0;
+  Neta[2]     = 4 * eta - 1;
+  Nxi[3]      = 4 * eta;
+  Neta[3]     = 4 * xi;
+  Nxi[4]      = -4 * eta;
+  Neta[4]     = 4 * (l - eta);
+  Nxi[5]      = 4 * (l - xi);
+  Neta[5]     = -4 * xi;
   H(k, Nxi, Hxx, Hyx);
   H(k, Neta, Hxe, Hye);
-  for (int i = 0; i < 54; i++) B[i] = 0;
+  for (int i = 0; i < 54; i++)
+    B[i] = 0;
   for (int a = 0; a < 3; a++)
     for (int j = 0; j < 3; j++) {
       int       src = 3 * a + j, dst = 6 * a + 2 + j; /* w, rx, ry -> local DOFs 2, 3, 4 */
@@ -82,9 +83,9 @@ static void BendingB(const DKT *k, PetscReal xi, PetscReal eta, PetscReal B[54])
       PetscReal bxy = (-k->x31 * Hxx[src] + k->x21 * Hxe[src]) / k->det;
       PetscReal byx = (k->y31 * Hyx[src] - k->y21 * Hye[src]) / k->det;
       PetscReal byy = (-k->x31 * Hyx[src] + k->x21 * Hye[src]) / k->det;
-      B[dst]      = bxx;
-      B[18 + dst] = byy;
-      B[36 + dst] = bxy + byx;
+      B[dst]        = bxx;
+      B[18 + dst]   = byy;
+      B[36 + dst]   = bxy + byx;
     }
 }
 
@@ -105,7 +106,8 @@ static void MembraneB(const DKT *k, PetscReal Bm[54])
 {
   PetscReal N[3], dNx[3], dNy[3];
   Linear(k, 1.0 / 3, 1.0 / 3, N, dNx, dNy);
-  for (int i = 0; i < 54; i++) Bm[i] = 0;
+  for (int i = 0; i < 54; i++)
+    Bm[i] = 0;
   for (int a = 0; a < 3; a++) {
     Bm[6 * a]          = dNx[a];
     Bm[18 + 6 * a + 1] = dNy[a];
@@ -159,7 +161,8 @@ static PetscErrorCode LumpedMass(const PetscReal xyz[], const FlxSectionProps *p
 
   PetscFunctionBegin;
   PetscCall(Frame(xyz, p, &f));
-  for (int a = 0; a < 3; a++) w[a] = f.area / 3;
+  for (int a = 0; a < 3; a++)
+    w[a] = f.area / 3;
   PetscCall(FlxShellLumpedMass(3, w, p, m));
   PetscFunctionReturn(0);
 }
@@ -188,7 +191,8 @@ static PetscErrorCode Pressure(const PetscReal xyz[], const FlxSectionProps *p, 
 
   PetscFunctionBegin;
   PetscCall(Frame(xyz, p, &f));
-  for (int a = 0; a < 3; a++) w[a] = f.area / 3;
+  for (int a = 0; a < 3; a++)
+    w[a] = f.area / 3;
   FlxShellPressureLoad(&f, w, pr, fg);
   PetscFunctionReturn(0);
 }
@@ -196,9 +200,9 @@ static PetscErrorCode Pressure(const PetscReal xyz[], const FlxSectionProps *p, 
 /* Membrane forces and moments at the centroid; Q = (Mxx,x + Mxy,y, Mxy,x + Myy,y) from the linear moment field. */
 static PetscErrorCode Resultants(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal ug[], PetscReal r[])
 {
-  FlxShellFrame f;
-  DKT           k;
-  PetscReal     ul[18], Dm[9], Db[9], Bm[54], Bb[54], em[3] = {0}, kap[3][3] = {{0}}, Mv[3][3];
+  FlxShellFrame   f;
+  DKT             k;
+  PetscReal       ul[18], Dm[9], Db[9], Bm[54], Bb[54], em[3] = {0}, kap[3][3] = {{0}}, Mv[3][3];
   const PetscReal vx[3] = {0, 1, 0}, vy[3] = {0, 0, 1};
 
   PetscFunctionBegin;
@@ -211,12 +215,15 @@ static PetscErrorCode Resultants(const PetscReal xyz[], const FlxSectionProps *p
   for (int v = 0; v < 3; v++) {
     BendingB(&k, vx[v], vy[v], Bb);
     for (int i = 0; i < 18; i++)
-      for (int c = 0; c < 3; c++) kap[v][c] += Bb[18 * c + i] * ul[i];
+      for (int c = 0; c < 3; c++)
+        kap[v][c] += Bb[18 * c + i] * ul[i];
   }
   for (int i = 0; i < 18; i++)
-    for (int c = 0; c < 3; c++) em[c] += Bm[18 * c + i] * ul[i];
+    for (int c = 0; c < 3; c++)
+      em[c] += Bm[18 * c + i] * ul[i];
   for (int v = 0; v < 3; v++)
-    for (int c = 0; c < 3; c++) Mv[v][c] = Db[3 * c] * kap[v][0] + Db[3 * c + 1] * kap[v][1] + Db[3 * c + 2] * kap[v][2];
+    for (int c = 0; c < 3; c++)
+      Mv[v][c] = Db[3 * c] * kap[v][0] + Db[3 * c + 1] * kap[v][1] + Db[3 * c + 2] * kap[v][2];
   for (int c = 0; c < 3; c++) {
     r[c]     = Dm[3 * c] * em[0] + Dm[3 * c + 1] * em[1] + Dm[3 * c + 2] * em[2];
     r[3 + c] = (Mv[0][c] + Mv[1][c] + Mv[2][c]) / 3;

@@ -51,8 +51,10 @@ static void CovariantShearRow(const FlxShellFrame *f, PetscReal xi, PetscReal et
   Eval(f, xi, eta, &P);
   dx = dir == 0 ? P.xr[0] : P.xs[0];
   dy = dir == 0 ? P.yr[0] : P.ys[0];
-  for (int a = 0; a < 4; a++) dN[a] = dir == 0 ? 0.25 * XiN[a] * (1 + eta * EtaN[a]) : 0.25 * EtaN[a] * (1 + xi * XiN[a]);
-  for (int i = 0; i < 24; i++) row[i] = 0;
+  for (int a = 0; a < 4; a++)
+    dN[a] = dir == 0 ? 0.25 * XiN[a] * (1 + eta * EtaN[a]) : 0.25 * EtaN[a] * (1 + xi * XiN[a]);
+  for (int i = 0; i < 24; i++)
+    row[i] = 0;
   for (int a = 0; a < 4; a++) {
     row[6 * a + 2] = dN[a];
     row[6 * a + 4] = P.N[a] * dx;  /* beta_x = ry */
@@ -81,7 +83,8 @@ static void Tying(const FlxShellFrame *f, PetscReal tying[4][24])
 
 static void MembraneBendingB(const Point *P, PetscReal Bm[72], PetscReal Bb[72])
 {
-  for (int i = 0; i < 72; i++) Bm[i] = Bb[i] = 0;
+  for (int i = 0; i < 72; i++)
+    Bm[i] = Bb[i] = 0;
   for (int a = 0; a < 4; a++) {
     Bm[6 * a]          = P->dNx[a];
     Bm[24 + 6 * a + 1] = P->dNy[a];
@@ -133,7 +136,8 @@ static PetscErrorCode NodeWeights(const PetscReal xyz[], const FlxSectionProps *
 
   PetscFunctionBegin;
   PetscCall(FlxShellFrameCompute(4, xyz, p, f, err, sizeof(err)));
-  for (int a = 0; a < 4; a++) wnode[a] = 0;
+  for (int a = 0; a < 4; a++)
+    wnode[a] = 0;
   for (int q = 0; q < 4; q++) {
     Point P;
     Eval(f, XiN[q] * g, EtaN[q] * g, &P);
@@ -200,13 +204,15 @@ static PetscErrorCode Resultants(const PetscReal xyz[], const FlxSectionProps *p
       e[k] += Bm[24 * k + i] * ul[i];
       e[3 + k] += Bb[24 * k + i] * ul[i];
     }
-    for (int k = 0; k < 2; k++) e[6 + k] += Bs[24 * k + i] * ul[i];
+    for (int k = 0; k < 2; k++)
+      e[6 + k] += Bs[24 * k + i] * ul[i];
   }
   for (int k = 0; k < 3; k++) {
     r[k]     = Dm[3 * k] * e[0] + Dm[3 * k + 1] * e[1] + Dm[3 * k + 2] * e[2];
     r[3 + k] = Db[3 * k] * e[3] + Db[3 * k + 1] * e[4] + Db[3 * k + 2] * e[5];
   }
-  for (int k = 0; k < 2; k++) r[6 + k] = p->kappa_s * p->G * p->t * e[6 + k];
+  for (int k = 0; k < 2; k++)
+    r[6 + k] = p->kappa_s * p->G * p->t * e[6 + k];
   FlxShellResultantsFinish(p, r);
   PetscFunctionReturn(0);
 }

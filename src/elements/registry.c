@@ -45,9 +45,11 @@ PetscErrorCode FlxElementOmegaSquaredBound(PetscInt n, const PetscReal K[], cons
 
   PetscFunctionBegin;
   PetscCheck(n <= 24, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "element too large for the bound");
-  for (PetscInt i = 0; i < n; i++) s[i] = m[i] > 0 ? 1 / PetscSqrtReal(m[i]) : 0;
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) A[i * n + j] = s[i] * K[i * n + j] * s[j];
+    s[i] = m[i] > 0 ? 1 / PetscSqrtReal(m[i]) : 0;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++)
+      A[i * n + j] = s[i] * K[i * n + j] * s[j];
   PetscCall(FlxSymEigenvalues(n, A, w));
   *lambda = w[n - 1];
   PetscFunctionReturn(0);

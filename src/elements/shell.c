@@ -45,7 +45,8 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
     PetscReal        e[3] = {X[0] - Y[0], X[1] - Y[1], X[2] - Y[2]}, l = Norm3(e);
     lmin = PetscMin(lmin, l);
     lmax = PetscMax(lmax, l);
-    for (int d = 0; d < 3; d++) c[d] += xyz[3 * a + d] / nn;
+    for (int d = 0; d < 3; d++)
+      c[d] += xyz[3 * a + d] / nn;
   }
   if (!(lmin > 1e-8 * lmax)) {
     snprintf(err, len, "degenerate %s: two nodes coincide (shortest edge %g, longest %g)", nn == 4 ? "quad" : "triangle", (double)lmin, (double)lmax);
@@ -71,12 +72,15 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
         a2[d] = xyz[6 + d] - xyz[d];
       }
       Cross(a1, a2, t1);
-      for (int d = 0; d < 3; d++) a1[d] = xyz[9 + d] - xyz[d];
+      for (int d = 0; d < 3; d++)
+        a1[d] = xyz[9 + d] - xyz[d];
       Cross(a2, a1, t2);
       s = Norm3(t1) + Norm3(t2);
     }
-    if (s > 1e-8 * lmax * lmax) snprintf(err, len, "inverted quad: the node order crosses itself (bow-tie); list the nodes around the element");
-    else snprintf(err, len, "degenerate %s: zero area (collinear nodes)", nn == 4 ? "quad" : "triangle");
+    if (s > 1e-8 * lmax * lmax)
+      snprintf(err, len, "inverted quad: the node order crosses itself (bow-tie); list the nodes around the element");
+    else
+      snprintf(err, len, "degenerate %s: zero area (collinear nodes)", nn == 4 ? "quad" : "triangle");
     PetscFunctionReturn(PETSC_ERR_USER_INPUT);
   }
   for (int d = 0; d < 3; d++) {
@@ -88,9 +92,9 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
   f->warp = 0;
   for (PetscInt a = 0; a < nn; a++) {
     PetscReal r[3] = {xyz[3 * a] - c[0], xyz[3 * a + 1] - c[1], xyz[3 * a + 2] - c[2]};
-    f->x[a] = r[0] * f->R[0] + r[1] * f->R[1] + r[2] * f->R[2];
-    f->y[a] = r[0] * f->R[3] + r[1] * f->R[4] + r[2] * f->R[5];
-    f->h[a] = r[0] * f->R[6] + r[1] * f->R[7] + r[2] * f->R[8];
+    f->x[a]        = r[0] * f->R[0] + r[1] * f->R[1] + r[2] * f->R[2];
+    f->y[a]        = r[0] * f->R[3] + r[1] * f->R[4] + r[2] * f->R[5];
+    f->h[a]        = r[0] * f->R[6] + r[1] * f->R[7] + r[2] * f->R[8];
   }
   /* signed corner areas: all positive for a convex element in the order of its nodes */
   for (PetscInt a = 0; a < nn; a++) {
@@ -105,7 +109,8 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
     PetscInt b = (a + 1) % nn;
     f->area += 0.5 * (f->x[a] * f->y[b] - f->x[b] * f->y[a]);
   }
-  for (PetscInt a = 0; a < nn; a++) f->warp = PetscMax(f->warp, PetscAbsReal(f->h[a]) / PetscSqrtReal(f->area));
+  for (PetscInt a = 0; a < nn; a++)
+    f->warp = PetscMax(f->warp, PetscAbsReal(f->h[a]) / PetscSqrtReal(f->area));
   if (f->warp > p->max_warp) {
     snprintf(err, len, "warped quad: warp %.3g (largest node offset from the mean plane / sqrt(area)) exceeds the limit %.3g; refine the mesh or split into triangles (or raise the section's max_warp)", (double)f->warp, (double)p->max_warp);
     PetscFunctionReturn(PETSC_ERR_USER_INPUT);
@@ -117,7 +122,8 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
 static void NodeT(const FlxShellFrame *f, PetscInt a, PetscReal T[36])
 {
   const PetscReal *R = f->R, h = f->h[a];
-  for (int i = 0; i < 36; i++) T[i] = 0;
+  for (int i = 0; i < 36; i++)
+    T[i] = 0;
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       T[i * 6 + j]           = R[3 * i + j];
@@ -134,19 +140,22 @@ void FlxShellToGlobal(const FlxShellFrame *f, const PetscReal Kl[], PetscReal Kg
   const PetscInt n = 6 * f->nn;
   PetscReal      T[4][36], tmp[24 * 24];
 
-  for (PetscInt a = 0; a < f->nn; a++) NodeT(f, a, T[a]);
+  for (PetscInt a = 0; a < f->nn; a++)
+    NodeT(f, a, T[a]);
   for (PetscInt i = 0; i < n; i++) /* tmp = Kl T */
     for (PetscInt b = 0; b < f->nn; b++)
       for (int c = 0; c < 6; c++) {
         PetscReal s = 0;
-        for (int k = 0; k < 6; k++) s += Kl[i * n + 6 * b + k] * T[b][k * 6 + c];
+        for (int k = 0; k < 6; k++)
+          s += Kl[i * n + 6 * b + k] * T[b][k * 6 + c];
         tmp[i * n + 6 * b + c] = s;
       }
   for (PetscInt a = 0; a < f->nn; a++) /* Kg = T^T tmp */
     for (int r = 0; r < 6; r++)
       for (PetscInt j = 0; j < n; j++) {
         PetscReal s = 0;
-        for (int k = 0; k < 6; k++) s += T[a][k * 6 + r] * tmp[(6 * a + k) * n + j];
+        for (int k = 0; k < 6; k++)
+          s += T[a][k * 6 + r] * tmp[(6 * a + k) * n + j];
         Kg[(6 * a + r) * n + j] = s;
       }
 }
@@ -158,7 +167,8 @@ void FlxShellDisplacementToLocal(const FlxShellFrame *f, const PetscReal ug[], P
     NodeT(f, a, T);
     for (int i = 0; i < 6; i++) {
       PetscReal s = 0;
-      for (int k = 0; k < 6; k++) s += T[i * 6 + k] * ug[6 * a + k];
+      for (int k = 0; k < 6; k++)
+        s += T[i * 6 + k] * ug[6 * a + k];
       ul[6 * a + i] = s;
     }
   }
@@ -179,20 +189,22 @@ void FlxShellAddBtDB(PetscInt n, PetscInt nr, const PetscReal B[], const PetscRe
   for (PetscInt r = 0; r < nr; r++)
     for (PetscInt j = 0; j < n; j++) {
       PetscReal s = 0;
-      for (PetscInt k = 0; k < nr; k++) s += D[r * nr + k] * B[k * n + j];
+      for (PetscInt k = 0; k < nr; k++)
+        s += D[r * nr + k] * B[k * n + j];
       DB[r * n + j] = w * s;
     }
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt r = 0; r < nr; r++) {
       PetscReal b = B[r * n + i];
       if (b == 0) continue;
-      for (PetscInt j = 0; j < n; j++) K[i * n + j] += b * DB[r * n + j];
+      for (PetscInt j = 0; j < n; j++)
+        K[i * n + j] += b * DB[r * n + j];
     }
 }
 
 void FlxShellAddDrilling(const FlxShellFrame *f, PetscReal gamma, PetscReal w, const PetscReal N[], const PetscReal dNx[], const PetscReal dNy[], PetscReal Kl[])
 {
-  const PetscInt n = 6 * f->nn;
+  const PetscInt n     = 6 * f->nn;
   PetscReal      b[24] = {0};
   for (PetscInt a = 0; a < f->nn; a++) { /* rz - (v,x - u,y) / 2 */
     b[6 * a + 0] = 0.5 * dNy[a];
@@ -234,11 +246,13 @@ PetscErrorCode FlxShellConsistentMass(PetscInt nn, PetscInt nq, const PetscReal 
   const PetscReal rt = p->rho * p->t, ri = p->rotary_scale * p->rho * p->t * p->t * p->t / 12;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < n * n; i++) M[i] = 0;
+  for (PetscInt i = 0; i < n * n; i++)
+    M[i] = 0;
   for (PetscInt a = 0; a < nn; a++)
     for (PetscInt b = 0; b < nn; b++) {
       PetscReal s = 0;
-      for (PetscInt q = 0; q < nq; q++) s += w[q] * N[q * nn + a] * N[q * nn + b];
+      for (PetscInt q = 0; q < nq; q++)
+        s += w[q] * N[q * nn + a] * N[q * nn + b];
       for (int d = 0; d < 3; d++) {
         M[(6 * a + d) * n + 6 * b + d]         = rt * s;
         M[(6 * a + 3 + d) * n + 6 * b + 3 + d] = ri * s;
@@ -250,5 +264,6 @@ PetscErrorCode FlxShellConsistentMass(PetscInt nn, PetscInt nq, const PetscReal 
 void FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], PetscReal pressure, PetscReal fg[])
 {
   for (PetscInt a = 0; a < f->nn; a++)
-    for (int d = 0; d < 6; d++) fg[6 * a + d] = d < 3 ? -pressure * wnode[a] * f->R[6 + d] : 0;
+    for (int d = 0; d < 6; d++)
+      fg[6 * a + d] = d < 3 ? -pressure * wnode[a] * f->R[6 + d] : 0;
 }

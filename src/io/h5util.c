@@ -1,7 +1,211 @@
-/* HDF5 helpers for collective writes where rank 0 holds the data. */
+/* HDF5 helpers of the results file: collective error decisions, space reservation, collective writes where rank 0
+   holds the data, and the registry of open files closed before MPI ends. */
+#define _GNU_SOURCE
 #include <flexure/private/h5util.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
-PetscErrorCode FlxH5CreateExtendible(hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], hid_t *dset)
+typedef struct {
+  char inner[256]; /* innermost description on the HDF5 error stack */
+  int  nospace, quota;
+} StackInfo;
+
+static herr_t WalkStack(unsigned n, const H5E_error2_t *e, void *ctx)
+{
+  StackInfo *s = (StackInfo *)ctx;
+
+  (void)n;
+  if (e->desc && e->desc[0]) {
+    snprintf(s->inner, sizeof(s->inner), "%s", e->desc);
+    if (strstr(e->desc, "No space left") || strstr(e->desc, "errno = 28") || strstr(e->desc, "NO_SPACE")) s->nospace = 1;
+    if (strstr(e->desc, "quota") || strstr(e->desc, "QUOTA")) s->quota = 1;
+  }
+  return 0;
+}
+
+/* Whether the file system holding path is full (under 64 KiB left for the user). */
+PetscBool FlxH5DiskFull(const char path[])
+{
+  char           dir[PETSC_MAX_PATH_LEN];
+  struct statvfs sv;
+
+  snprintf(dir, sizeof(dir), "%s", path);
+  if (statvfs(dirname(dir), &sv)) return PETSC_FALSE;
+  return (PetscBool)((double)sv.f_bavail * (double)sv.f_frsize < 65536.0);
+}
+
+/* Why the last HDF5 call failed on this rank, as a message naming the file. */
+static void Reason(FlxH5IO *io, int err, const char call[], char msg[], size_t len)
+{
+  StackInfo s;
+  char      what[160] = "";
+
+  memset(&s, 0, sizeof(s));
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, WalkStack, &s);
+  H5Eclear2(H5E_DEFAULT);
+  if (io->what && io->what[0]) snprintf(what, sizeof(what), " (writing %s)", io->what);
+  if (err == ENOSPC || s.nospace || FlxH5DiskFull(io->path))
+    snprintf(msg, len, "cannot write the results file %.700s%s: no space left on device", io->path, what);
+  else if (err == EDQUOT || s.quota)
+    snprintf(msg, len, "cannot write the results file %.700s%s: disk quota exceeded", io->path, what);
+  else
+    snprintf(msg, len, "cannot write the results file %.700s%s: HDF5 call %s failed%s%s", io->path, what, call, s.inner[0] ? ": " : "", s.inner);
+}
+
+PetscErrorCode FlxH5Fail(FlxH5IO *io, PetscBool failed, const char msg[])
+{
+  int mine = failed ? 1 : 0, any;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, io->comm));
+  if (!any) PetscFunctionReturn(0);
+  if (!io->failed) {
+    io->failed = PETSC_TRUE;
+    if (io->abort) (void)io->abort(io); /* collective; errors ignored: the first one is what the user needs */
+  }
+  PetscCall(FlxCheckCollective(io->comm, failed, PETSC_ERR_FILE_WRITE, msg));
+  PetscFunctionReturn(0);
+}
+
+void FlxH5Local(FlxH5IO *io, const char call[])
+{
+  if (!io->pending[0]) Reason(io, errno, call, io->pending, sizeof(io->pending));
+}
+
+PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[])
+{
+  int  err = errno, mine = failed || io->pending[0], any;
+  char msg[1024] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, io->comm));
+  if (!any) PetscFunctionReturn(0);
+  if (io->pending[0])
+    PetscCall(PetscStrncpy(msg, io->pending, sizeof(msg)));
+  else if (failed)
+    Reason(io, err, call, msg, sizeof(msg));
+  PetscCall(FlxH5Fail(io, (PetscBool)mine, msg));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes)
+{
+  int  err       = 0;
+  char msg[1024] = "";
+
+  PetscFunctionBegin;
+  PetscCheck(!io->failed, io->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", io->path);
+  if (io->rank == 0 && io->fd >= 0) {
+    haddr_t     eoa = 0;
+    struct stat st;
+    if (H5Fget_eoa(io->file, &eoa) >= 0 && !fstat(io->fd, &st)) {
+      off_t target = (off_t)eoa + (off_t)(2 * bytes) + (off_t)(1 << 20); /* twice the data (chunks) and 1 MiB of metadata */
+      if (target > st.st_size) {
+        if (io->fallocate && fallocate(io->fd, 0, st.st_size, target - st.st_size)) {
+          if (errno == EOPNOTSUPP || errno == ENOSYS)
+            io->fallocate = PETSC_FALSE;
+          else
+            err = errno;
+        }
+        if (!io->fallocate && !err && ftruncate(io->fd, target)) err = errno; /* no reservation: at least the size */
+      }
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, io->comm));
+  if (err) {
+    char what[160] = "";
+    if (io->what && io->what[0]) snprintf(what, sizeof(what), " (writing %s)", io->what);
+    if (err == ENOSPC)
+      snprintf(msg, sizeof(msg), "cannot write the results file %.700s%s: no space left on device", io->path, what);
+    else if (err == EDQUOT)
+      snprintf(msg, sizeof(msg), "cannot write the results file %.700s%s: disk quota exceeded", io->path, what);
+    else
+      snprintf(msg, sizeof(msg), "cannot write the results file %.700s%s: %s", io->path, what, strerror(err));
+    PetscCall(FlxH5Fail(io, (PetscBool)(io->rank == 0), msg));
+  }
+  PetscFunctionReturn(0);
+}
+
+void FlxH5TrimReserve(const char path[])
+{
+  H5E_auto2_t fn;
+  void       *data;
+  hid_t       f;
+  haddr_t     eoa = 0;
+  struct stat st;
+
+  H5Eget_auto2(H5E_DEFAULT, &fn, &data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f >= 0) {
+    if (H5Fget_eoa(f, &eoa) < 0) eoa = 0;
+    H5Fclose(f);
+  }
+  H5Eset_auto2(H5E_DEFAULT, fn, data);
+  if (eoa > 0 && !stat(path, &st) && st.st_size > (off_t)eoa) (void)!truncate(path, (off_t)eoa);
+}
+
+/* Registry of open results files. */
+static FlxH5IO **Open_  = NULL;
+static PetscInt  nOpen_ = 0, capOpen_ = 0;
+static PetscBool finalizeRegistered_ = PETSC_FALSE;
+
+static PetscErrorCode CloseAllAtFinalize(void)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nOpen_; k++)
+    if (Open_[k]->file >= 0 && Open_[k]->abort) (void)Open_[k]->abort(Open_[k]);
+  nOpen_ = 0;
+  PetscCall(PetscFree(Open_));
+  capOpen_            = 0;
+  finalizeRegistered_ = PETSC_FALSE;
+  H5close(); /* now, while MPI is alive: HDF5's own exit handler would run after MPI_Finalize */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5Register(FlxH5IO *io)
+{
+  PetscFunctionBegin;
+  if (!finalizeRegistered_) {
+    PetscCall(PetscRegisterFinalize(CloseAllAtFinalize));
+    finalizeRegistered_ = PETSC_TRUE;
+  }
+  if (nOpen_ == capOpen_) {
+    FlxH5IO **tmp;
+    capOpen_ = 2 * capOpen_ + 4;
+    PetscCall(PetscMalloc1(capOpen_, &tmp));
+    if (nOpen_) PetscCall(PetscArraycpy(tmp, Open_, nOpen_));
+    PetscCall(PetscFree(Open_));
+    Open_ = tmp;
+  }
+  Open_[nOpen_++] = io;
+  PetscFunctionReturn(0);
+}
+
+void FlxH5Unregister(FlxH5IO *io)
+{
+  for (PetscInt k = 0; k < nOpen_; k++)
+    if (Open_[k] == io) {
+      Open_[k] = Open_[--nOpen_];
+      break;
+    }
+}
+
+PetscErrorCode FlxH5GetIO(hid_t file, FlxH5IO **io)
+{
+  PetscFunctionBegin;
+  *io = NULL;
+  for (PetscInt k = 0; k < nOpen_; k++)
+    if (Open_[k]->file == file) *io = Open_[k];
+  PetscCheck(*io, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "HDF5 file %lld is not an open results file", (long long)file);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5CreateExtendible(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], hid_t *dset)
 {
   hsize_t cur[4], max[4], chunk[4];
   hid_t   space, plist;
@@ -15,74 +219,108 @@ PetscErrorCode FlxH5CreateExtendible(hid_t loc, const char name[], hid_t type, i
   if (r == 1) chunk[0] = 1024;
   if (r == 2 && dims[1] * 1024 <= 65536) chunk[0] = 1024 / (dims[1] ? dims[1] : 1) + 1;
   if (r == 3 && dims[1] > 65536) chunk[1] = 65536;
-  FLX_H5ID(space, H5Screate_simple(r, cur, max));
-  FLX_H5ID(plist, H5Pcreate(H5P_DATASET_CREATE));
-  FLX_H5(H5Pset_chunk(plist, r, chunk));
-  FLX_H5ID(*dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT));
-  FLX_H5(H5Pclose(plist));
-  FLX_H5(H5Sclose(space));
+  FLX_H5LID(io, space, H5Screate_simple(r, cur, max));
+  FLX_H5LID(io, plist, H5Pcreate(H5P_DATASET_CREATE));
+  FLX_H5L(io, H5Pset_chunk(plist, r, chunk));
+  FLX_H5ID(io, *dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT));
+  FLX_H5L(io, H5Pclose(plist));
+  FLX_H5L(io, H5Sclose(space));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CollectiveXfer(hid_t *xfer)
+static PetscErrorCode CollectiveXfer(FlxH5IO *io, hid_t *xfer)
 {
   PetscFunctionBegin;
-  FLX_H5ID(*xfer, H5Pcreate(H5P_DATASET_XFER));
-  FLX_H5(H5Pset_dxpl_mpio(*xfer, H5FD_MPIO_COLLECTIVE));
+  FLX_H5LID(io, *xfer, H5Pcreate(H5P_DATASET_XFER));
+  FLX_H5L(io, H5Pset_dxpl_mpio(*xfer, H5FD_MPIO_COLLECTIVE));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxH5WriteRoot(hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], const void *data, PetscMPIInt rank)
+PetscErrorCode FlxH5WriteRoot(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], const void *data)
 {
   hid_t space, dset, xfer;
 
   PetscFunctionBegin;
-  FLX_H5ID(space, H5Screate_simple(r, dims, NULL));
-  FLX_H5ID(dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(CollectiveXfer(&xfer));
-  if (rank != 0) FLX_H5(H5Sselect_none(space));
-  FLX_H5(H5Dwrite(dset, type, rank ? space : H5S_ALL, space, xfer, data));
-  FLX_H5(H5Pclose(xfer));
-  FLX_H5(H5Dclose(dset));
-  FLX_H5(H5Sclose(space));
+  FLX_H5LID(io, space, H5Screate_simple(r, dims, NULL));
+  FLX_H5ID(io, dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(CollectiveXfer(io, &xfer));
+  if (io->rank) FLX_H5L(io, H5Sselect_none(space));
+  FLX_H5(io, H5Dwrite(dset, type, io->rank ? space : H5S_ALL, space, xfer, data));
+  FLX_H5L(io, H5Pclose(xfer));
+  FLX_H5L(io, H5Dclose(dset));
+  FLX_H5L(io, H5Sclose(space));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxH5AppendRoot(hid_t dset, hid_t type, hsize_t n, const void *data, PetscMPIInt rank)
+PetscErrorCode FlxH5AppendRoot(FlxH5IO *io, hid_t dset, hid_t type, hsize_t n, const void *data)
 {
   hid_t   fspace, mspace, xfer;
   hsize_t dims[4], start[4] = {0, 0, 0, 0}, count[4];
   int     r;
 
   PetscFunctionBegin;
-  FLX_H5ID(fspace, H5Dget_space(dset));
-  FLX_H5ID(r, H5Sget_simple_extent_ndims(fspace));
-  FLX_H5(H5Sget_simple_extent_dims(fspace, dims, NULL));
-  FLX_H5(H5Sclose(fspace));
+  FLX_H5LID(io, fspace, H5Dget_space(dset));
+  FLX_H5LID(io, r, H5Sget_simple_extent_ndims(fspace));
+  FLX_H5L(io, H5Sget_simple_extent_dims(fspace, dims, NULL));
+  FLX_H5L(io, H5Sclose(fspace));
   start[0] = dims[0];
   dims[0] += n;
-  FLX_H5(H5Dset_extent(dset, dims));
-  FLX_H5ID(fspace, H5Dget_space(dset));
-  for (int i = 0; i < r; i++) count[i] = i ? dims[i] : n;
-  FLX_H5ID(mspace, H5Screate_simple(r, count, NULL));
-  if (rank == 0) FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+  FLX_H5(io, H5Dset_extent(dset, dims));
+  FLX_H5LID(io, fspace, H5Dget_space(dset));
+  for (int i = 0; i < r; i++)
+    count[i] = i ? dims[i] : n;
+  FLX_H5LID(io, mspace, H5Screate_simple(r, count, NULL));
+  if (io->rank == 0)
+    FLX_H5L(io, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
   else {
-    FLX_H5(H5Sselect_none(fspace));
-    FLX_H5(H5Sselect_none(mspace));
+    FLX_H5L(io, H5Sselect_none(fspace));
+    FLX_H5L(io, H5Sselect_none(mspace));
   }
-  PetscCall(CollectiveXfer(&xfer));
-  FLX_H5(H5Dwrite(dset, type, mspace, fspace, xfer, data));
-  FLX_H5(H5Pclose(xfer));
-  FLX_H5(H5Sclose(mspace));
-  FLX_H5(H5Sclose(fspace));
+  PetscCall(CollectiveXfer(io, &xfer));
+  FLX_H5(io, H5Dwrite(dset, type, mspace, fspace, xfer, data));
+  FLX_H5L(io, H5Pclose(xfer));
+  FLX_H5L(io, H5Sclose(mspace));
+  FLX_H5L(io, H5Sclose(fspace));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5WriteStringAttribute(FlxH5IO *io, hid_t loc, const char name[], const char value[])
+{
+  hid_t  type, space, attr;
+  size_t len = strlen(value);
+
+  PetscFunctionBegin;
+  FLX_H5LID(io, type, H5Tcopy(H5T_C_S1));
+  FLX_H5L(io, H5Tset_size(type, len ? len : 1));
+  FLX_H5LID(io, space, H5Screate(H5S_SCALAR));
+  if (H5Aexists(loc, name) > 0) FLX_H5(io, H5Adelete(loc, name));
+  FLX_H5ID(io, attr, H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(io, H5Awrite(attr, type, len ? value : " "));
+  FLX_H5L(io, H5Aclose(attr));
+  FLX_H5L(io, H5Sclose(space));
+  FLX_H5L(io, H5Tclose(type));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5EnsureGroup(FlxH5IO *io, const char path[])
+{
+  htri_t exists;
+
+  PetscFunctionBegin;
+  FLX_H5ID(io, exists, H5Lexists(io->file, path, H5P_DEFAULT));
+  if (!exists) {
+    hid_t g;
+    FLX_H5ID(io, g, H5Gcreate2(io->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    FLX_H5L(io, H5Gclose(g));
+  }
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal *omega_max)
 {
   PetscMPIInt rank;
-  double      v   = 0;
-  int         ok  = 0;
+  double      v  = 0;
+  int         ok = 0;
   char        msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBegin;

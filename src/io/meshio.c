@@ -8,22 +8,26 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
   FlxSerialMesh *sm   = mesh->serial;
   PetscInt       Nc   = 0;
   hsize_t        dims[2];
+  FlxH5IO       *io;
 
   PetscFunctionBegin;
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) Nc += mesh->Ncells[t];
+  PetscCall(FlxH5GetIO(file, &io)); /* the results file's error path: HDF5 failures are decided collectively */
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    Nc += mesh->Ncells[t];
   PetscCheck(mesh->rank != 0 || sm, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the serial mesh was released before it was written");
-  FLX_H5ID(g, H5Gcreate2(file, "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5ID(io, g, H5Gcreate2(file, "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   dims[0] = (hsize_t)mesh->Nnodes;
   dims[1] = 3;
-  PetscCall(FlxH5WriteRoot(g, "coordinates", H5T_NATIVE_DOUBLE, 2, dims, mesh->rank == 0 ? sm->xyz : NULL, mesh->rank));
+  PetscCall(FlxH5WriteRoot(io, g, "coordinates", H5T_NATIVE_DOUBLE, 2, dims, mesh->rank == 0 ? sm->xyz : NULL));
   {
     long long *part = NULL;
     if (mesh->rank == 0) {
       PetscCall(PetscMalloc1(Nc + 1, &part));
-      for (PetscInt c = 0; c < Nc; c++) part[c] = sm->cpart[c];
+      for (PetscInt c = 0; c < Nc; c++)
+        part[c] = sm->cpart[c];
     }
     dims[0] = (hsize_t)Nc;
-    PetscCall(FlxH5WriteRoot(g, "partition", H5T_NATIVE_LLONG, 1, dims, part, mesh->rank));
+    PetscCall(FlxH5WriteRoot(io, g, "partition", H5T_NATIVE_LLONG, 1, dims, part));
     PetscCall(PetscFree(part));
   }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
@@ -34,36 +38,37 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
       PetscCall(PetscMalloc3(nn * mesh->Ncells[t], &conn, mesh->Ncells[t], &part, mesh->Ncells[t], &grp));
       for (PetscInt c = 0; c < sm->ncells; c++) {
         if (sm->type[c] != (FlxCellType)t) continue;
-        for (PetscInt a = 0; a < nn; a++) conn[nn * k + a] = sm->conn[sm->cptr[c] + a];
+        for (PetscInt a = 0; a < nn; a++)
+          conn[nn * k + a] = sm->conn[sm->cptr[c] + a];
         part[k]  = sm->cpart[c];
         grp[k++] = sm->group[c];
       }
     }
-    FLX_H5ID(gt, H5Gcreate2(g, FlxCellTypeNames[t], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    FLX_H5ID(io, gt, H5Gcreate2(g, FlxCellTypeNames[t], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     dims[0] = (hsize_t)mesh->Ncells[t];
     dims[1] = (hsize_t)nn;
-    PetscCall(FlxH5WriteRoot(gt, "connectivity", H5T_NATIVE_LLONG, 2, dims, conn, mesh->rank));
-    PetscCall(FlxH5WriteRoot(gt, "partition", H5T_NATIVE_LLONG, 1, dims, part, mesh->rank));
-    PetscCall(FlxH5WriteRoot(gt, "group", H5T_NATIVE_LLONG, 1, dims, grp, mesh->rank));
-    FLX_H5(H5Gclose(gt));
+    PetscCall(FlxH5WriteRoot(io, gt, "connectivity", H5T_NATIVE_LLONG, 2, dims, conn));
+    PetscCall(FlxH5WriteRoot(io, gt, "partition", H5T_NATIVE_LLONG, 1, dims, part));
+    PetscCall(FlxH5WriteRoot(io, gt, "group", H5T_NATIVE_LLONG, 1, dims, grp));
+    FLX_H5L(io, H5Gclose(gt));
     if (mesh->rank == 0) PetscCall(PetscFree3(conn, part, grp));
   }
   { /* group names, comma separated, in group-index order */
-    char   names[4096] = "";
-    hid_t  type, space, attr;
+    char  names[4096] = "";
+    hid_t type, space, attr;
     for (PetscInt k = 0; k < mesh->ngroups; k++) {
       PetscCall(PetscStrlcat(names, k ? "," : "", sizeof(names)));
       PetscCall(PetscStrlcat(names, mesh->gname[k], sizeof(names)));
     }
-    FLX_H5ID(type, H5Tcopy(H5T_C_S1));
-    FLX_H5(H5Tset_size(type, strlen(names) + 1));
-    FLX_H5ID(space, H5Screate(H5S_SCALAR));
-    FLX_H5ID(attr, H5Acreate2(g, "groups", type, space, H5P_DEFAULT, H5P_DEFAULT));
-    FLX_H5(H5Awrite(attr, type, names));
-    FLX_H5(H5Aclose(attr));
-    FLX_H5(H5Sclose(space));
-    FLX_H5(H5Tclose(type));
+    FLX_H5LID(io, type, H5Tcopy(H5T_C_S1));
+    FLX_H5L(io, H5Tset_size(type, strlen(names) + 1));
+    FLX_H5LID(io, space, H5Screate(H5S_SCALAR));
+    FLX_H5ID(io, attr, H5Acreate2(g, "groups", type, space, H5P_DEFAULT, H5P_DEFAULT));
+    FLX_H5(io, H5Awrite(attr, type, names));
+    FLX_H5L(io, H5Aclose(attr));
+    FLX_H5L(io, H5Sclose(space));
+    FLX_H5L(io, H5Tclose(type));
   }
-  FLX_H5(H5Gclose(g));
+  FLX_H5L(io, H5Gclose(g));
   PetscFunctionReturn(0);
 }

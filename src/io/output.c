@@ -11,14 +11,14 @@ typedef struct {
 } ProbeDef;
 
 struct _p_FlxOutput {
-  MPI_Comm  comm;
-  char      path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
-  PetscInt  interval, frames;
-  ProbeDef  probe[FLX_MAX_PROBE_NAMES];
-  PetscInt  nprobe, ntotal;
-  FlxWriter writer;
-  FlxModel  model;
-  Vec       nat[3];
+  MPI_Comm   comm;
+  char       path[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN];
+  PetscInt   interval, frames;
+  ProbeDef   probe[FLX_MAX_PROBE_NAMES];
+  PetscInt   nprobe, ntotal;
+  FlxWriter  writer;
+  FlxModel   model;
+  Vec        nat[3];
   PetscReal *times; /* probe times of a flush, grown on demand */
   PetscInt   ntimes;
   PetscBool  shells; /* write shell resultants with each frame */
@@ -98,11 +98,12 @@ static PetscErrorCode ProbeNode(FlxOutput out, FlxMesh mesh, ProbeDef *p)
 
 static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
 {
-  FlxOutput out = (FlxOutput)ctx;
+  FlxOutput out   = (FlxOutput)ctx;
   Vec       in[3] = {x, v, a};
 
   PetscFunctionBegin;
-  for (int k = 0; k < 3; k++) PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
+  for (int k = 0; k < 3; k++)
+    PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
   if (out->shells) {
     Vec r[FLX_NUM_CELL_TYPES];
@@ -126,7 +127,8 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
     PetscCall(PetscMalloc1(n, &out->times));
   }
   times = out->times;
-  for (PetscInt i = 0; i < n; i++) times[i] = rows[i].time;
+  for (PetscInt i = 0; i < n; i++)
+    times[i] = rows[i].time;
   for (PetscInt p = 0; p < out->nprobe; p++) {
     PetscCall(FlxWriterAppendProbe(out->writer, p, n, times, probes ? probes + 3 * off : NULL, 3 * out->ntotal));
     off += out->probe[p].ndof;
@@ -153,8 +155,10 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   PetscCall(FlxWriterSetAttribute(out->writer, "command_line", cmdline));
   PetscCallMPI(MPI_Comm_size(out->comm, &size));
   PetscCall(FlxWriterSetAttributeReal(out->writer, "ranks", size));
-  for (int j = 0; j < 3; j++) PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
-  for (PetscInt p = 0; p < out->nprobe; p++) PetscCall(ProbeNode(out, mesh, &out->probe[p]));
+  for (int j = 0; j < 3; j++)
+    PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   if (ts) {
     PetscReal dt, hcrit, Om, wp, wb;
     PetscCall(FlxStepperGetDescription(ts, &type, desc, sizeof(desc)));
@@ -212,7 +216,8 @@ PetscErrorCode FlxOutputDestroy(FlxOutput *out)
   PetscFunctionBegin;
   if (!*out) PetscFunctionReturn(0);
   PetscCall(FlxWriterDestroy(&(*out)->writer));
-  for (int j = 0; j < 3; j++) PetscCall(VecDestroy(&(*out)->nat[j]));
+  for (int j = 0; j < 3; j++)
+    PetscCall(VecDestroy(&(*out)->nat[j]));
   PetscCall(PetscFree((*out)->times));
   PetscCall(PetscFree(*out));
   PetscFunctionReturn(0);

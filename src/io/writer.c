@@ -1,46 +1,29 @@
-/* FlxWriter: HDF5 results file (parallel, collective) and its XDMF sidecar. */
-#include <flexure/private/h5util.h>
+/* FlxWriter: the HDF5 results file (parallel, collective): creation under a temporary name, /mesh and node groups,
+   attributes, node and cell fields of frames, static solutions and modes, flush and close. The series (history,
+   energy, probes) live in series.c, the XDMF in xdmf.c. */
+#include <flexure/private/writerimpl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#define FLX_MAX_PROBES 64
+/* Open MPI's I/O layer copies the file name into 256-byte buffers (sharedfp/lockedfile adds ".locktest.RANK"): a longer
+   name aborts inside MPI_File_open. Longer paths are opened through their directory's descriptor (/proc/self/fd). */
+#define FLX_MPIIO_NAME_MAX 230
 
-typedef struct {
-  char    name[FLX_NAME_LEN];
-  PetscInt ndof;
-  hid_t   time, val[3];
-} Probe;
+static const char *KinNames[3] = {"displacement", "velocity", "acceleration"};
 
-struct _p_FlxWriter {
-  MPI_Comm    comm;
-  PetscMPIInt rank;
-  char        h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
-  hid_t       file, time, fields[3], energy[6];
-  PetscInt    N, ncells[FLX_NUM_CELL_TYPES], nframes;
-  PetscReal  *frame_times;
-  PetscInt    frame_cap;
-  Probe       probe[FLX_MAX_PROBES];
-  PetscInt    nprobe;
-  double     *buf; /* staging for appended rows, grown on demand (no allocation once the run is going) */
-  PetscInt    bufcap;
-  hid_t       res[FLX_NUM_CELL_TYPES]; /* /fields/shell_resultants/TYPE, T x N_t x 14 (-1: none) */
-  PetscInt    nres_frames;
-  PetscInt    nmodes; /* modal results: the XDMF steps through the mode shapes */
-  PetscReal  *mode_freq;
-};
-
-/* Create the group at path (absolute, one level below an existing one) unless it exists. Collective. */
-static PetscErrorCode EnsureGroup(hid_t file, const char path[])
+void FlxWriterSetWhat(FlxWriter w, const char fmt[], ...)
 {
-  PetscFunctionBegin;
-  if (H5Lexists(file, path, H5P_DEFAULT) <= 0) {
-    hid_t g;
-    FLX_H5ID(g, H5Gcreate2(file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    FLX_H5(H5Gclose(g));
-  }
-  PetscFunctionReturn(0);
+  va_list ap;
+
+  va_start(ap, fmt);
+  vsnprintf(w->what, sizeof(w->what), fmt, ap);
+  va_end(ap);
 }
 
-static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
+PetscErrorCode FlxWriterStaging(FlxWriter w, PetscInt n, double **buf)
 {
   PetscFunctionBegin;
   if (n > w->bufcap) {
@@ -52,95 +35,306 @@ static PetscErrorCode Staging(FlxWriter w, PetscInt n, double **buf)
   PetscFunctionReturn(0);
 }
 
-static const char *FieldNames[3]  = {"displacement", "velocity", "acceleration"};
-static const char *EnergyNames[6] = {"time", "kinetic", "strain", "external_work", "damping", "numerical_dissipation"};
+PetscErrorCode FlxWriterCheckName(FlxWriter w, const char name[], const char kind[], PetscBool slash_ok)
+{
+  size_t      len   = strlen(name);
+  const char *slash = strchr(name, '/');
+
+  PetscFunctionBegin;
+  PetscCheck(len > 0 && len < 256, w->comm, PETSC_ERR_USER_INPUT, "%s name '%s' must have 1 to 255 characters", kind, name);
+  PetscCheck(!slash || (slash_ok && slash != name && slash[1] && !strchr(slash + 1, '/')), w->comm, PETSC_ERR_USER_INPUT, "%s name '%s' must not contain '/'%s", kind, name, slash_ok ? " except once between two names" : "");
+  PetscCheck(strcmp(name, ".") && strcmp(name, ".."), w->comm, PETSC_ERR_USER_INPUT, "%s name '%s' is not allowed", kind, name);
+  PetscFunctionReturn(0);
+}
+
+/* Close every open object and the file; returns whether H5Fclose failed. Collective. Rank 0 then trims the space
+   reserve, or removes a file that never got its name (set-up failed before its mesh was flushed). */
+static int CloseObjects(FlxWriter w)
+{
+  FlxH5IO *io  = &w->io;
+  int      bad = 0;
+
+  for (PetscInt k = 0; k < w->nnf; k++)
+    if (w->nf[k].dset >= 0) H5Dclose(w->nf[k].dset), w->nf[k].dset = -1;
+  for (PetscInt k = 0; k < w->ncf; k++)
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+      if (w->cf[k].dset[t] >= 0) H5Dclose(w->cf[k].dset[t]), w->cf[k].dset[t] = -1;
+  if (w->time >= 0) H5Dclose(w->time), w->time = -1;
+  FlxWriterCloseSeries(w);
+  if (io->file >= 0) bad = H5Fclose(io->file) < 0;
+  io->file = -1;
+  if (io->rank == 0) {
+    if (io->fd >= 0) close(io->fd);
+    io->fd = -1;
+    if (w->renamed)
+      FlxH5TrimReserve(w->h5);
+    else
+      (void)unlink(w->h5tmp);
+  }
+  FlxH5Unregister(io);
+  return bad;
+}
+
+/* The error path (and PetscFinalize for a writer never destroyed): close everything, errors ignored. Collective. */
+static PetscErrorCode CloseAll(FlxH5IO *io)
+{
+  (void)CloseObjects((FlxWriter)io);
+  return 0;
+}
+
+/* The name MPI opens (an alias through the directory's descriptor when the path is too long for Open MPI). */
+static PetscErrorCode MPIName(FlxWriter w, char name[], size_t len, int *dirfd)
+{
+  const char *slash = strrchr(w->h5tmp, '/');
+  char        dir[PETSC_MAX_PATH_LEN];
+  int         fd = -1, ok;
+
+  PetscFunctionBegin;
+  *dirfd = -1;
+  PetscCall(PetscStrncpy(name, w->h5tmp, len));
+  if (strlen(w->h5tmp) <= FLX_MPIIO_NAME_MAX) PetscFunctionReturn(0);
+  PetscCall(PetscStrncpy(dir, w->h5tmp, sizeof(dir)));
+  if (slash)
+    dir[slash - w->h5tmp > 0 ? slash - w->h5tmp : 1] = 0;
+  else
+    PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
+  fd = open(dir, O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) PetscCall(PetscSNPrintf(name, len, "/proc/self/fd/%d/%s", fd, slash ? slash + 1 : w->h5tmp));
+  ok = fd >= 0 && strlen(name) <= FLX_MPIIO_NAME_MAX && !access("/proc/self/fd", X_OK);
+  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_USER_INPUT, "the results file name is too long for Open MPI's I/O layer (at most " PetscStringize(FLX_MPIIO_NAME_MAX) " characters for its last component): choose a shorter -output_file"));
+  *dirfd = fd;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetPaths(FlxWriter w, const char path[])
+{
+  size_t      len   = strlen(path);
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+
+  PetscFunctionBegin;
+  PetscCheck(len > 0 && len + 8 < sizeof(w->h5), w->comm, PETSC_ERR_USER_INPUT, "-output_file must name a file (at most %d characters)", (int)sizeof(w->h5) - 8);
+  PetscCheck(base[0], w->comm, PETSC_ERR_USER_INPUT, "-output_file %s names a directory, not a file", path);
+  /* the XDMF refers to the file as NAME:/dataset and Xdmf3 splits at ':' and '|' */
+  PetscCheck(!strpbrk(base, ":|"), w->comm, PETSC_ERR_USER_INPUT, "-output_file %s: the file name must not contain ':' or '|' (the XDMF cannot refer to it)", path);
+  PetscCall(PetscStrncpy(w->h5, path, sizeof(w->h5)));
+  PetscCall(PetscSNPrintf(w->h5tmp, sizeof(w->h5tmp), "%s.tmp", path));
+  PetscCall(PetscStrncpy(w->xdmf, path, sizeof(w->xdmf)));
+  if (len > 3 && !strcmp(path + len - 3, ".h5")) w->xdmf[len - 3] = 0;
+  PetscCall(PetscStrlcat(w->xdmf, ".xdmf", sizeof(w->xdmf)));
+  PetscCall(PetscStrncpy(w->h5base, base, sizeof(w->h5base)));
+  PetscCall(PetscStrncpy(w->io.path, path, sizeof(w->io.path)));
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0: create the directories of the path (mkdir -p); failures show up when the file is created. */
+static void MakeDirs(const char path[])
+{
+  char dir[PETSC_MAX_PATH_LEN];
+
+  snprintf(dir, sizeof(dir), "%s", path);
+  for (char *p = dir + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      (void)mkdir(dir, 0777);
+      *p = '/';
+    }
+}
+
+static PetscErrorCode OpenFile(FlxWriter w)
+{
+  char  name[PETSC_MAX_PATH_LEN], msg[PETSC_MAX_PATH_LEN + 256];
+  hid_t fapl;
+  int   dirfd, err = 0, ok;
+
+  PetscFunctionBegin;
+  PetscCall(MPIName(w, name, sizeof(name), &dirfd));
+  if (w->rank == 0) MakeDirs(w->h5);
+  PetscCallMPI(MPI_Barrier(w->comm));
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  FLX_H5LID(&w->io, fapl, H5Pcreate(H5P_FILE_ACCESS));
+  FLX_H5L(&w->io, H5Pset_fapl_mpio(fapl, w->comm, MPI_INFO_NULL));
+  errno      = 0;
+  w->io.file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  err        = errno;
+  H5Pclose(fapl);
+  if (dirfd >= 0) close(dirfd);
+  ok = w->io.file >= 0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, w->comm));
+  if (!ok) {
+    if (w->io.file >= 0) H5Fclose(w->io.file);
+    w->io.file = -1;
+    PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, w->comm));
+    if (err == ENOSPC)
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot create the results file %s (-output_file): no space left on device", w->h5));
+    else
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot create the results file %s (-output_file)%s%s: does its directory exist and is it writable?", w->h5, err ? ": " : "", err ? strerror(err) : ""));
+    SETERRQ(w->comm, err == ENOSPC ? PETSC_ERR_FILE_WRITE : PETSC_ERR_FILE_OPEN, "%s", msg);
+  }
+  if (w->rank == 0) w->io.fd = open(w->h5tmp, O_RDWR);
+  PetscCall(FlxH5Register(&w->io));
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout)
 {
   FlxWriter w;
-  hid_t     fapl, g;
-  size_t    len;
 
   PetscFunctionBegin;
+  *wout = NULL;
   PetscCall(PetscNew(&w));
   w->comm = comm;
   PetscCallMPI(MPI_Comm_rank(comm, &w->rank));
-  PetscCall(PetscStrncpy(w->h5, path, sizeof(w->h5)));
-  PetscCall(PetscStrlen(path, &len));
-  PetscCall(PetscStrncpy(w->xdmf, path, sizeof(w->xdmf)));
-  if (len > 3 && !strcmp(path + len - 3, ".h5")) w->xdmf[len - 3] = 0;
-  PetscCall(PetscStrlcat(w->xdmf, ".xdmf", sizeof(w->xdmf)));
+  PetscCallMPI(MPI_Comm_size(comm, &w->size));
+  w->io.comm      = comm;
+  w->io.rank      = w->rank;
+  w->io.file      = -1;
+  w->io.fd        = -1;
+  w->io.fallocate = PETSC_TRUE;
+  w->io.abort     = CloseAll;
+  w->io.what      = w->what;
+  w->time = w->htime = -1;
+  for (int k = 0; k < 6; k++)
+    w->energy[k] = -1;
+  w->xdmf_cost = 0;
   {
-    const char *slash = strrchr(path, '/');
-    PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : path, sizeof(w->h5base)));
+    PetscErrorCode ierr = SetPaths(w, path);
+    if (!ierr) ierr = OpenFile(w);
+    if (ierr) PetscCall(PetscFree(w));
+    PetscCall(ierr);
   }
-  if (w->rank == 0) { /* create the directories of the path (mkdir -p); failures show up at H5Fcreate */
-    char dir[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscStrncpy(dir, path, sizeof(dir)));
-    for (char *p = dir + 1; *p; p++)
-      if (*p == '/') {
-        *p = 0;
-        (void)mkdir(dir, 0777);
-        *p = '/';
-      }
-  }
-  PetscCallMPI(MPI_Barrier(comm));
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  FLX_H5ID(fapl, H5Pcreate(H5P_FILE_ACCESS));
-  FLX_H5(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
-  w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  FLX_H5(H5Pclose(fapl));
-  PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create the results file %s (-output_file): does its directory exist and is it writable?", path);
-  for (int k = 0; k < 3; k++) w->fields[k] = -1;
-  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) w->res[k] = -1;
-  FLX_H5ID(g, H5Gcreate2(w->file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (int k = 0; k < 6; k++) {
-    hsize_t dims[1] = {0};
-    PetscCall(FlxH5CreateExtendible(g, EnergyNames[k], H5T_NATIVE_DOUBLE, 1, dims, &w->energy[k]));
-  }
-  FLX_H5(H5Gclose(g));
-  FLX_H5ID(g, H5Gcreate2(w->file, "/probes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  FLX_H5(H5Gclose(g));
   *wout = w;
+  FlxWriterSetWhat(w, "the file's groups");
+  PetscCall(FlxH5Reserve(&w->io, 65536));
+  PetscCall(FlxWriterCreateSeries(w));
+  PetscFunctionReturn(0);
+}
+
+/* Write the rows (width values each, memory type mtype) held by this rank, rows lo..lo+cnt-1, into dset (2D, or
+   row 'row' of a 3D one). */
+static PetscErrorCode WriteRowsRaw(FlxWriter w, hid_t dset, PetscInt row, PetscInt lo, PetscInt cnt, PetscInt width, hid_t mtype, const void *data)
+{
+  hid_t   fspace, mspace, xfer;
+  hsize_t start[3], count[3];
+  int     r = row < 0 ? 2 : 3, o = row < 0 ? 0 : 1;
+
+  PetscFunctionBegin;
+  FLX_H5LID(&w->io, fspace, H5Dget_space(dset));
+  if (row >= 0) {
+    start[0] = (hsize_t)row;
+    count[0] = 1;
+  }
+  start[o]     = (hsize_t)lo;
+  count[o]     = (hsize_t)cnt;
+  start[o + 1] = 0;
+  count[o + 1] = (hsize_t)width;
+  FLX_H5L(&w->io, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+  FLX_H5LID(&w->io, mspace, H5Screate_simple(r, count, NULL));
+  FLX_H5LID(&w->io, xfer, H5Pcreate(H5P_DATASET_XFER));
+  FLX_H5L(&w->io, H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE));
+  FLX_H5(&w->io, H5Dwrite(dset, mtype, mspace, fspace, xfer, data));
+  FLX_H5L(&w->io, H5Pclose(xfer));
+  FLX_H5L(&w->io, H5Sclose(mspace));
+  FLX_H5L(&w->io, H5Sclose(fspace));
+  PetscFunctionReturn(0);
+}
+
+/* Write the rows of x (width values each, distributed in contiguous ranges) into dset (2D, or row of a 3D one). */
+static PetscErrorCode WriteRows(FlxWriter w, hid_t dset, PetscInt row, Vec x, PetscInt width)
+{
+  PetscInt           lo, hi;
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(x, &lo, &hi));
+  PetscCheck(lo % width == 0 && hi % width == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "vector layout [%" PetscInt_FMT ", %" PetscInt_FMT ") is not in whole rows of %" PetscInt_FMT, lo, hi, width);
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(WriteRowsRaw(w, dset, row, lo / width, (hi - lo) / width, width, H5T_NATIVE_DOUBLE, a));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscFunctionReturn(0);
+}
+
+/* /mesh/node_groups: N x G, 1 where node n belongs to group g (the node sets that BCs and loads use). */
+static PetscErrorCode WriteNodeGroups(FlxWriter w, FlxMesh mesh)
+{
+  PetscInt           G, nloc, lo, hi, n;
+  const PetscInt    *nat, *nodes;
+  Vec                mem;
+  const PetscScalar *a;
+  unsigned char     *u;
+  hid_t              space, dset;
+  hsize_t            dims[2];
+  char               names[8192] = "";
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetNumGroups(mesh, &G));
+  w->ngroups = G;
+  if (!G || !w->N) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(G, &w->gname));
+  for (PetscInt g = 0; g < G; g++) {
+    const char *name;
+    PetscCall(FlxMeshGetGroup(mesh, g, &name, NULL));
+    PetscCall(PetscStrallocpy(name, &w->gname[g]));
+    PetscCall(PetscStrlcat(names, g ? "," : "", sizeof(names)));
+    PetscCall(PetscStrlcat(names, name, sizeof(names)));
+  }
+  nloc = w->N / w->size + (w->rank < w->N % w->size);
+  PetscCall(VecCreateMPI(w->comm, nloc * G, PETSC_DETERMINE, &mem));
+  PetscCall(FlxMeshGetNaturalIds(mesh, &nat));
+  for (PetscInt g = 0; g < G; g++) {
+    PetscCall(FlxMeshGetGroupNodes(mesh, g, &n, &nodes));
+    for (PetscInt i = 0; i < n; i++)
+      PetscCall(VecSetValue(mem, nat[nodes[i]] * G + g, 1.0, INSERT_VALUES));
+  }
+  PetscCall(VecAssemblyBegin(mem));
+  PetscCall(VecAssemblyEnd(mem));
+  PetscCall(VecGetOwnershipRange(mem, &lo, &hi));
+  PetscCall(VecGetArrayRead(mem, &a));
+  PetscCall(PetscMalloc1(hi - lo + 1, &u));
+  for (PetscInt i = 0; i < hi - lo; i++)
+    u[i] = a[i] != 0.0;
+  PetscCall(VecRestoreArrayRead(mem, &a));
+  dims[0] = (hsize_t)w->N;
+  dims[1] = (hsize_t)G;
+  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
+  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/mesh/node_groups", H5T_NATIVE_UCHAR, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(WriteRowsRaw(w, dset, -1, lo / G, (hi - lo) / G, G, H5T_NATIVE_UCHAR, u));
+  PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "groups", names));
+  FLX_H5L(&w->io, H5Dclose(dset));
+  FLX_H5L(&w->io, H5Sclose(space));
+  PetscCall(PetscFree(u));
+  PetscCall(VecDestroy(&mem));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
 {
+  double   bytes;
+  PetscInt G;
+
   PetscFunctionBegin;
-  PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->file));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   PetscCall(FlxMeshGetNodeLayout(mesh, &w->N, NULL));
-  {
-    PetscInt nc[FLX_NUM_CELL_TYPES] = {0}, lnc;
-    PetscCall(FlxMeshGetLocalSizes(mesh, NULL, NULL, &lnc));
-    for (PetscInt c = 0; c < lnc; c++) {
-      FlxCellType t;
-      PetscBool   owned;
-      PetscCall(FlxMeshGetCell(mesh, c, &t, NULL, NULL, NULL));
-      PetscCall(FlxMeshIsCellOwned(mesh, c, &owned));
-      nc[t] += owned;
-    }
-    PetscCallMPI(MPI_Allreduce(nc, w->ncells, FLX_NUM_CELL_TYPES, MPIU_INT, MPI_SUM, w->comm));
+  PetscCall(FlxMeshGetNumGroups(mesh, &G));
+  bytes = (double)w->N * (24.0 + G);
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+    PetscCall(FlxMeshGetNumCellsOfType(mesh, (FlxCellType)t, &w->ncells[t]));
+    bytes += (double)w->ncells[t] * (8.0 * FlxCellTypeNodes[t] + 32.0);
   }
+  FlxWriterSetWhat(w, "the mesh");
+  PetscCall(FlxH5Reserve(&w->io, bytes));
+  PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->io.file));
+  PetscCall(WriteNodeGroups(w, mesh));
+  w->mesh_written = PETSC_TRUE;
+  PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterSetAttribute(FlxWriter w, const char name[], const char value[])
 {
-  hid_t  type, space, attr;
-  size_t len;
-
   PetscFunctionBegin;
-  PetscCall(PetscStrlen(value, &len));
-  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
-  FLX_H5(H5Tset_size(type, len ? len : 1));
-  FLX_H5ID(space, H5Screate(H5S_SCALAR));
-  if (H5Aexists(w->file, name) > 0) FLX_H5(H5Adelete(w->file, name));
-  FLX_H5ID(attr, H5Acreate2(w->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
-  FLX_H5(H5Awrite(attr, type, len ? value : " "));
-  FLX_H5(H5Aclose(attr));
-  FLX_H5(H5Sclose(space));
-  FLX_H5(H5Tclose(type));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "the attribute %s", name);
+  PetscCall(FlxH5WriteStringAttribute(&w->io, w->io.file, name, value));
   PetscFunctionReturn(0);
 }
 
@@ -150,70 +344,89 @@ PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscRe
   double v = (double)value;
 
   PetscFunctionBegin;
-  FLX_H5ID(space, H5Screate(H5S_SCALAR));
-  if (H5Aexists(w->file, name) > 0) FLX_H5(H5Adelete(w->file, name));
-  FLX_H5ID(attr, H5Acreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
-  FLX_H5(H5Awrite(attr, H5T_NATIVE_DOUBLE, &v));
-  FLX_H5(H5Aclose(attr));
-  FLX_H5(H5Sclose(space));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "the attribute %s", name);
+  FLX_H5LID(&w->io, space, H5Screate(H5S_SCALAR));
+  if (H5Aexists(w->io.file, name) > 0) FLX_H5(&w->io, H5Adelete(w->io.file, name));
+  FLX_H5ID(&w->io, attr, H5Acreate2(w->io.file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(&w->io, H5Awrite(attr, H5T_NATIVE_DOUBLE, &v));
+  FLX_H5L(&w->io, H5Aclose(attr));
+  FLX_H5L(&w->io, H5Sclose(space));
   PetscFunctionReturn(0);
 }
 
-/* Write the local rows of a natural-order node vector into row 'row' of a T x N x 6 dataset
-   (or, with row < 0, into an N x 6 dataset). */
-/* Write the rows (width values each) of x, distributed in contiguous ranges, into dset (2D, or row of a 3D one). */
-static PetscErrorCode WriteRows(FlxWriter w, hid_t dset, PetscInt row, Vec x, PetscInt width)
+/* Register a node field (path below the root) with its XDMF labels; *k is its index. */
+static PetscErrorCode AddNodeField(FlxWriter w, const char path[], const char label[], PetscInt *k)
 {
-  PetscInt           lo, hi;
-  const PetscScalar *a;
-  hid_t              fspace, mspace, xfer;
-  hsize_t            start[3], count[3];
-  int                r = row < 0 ? 2 : 3, o = row < 0 ? 0 : 1;
+  NodeField  *f;
+  char        l2[300];
+  const char *second = "rotation";
 
   PetscFunctionBegin;
-  PetscCall(VecGetOwnershipRange(x, &lo, &hi));
-  PetscCall(VecGetArrayRead(x, &a));
-  FLX_H5ID(fspace, H5Dget_space(dset));
-  if (row >= 0) {
-    start[0] = (hsize_t)row;
-    count[0] = 1;
+  if (w->nnf == w->capnf) {
+    NodeField *tmp;
+    w->capnf = 2 * w->capnf + 8;
+    PetscCall(PetscCalloc1(w->capnf, &tmp));
+    if (w->nnf) PetscCall(PetscArraycpy(tmp, w->nf, w->nnf));
+    PetscCall(PetscFree(w->nf));
+    w->nf = tmp;
   }
-  start[o]     = (hsize_t)(lo / width);
-  count[o]     = (hsize_t)((hi - lo) / width);
-  start[o + 1] = 0;
-  count[o + 1] = (hsize_t)width;
-  FLX_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
-  FLX_H5ID(mspace, H5Screate_simple(r, count, NULL));
-  FLX_H5ID(xfer, H5Pcreate(H5P_DATASET_XFER));
-  FLX_H5(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE));
-  FLX_H5(H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, fspace, xfer, a));
-  FLX_H5(H5Pclose(xfer));
-  FLX_H5(H5Sclose(mspace));
-  FLX_H5(H5Sclose(fspace));
-  PetscCall(VecRestoreArrayRead(x, &a));
+  *k = w->nnf++;
+  f  = &w->nf[*k];
+  if (strstr(label, "reaction") || strstr(label, "force")) second = "moment";
+  PetscCall(PetscSNPrintf(l2, sizeof(l2), "%s_%s", label, second));
+  PetscCall(PetscStrallocpy(path, &f->name));
+  PetscCall(PetscStrallocpy(label, &f->label));
+  PetscCall(PetscStrallocpy(l2, &f->label2));
+  f->dset = -1;
+  PetscFunctionReturn(0);
+}
+
+static PetscInt FindNodeField(FlxWriter w, const char path[])
+{
+  for (PetscInt k = 0; k < w->nnf; k++)
+    if (!strcmp(w->nf[k].name, path)) return k;
+  return -1;
+}
+
+/* Write xnat as row nframes-1 of the transient node field /fields/name (created on first use). */
+static PetscErrorCode FrameNodeField(FlxWriter w, const char name[], Vec xnat)
+{
+  char       path[300];
+  PetscInt   k;
+  hsize_t    dims[3] = {0, (hsize_t)w->N, 6};
+  NodeField *f;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "fields/%s", name));
+  k = FindNodeField(w, path);
+  if (k < 0) {
+    PetscCall(AddNodeField(w, path, name, &k));
+    PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 3, dims, &w->nf[k].dset));
+    w->nf[k].first = w->nframes - 1;
+  }
+  f       = &w->nf[k];
+  dims[0] = (hsize_t)w->nframes;
+  FLX_H5(&w->io, H5Dset_extent(f->dset, dims));
+  PetscCall(WriteRows(w, f->dset, w->nframes - 1, xnat, 6));
+  f->nrows = w->nframes;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec a)
 {
-  Vec     vecs[3] = {x, v, a};
-  double  tt      = (double)t;
-  hsize_t dims[3] = {0, (hsize_t)w->N, 6};
+  Vec    vecs[3] = {x, v, a};
+  double tt      = (double)t;
 
   PetscFunctionBegin;
-  if (w->fields[0] < 0) {
-    hid_t g;
-    FLX_H5ID(g, H5Gcreate2(w->file, "/fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, FieldNames[k], H5T_NATIVE_DOUBLE, 3, dims, &w->fields[k]));
-    FLX_H5(H5Gclose(g));
-    PetscCall(FlxH5CreateExtendible(w->file, "/time", H5T_NATIVE_DOUBLE, 1, dims, &w->time));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "frame %" PetscInt_FMT " (t = %g s)", w->nframes, (double)t);
+  PetscCall(FlxH5Reserve(&w->io, 3.0 * 48.0 * w->N + 8.0 * 1024));
+  if (w->time < 0) {
+    hsize_t dims[1] = {0};
+    PetscCall(FlxH5EnsureGroup(&w->io, "/fields"));
+    PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, "/time", H5T_NATIVE_DOUBLE, 1, dims, &w->time));
   }
-  for (int k = 0; k < 3; k++) {
-    dims[0] = (hsize_t)(w->nframes + 1);
-    FLX_H5(H5Dset_extent(w->fields[k], dims));
-    PetscCall(WriteRows(w, w->fields[k], w->nframes, vecs[k], 6));
-  }
-  PetscCall(FlxH5AppendRoot(w->time, H5T_NATIVE_DOUBLE, 1, &tt, w->rank));
   if (w->nframes == w->frame_cap) {
     PetscReal *tmp;
     w->frame_cap = 2 * w->frame_cap + 64;
@@ -223,276 +436,298 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
     w->frame_times = tmp;
   }
   w->frame_times[w->nframes++] = t;
+  for (int k = 0; k < 3; k++)
+    PetscCall(FrameNodeField(w, KinNames[k], vecs[k]));
+  PetscCall(FlxH5AppendRoot(&w->io, w->time, H5T_NATIVE_DOUBLE, 1, &tt));
+  PetscCall(FlxWriterFlush(w));
+  PetscFunctionReturn(0);
+}
+
+/* Write a static node field /static/name (N x 6) and register it for the XDMF. */
+static PetscErrorCode StaticNodeField(FlxWriter w, const char path[], const char label[], Vec x)
+{
+  hid_t    space, dset;
+  hsize_t  dims[2] = {(hsize_t)w->N, 6};
+  PetscInt k;
+
+  PetscFunctionBegin;
+  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
+  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(WriteRows(w, dset, -1, x, 6));
+  FLX_H5L(&w->io, H5Dclose(dset));
+  FLX_H5L(&w->io, H5Sclose(space));
+  if (!strncmp(path, "/static/", 8) && FindNodeField(w, path + 1) < 0) PetscCall(AddNodeField(w, path + 1, label, &k));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec xnat)
+{
+  PetscFunctionBegin;
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  PetscCall(FlxWriterCheckName(w, name, "node field", PETSC_FALSE));
+  FlxWriterSetWhat(w, "the node field %s", name);
+  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
+  if (w->nframes)
+    PetscCall(FrameNodeField(w, name, xnat));
+  else {
+    char path[300];
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/static/%s", name));
+    PetscCall(FlxH5EnsureGroup(&w->io, "/static"));
+    PetscCall(StaticNodeField(w, path, name, xnat));
+  }
   PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
 {
-  hid_t   space, dset;
-  hsize_t dims[2] = {(hsize_t)w->N, 6};
-  char    grp[256], *slash;
+  char        grp[PETSC_MAX_PATH_LEN], *slash;
+  const char *label = strrchr(name, '/');
 
   PetscFunctionBegin;
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "%s", name);
+  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
   PetscCall(PetscStrncpy(grp, name, sizeof(grp)));
   slash = strrchr(grp, '/');
   if (slash && slash != grp) {
     *slash = 0;
-    PetscCall(EnsureGroup(w->file, grp));
+    PetscCall(FlxH5EnsureGroup(&w->io, grp));
   }
-  FLX_H5ID(space, H5Screate_simple(2, dims, NULL));
-  FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(WriteRows(w, dset, -1, x, 6));
-  FLX_H5(H5Dclose(dset));
-  FLX_H5(H5Sclose(space));
+  PetscCall(StaticNodeField(w, name, label ? label + 1 : name, x));
   PetscFunctionReturn(0);
 }
 
-/* Attribute "components" naming the columns of a resultant dataset. */
-static PetscErrorCode WriteComponents(hid_t ds)
+static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k)
 {
-  hid_t type, space, attr;
-  char  names[512] = "";
+  CellField *f;
 
   PetscFunctionBegin;
-  for (int k = 0; k < FLX_SHELL_NRESULTANTS; k++) {
-    PetscCall(PetscStrlcat(names, k ? "," : "", sizeof(names)));
-    PetscCall(PetscStrlcat(names, FlxShellResultantNames[k], sizeof(names)));
+  for (*k = 0; *k < w->ncf; (*k)++)
+    if (!strcmp(w->cf[*k].name, name) && w->cf[*k].isstatic == isstatic) break;
+  if (*k < w->ncf) {
+    PetscCheck(w->cf[*k].ncomp == ncomp, w->comm, PETSC_ERR_ARG_WRONG, "cell field %s written with %" PetscInt_FMT " components, earlier with %" PetscInt_FMT, name, ncomp, w->cf[*k].ncomp);
+    PetscFunctionReturn(0);
   }
-  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
-  FLX_H5(H5Tset_size(type, strlen(names)));
-  FLX_H5ID(space, H5Screate(H5S_SCALAR));
-  FLX_H5ID(attr, H5Acreate2(ds, "components", type, space, H5P_DEFAULT, H5P_DEFAULT));
-  FLX_H5(H5Awrite(attr, type, names));
-  FLX_H5(H5Aclose(attr));
-  FLX_H5(H5Sclose(space));
-  FLX_H5(H5Tclose(type));
+  if (w->ncf == w->capcf) {
+    CellField *tmp;
+    w->capcf = 2 * w->capcf + 8;
+    PetscCall(PetscCalloc1(w->capcf, &tmp));
+    if (w->ncf) PetscCall(PetscArraycpy(tmp, w->cf, w->ncf));
+    PetscCall(PetscFree(w->cf));
+    w->cf = tmp;
+  }
+  f = &w->cf[w->ncf];
+  PetscCall(PetscStrallocpy(name, &f->name));
+  f->ncomp    = ncomp;
+  f->isstatic = isstatic;
+  PetscCall(PetscMalloc1(ncomp, &f->comp));
+  for (PetscInt c = 0; c < ncomp; c++)
+    PetscCall(PetscStrallocpy(compnames[c], &f->comp[c]));
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    f->dset[t] = -1;
+  *k = w->ncf++;
+  PetscFunctionReturn(0);
+}
+
+/* The cell field of one type: static /static/NAME/TYPE, or row nframes-1 of /fields/NAME/TYPE. */
+static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, const char comps[])
+{
+  char    path[400];
+  hsize_t dims[3] = {0, (hsize_t)w->ncells[t], (hsize_t)f->ncomp};
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/%s/%s", f->isstatic ? "static" : "fields", f->name, FlxCellTypeNames[t]));
+  if (f->isstatic) {
+    hid_t space, dset;
+    FLX_H5LID(&w->io, space, H5Screate_simple(2, dims + 1, NULL));
+    FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(WriteRows(w, dset, -1, r, f->ncomp));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", comps));
+    FLX_H5L(&w->io, H5Dclose(dset));
+    FLX_H5L(&w->io, H5Sclose(space));
+    f->has[t] = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (f->dset[t] < 0) {
+    PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 3, dims, &f->dset[t]));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", comps));
+    f->first[t] = w->nframes - 1;
+    f->has[t]   = PETSC_TRUE;
+  }
+  dims[0] = (hsize_t)w->nframes;
+  FLX_H5(&w->io, H5Dset_extent(f->dset[t], dims));
+  PetscCall(WriteRows(w, f->dset[t], w->nframes - 1, r, f->ncomp));
+  f->nrows[t] = w->nframes;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[])
+{
+  PetscBool isstatic = (PetscBool)(w->nframes == 0);
+  PetscInt  k;
+  double    bytes = 0;
+  char     *comps;
+  size_t    len = 1;
+
+  PetscFunctionBegin;
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  PetscCall(FlxWriterCheckName(w, name, "cell field", PETSC_FALSE));
+  PetscCheck(ncomp > 0, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "cell field %s needs at least one component", name);
+  FlxWriterSetWhat(w, "the cell field %s", name);
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    if (r[t]) bytes += 8.0 * ncomp * w->ncells[t];
+  PetscCall(FlxH5Reserve(&w->io, bytes));
+  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k));
+  for (PetscInt c = 0; c < ncomp; c++)
+    len += strlen(compnames[c]) + 1;
+  PetscCall(PetscCalloc1(len, &comps));
+  for (PetscInt c = 0; c < ncomp; c++) {
+    if (c) strcat(comps, ",");
+    strcat(comps, compnames[c]);
+  }
+  {
+    char grp[300];
+    PetscCall(FlxH5EnsureGroup(&w->io, isstatic ? "/static" : "/fields"));
+    PetscCall(PetscSNPrintf(grp, sizeof(grp), "/%s/%s", isstatic ? "static" : "fields", name));
+    PetscCall(FlxH5EnsureGroup(&w->io, grp));
+  }
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t], comps));
+  PetscCall(PetscFree(comps));
+  PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
 {
-  hsize_t dims[3] = {0, 0, FLX_SHELL_NRESULTANTS};
-
   PetscFunctionBegin;
-  if (w->fields[0] < 0) { /* no frames: a static solution, /static/shell_resultants/TYPE (N_t x 14) */
-    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-      hid_t   space, dset;
-      hsize_t d2[2] = {(hsize_t)w->ncells[t], FLX_SHELL_NRESULTANTS};
-      char    name[128];
-      if (!r[t]) continue;
-      PetscCall(EnsureGroup(w->file, "/static/shell_resultants"));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "/static/shell_resultants/%s", FlxCellTypeNames[t]));
-      FLX_H5ID(space, H5Screate_simple(2, d2, NULL));
-      FLX_H5ID(dset, H5Dcreate2(w->file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      PetscCall(WriteRows(w, dset, -1, r[t], FLX_SHELL_NRESULTANTS));
-      PetscCall(WriteComponents(dset));
-      FLX_H5(H5Dclose(dset));
-      FLX_H5(H5Sclose(space));
-    }
-    PetscFunctionReturn(0);
-  }
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-    if (!r[t]) continue;
-    if (w->res[t] < 0) {
-      char name[128];
-      PetscCall(EnsureGroup(w->file, "/fields/shell_resultants"));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "/fields/shell_resultants/%s", FlxCellTypeNames[t]));
-      dims[1] = (hsize_t)w->ncells[t];
-      PetscCall(FlxH5CreateExtendible(w->file, name, H5T_NATIVE_DOUBLE, 3, dims, &w->res[t]));
-      PetscCall(WriteComponents(w->res[t]));
-    }
-    dims[0] = (hsize_t)w->nframes;
-    dims[1] = (hsize_t)w->ncells[t];
-    FLX_H5(H5Dset_extent(w->res[t], dims));
-    PetscCall(WriteRows(w, w->res[t], w->nframes - 1, r[t], FLX_SHELL_NRESULTANTS));
-  }
-  w->nres_frames = w->nframes;
-  PetscCall(FlxWriterFlush(w));
+  PetscCall(FlxWriterWriteCellField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, FlxShellResultantNames, r));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
 {
-  hid_t   space, dset;
-  hsize_t dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
-  double *f;
-  int    *r;
+  hid_t    space, dset;
+  hsize_t  dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
+  double  *f, om = (double)omega_max;
+  int     *r;
+  PetscInt k;
 
   PetscFunctionBegin;
-  PetscCall(EnsureGroup(w->file, "/modes"));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "the modes");
+  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N * n + 16.0 * n));
+  PetscCall(FlxH5EnsureGroup(&w->io, "/modes"));
   PetscCall(PetscMalloc2(n + 1, &f, n + 1, &r));
-  for (PetscInt k = 0; k < n; k++) {
-    f[k] = (double)freq[k];
-    r[k] = rigid[k] ? 1 : 0;
+  for (PetscInt i = 0; i < n; i++) {
+    f[i] = (double)freq[i];
+    r[i] = rigid[i] ? 1 : 0;
   }
-  PetscCall(FlxH5WriteRoot(w->file, "/modes/frequency", H5T_NATIVE_DOUBLE, 1, &nd, f, w->rank));
-  PetscCall(FlxH5WriteRoot(w->file, "/modes/rigid_body", H5T_NATIVE_INT, 1, &nd, r, w->rank));
-  {
-    double om = (double)omega_max;
-    PetscCall(FlxH5WriteRoot(w->file, "/modes/omega_max", H5T_NATIVE_DOUBLE, 1, &one, &om, w->rank));
-  }
+  PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/frequency", H5T_NATIVE_DOUBLE, 1, &nd, f));
+  PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/rigid_body", H5T_NATIVE_INT, 1, &nd, r));
+  PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/omega_max", H5T_NATIVE_DOUBLE, 1, &one, &om));
   PetscCall(PetscFree2(f, r));
-  FLX_H5ID(space, H5Screate_simple(3, dims, NULL));
-  FLX_H5ID(dset, H5Dcreate2(w->file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (PetscInt k = 0; k < n; k++) PetscCall(WriteRows(w, dset, k, shapes[k], 6));
-  FLX_H5(H5Dclose(dset));
-  FLX_H5(H5Sclose(space));
+  FLX_H5LID(&w->io, space, H5Screate_simple(3, dims, NULL));
+  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  for (PetscInt i = 0; i < n; i++)
+    PetscCall(WriteRows(w, dset, i, shapes[i], 6));
+  FLX_H5L(&w->io, H5Dclose(dset));
+  FLX_H5L(&w->io, H5Sclose(space));
   PetscCall(PetscFree(w->mode_freq));
   PetscCall(PetscMalloc1(n + 1, &w->mode_freq));
-  for (PetscInt k = 0; k < n; k++) w->mode_freq[k] = freq[k];
+  for (PetscInt i = 0; i < n; i++)
+    w->mode_freq[i] = freq[i];
   w->nmodes = n;
+  PetscCall(AddNodeField(w, "modes/shape", "mode_shape", &k));
+  w->nf[k].nrows = n;
   PetscCall(FlxWriterFlush(w));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow rows[])
+/* Rank 0: give the file its name once its mesh is flushed. */
+static PetscErrorCode Rename(FlxWriter w)
 {
-  double *col;
+  int  err = 0;
+  char msg[2 * PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
-  PetscCall(Staging(w, n + 1, &col));
-  for (int k = 0; k < 6; k++) {
-    for (PetscInt i = 0; i < n; i++) col[i] = (double)(&rows[i].time)[k];
-    PetscCall(FlxH5AppendRoot(w->energy[k], H5T_NATIVE_DOUBLE, (hsize_t)n, col, w->rank));
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[])
-{
-  Probe  *p = &w->probe[w->nprobe];
-  hid_t   g, type, space, attr;
-  hsize_t dims[2] = {0, (hsize_t)ndof};
-  char    path[256];
-  const char *vn[3] = {"values", "velocity", "acceleration"};
-
-  PetscFunctionBegin;
-  PetscCheck(w->nprobe < FLX_MAX_PROBES, w->comm, PETSC_ERR_USER_INPUT, "at most %d probes", FLX_MAX_PROBES);
-  PetscCall(PetscStrncpy(p->name, name, sizeof(p->name)));
-  p->ndof = ndof;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", name));
-  FLX_H5ID(g, H5Gcreate2(w->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(FlxH5CreateExtendible(g, "time", H5T_NATIVE_DOUBLE, 1, dims, &p->time));
-  for (int k = 0; k < 3; k++) PetscCall(FlxH5CreateExtendible(g, vn[k], H5T_NATIVE_DOUBLE, 2, dims, &p->val[k]));
-  FLX_H5ID(type, H5Tcopy(H5T_C_S1));
-  FLX_H5(H5Tset_size(type, strlen(dofnames) + 1));
-  FLX_H5ID(space, H5Screate(H5S_SCALAR));
-  FLX_H5ID(attr, H5Acreate2(g, "dofs", type, space, H5P_DEFAULT, H5P_DEFAULT));
-  FLX_H5(H5Awrite(attr, type, dofnames));
-  FLX_H5(H5Aclose(attr));
-  FLX_H5(H5Sclose(space));
-  FLX_H5(H5Tclose(type));
-  FLX_H5(H5Gclose(g));
-  w->nprobe++;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride)
-{
-  Probe  *p = &w->probe[pi];
-  double *buf = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(Staging(w, n * p->ndof + 1, &buf));
-  PetscCall(FlxH5AppendRoot(p->time, H5T_NATIVE_DOUBLE, (hsize_t)n, times, w->rank));
-  for (int k = 0; k < 3; k++) {
-    if (w->rank == 0)
-      for (PetscInt i = 0; i < n; i++)
-        for (PetscInt d = 0; d < p->ndof; d++) buf[i * p->ndof + d] = (double)values[i * stride + 3 * d + k];
-    PetscCall(FlxH5AppendRoot(p->val[k], H5T_NATIVE_DOUBLE, (hsize_t)n, buf, w->rank));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Rank 0 writes the XDMF file; *ok reports whether it could (checked collectively by the caller). */
-static PetscErrorCode WriteXdmf(FlxWriter w, PetscBool *ok)
-{
-  FILE       *fp;
-  const char *topo[FLX_NUM_CELL_TYPES] = {"Polyline\" NodesPerElement=\"2", "Triangle", "Quadrilateral"};
-
-  PetscFunctionBegin;
-  *ok = PETSC_TRUE;
-  if (w->rank != 0) PetscFunctionReturn(0);
-  fp = fopen(w->xdmf, "w");
-  if (!fp) {
-    *ok = PETSC_FALSE;
-    PetscFunctionReturn(0);
-  }
-  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n<Domain>\n<Grid Name=\"flexure\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
-  for (PetscInt f = 0; f < (w->nmodes ? w->nmodes : w->nframes); f++) {
-    if (w->nmodes) fprintf(fp, " <Grid Name=\"mode%d (%.6g Hz)\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%d\"/>\n", (int)f + 1, (double)w->mode_freq[f], (int)f + 1);
-    else fprintf(fp, " <Grid Name=\"frame%d\" GridType=\"Collection\" CollectionType=\"Spatial\">\n  <Time Value=\"%.17g\"/>\n", (int)f, (double)w->frame_times[f]);
-    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-      if (!w->ncells[t]) continue;
-      fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Uniform\">\n", FlxCellTypeNames[t]);
-      fprintf(fp, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%d\">\n    <DataItem Dimensions=\"%d %d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/connectivity</DataItem>\n   </Topology>\n", topo[t], (int)w->ncells[t], (int)w->ncells[t], (int)FlxCellTypeNodes[t], w->h5base, FlxCellTypeNames[t]);
-      fprintf(fp, "   <Geometry GeometryType=\"XYZ\">\n    <DataItem Dimensions=\"%d 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/mesh/coordinates</DataItem>\n   </Geometry>\n", (int)w->N, w->h5base);
-      for (int k = 0; k < (w->nmodes ? 1 : 3); k++)
-        for (int part = 0; part < 2; part++) {
-          static const char *suffix[2] = {"", "_rotation"};
-          const char        *name = w->nmodes ? "mode_shape" : FieldNames[k], *path = w->nmodes ? "modes/shape" : NULL;
-          char               dpath[64];
-          PetscInt           nrows = w->nmodes ? w->nmodes : w->nframes;
-          if (!path) {
-            snprintf(dpath, sizeof(dpath), "fields/%s", FieldNames[k]);
-            path = dpath;
-          }
-          fprintf(fp, "   <Attribute Name=\"%s%s\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 3\" Type=\"HyperSlab\">\n", name, suffix[part], (int)w->N);
-          fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 3</DataItem>\n", (int)f, 3 * part, (int)w->N);
-          fprintf(fp, "     <DataItem Dimensions=\"%d %d 6\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)nrows, (int)w->N, w->h5base, path);
-        }
-      if (!w->nmodes && w->res[t] >= 0 && f < w->nres_frames)
-        for (int k = 0; k < FLX_SHELL_NRESULTANTS; k++) {
-          fprintf(fp, "   <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%d 1\" Type=\"HyperSlab\">\n", FlxShellResultantNames[k], (int)w->ncells[t]);
-          fprintf(fp, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %d 1</DataItem>\n", (int)f, k, (int)w->ncells[t]);
-          fprintf(fp, "     <DataItem Dimensions=\"%d %d %d\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/shell_resultants/%s</DataItem>\n    </DataItem>\n   </Attribute>\n", (int)w->nres_frames, (int)w->ncells[t], FLX_SHELL_NRESULTANTS, w->h5base, FlxCellTypeNames[t]);
-        }
-      fprintf(fp, "   <Attribute Name=\"partition\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\"%d\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s/partition</DataItem>\n   </Attribute>\n", (int)w->ncells[t], w->h5base, FlxCellTypeNames[t]);
-      fprintf(fp, "  </Grid>\n");
-    }
-    fprintf(fp, " </Grid>\n");
-  }
-  fprintf(fp, "</Grid>\n</Domain>\n</Xdmf>\n");
-  fclose(fp);
+  if (w->renamed || !w->mesh_written) PetscFunctionReturn(0);
+  if (w->rank == 0 && rename(w->h5tmp, w->h5)) err = errno;
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot rename %s to %s: %s", w->h5tmp, w->h5, strerror(err)));
+  PetscCall(FlxH5Fail(&w->io, (PetscBool)(err != 0), msg));
+  w->renamed = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterFlush(FlxWriter w)
 {
   PetscBool ok;
-  char      msg[PETSC_MAX_PATH_LEN + 64];
+  int       err = 0;
+  char      msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBegin;
-  FLX_H5(H5Fflush(w->file, H5F_SCOPE_GLOBAL));
-  PetscCall(WriteXdmf(w, &ok));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s", w->xdmf));
-  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_OPEN, msg));
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  PetscCall(FlxH5Reserve(&w->io, 0));
+  FLX_H5(&w->io, H5Fflush(w->io.file, H5F_SCOPE_GLOBAL));
+  PetscCall(Rename(w));
+  PetscCall(FlxWriterWriteXdmf(w, &ok, &err));
+  if (err == ENOSPC)
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: no space left on device", w->xdmf));
+  else
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: %s", w->xdmf, strerror(err)));
+  PetscCall(FlxH5Fail(&w->io, (PetscBool)!ok, msg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FreeAll(FlxWriter w)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < w->nnf; k++) {
+    PetscCall(PetscFree(w->nf[k].name));
+    PetscCall(PetscFree(w->nf[k].label));
+    PetscCall(PetscFree(w->nf[k].label2));
+  }
+  for (PetscInt k = 0; k < w->ncf; k++) {
+    for (PetscInt c = 0; c < w->cf[k].ncomp; c++)
+      PetscCall(PetscFree(w->cf[k].comp[c]));
+    PetscCall(PetscFree(w->cf[k].comp));
+    PetscCall(PetscFree(w->cf[k].name));
+  }
+  for (PetscInt g = 0; g < w->ngroups && w->gname; g++)
+    PetscCall(PetscFree(w->gname[g]));
+  PetscCall(PetscFree(w->gname));
+  PetscCall(PetscFree(w->nf));
+  PetscCall(PetscFree(w->cf));
+  PetscCall(FlxWriterFreeSeries(w));
+  PetscCall(PetscFree(w->frame_times));
+  PetscCall(PetscFree(w->mode_freq));
+  PetscCall(PetscFree(w->buf));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxWriterDestroy(FlxWriter *wp)
 {
-  FlxWriter w = *wp;
+  FlxWriter      w    = *wp;
+  PetscErrorCode ierr = 0;
 
   PetscFunctionBegin;
   if (!w) PetscFunctionReturn(0);
-  PetscCall(FlxWriterFlush(w));
-  for (int k = 0; k < 3; k++)
-    if (w->fields[k] >= 0) FLX_H5(H5Dclose(w->fields[k]));
-  if (w->fields[0] >= 0) FLX_H5(H5Dclose(w->time));
-  for (int k = 0; k < 6; k++) FLX_H5(H5Dclose(w->energy[k]));
-  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
-    if (w->res[k] >= 0) FLX_H5(H5Dclose(w->res[k]));
-  for (PetscInt p = 0; p < w->nprobe; p++) {
-    FLX_H5(H5Dclose(w->probe[p].time));
-    for (int k = 0; k < 3; k++) FLX_H5(H5Dclose(w->probe[p].val[k]));
-  }
-  FLX_H5(H5Fclose(w->file));
-  PetscCall(PetscFree(w->frame_times));
-  PetscCall(PetscFree(w->mode_freq));
-  PetscCall(PetscFree(w->buf));
-  PetscCall(PetscFree(w));
   *wp = NULL;
+  if (!w->io.failed && w->io.file >= 0) {
+    FlxWriterSetWhat(w, "the end of the file");
+    w->xdmf_cost = 0;                 /* the last XDMF is always written */
+    ierr         = FlxWriterFlush(w); /* on failure the file is closed and the error raised on every rank */
+    if (!ierr) {
+      int bad = CloseObjects(w);
+      if (MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, w->comm)) bad = 1;
+      if (bad) ierr = PetscError(w->comm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "cannot close the results file %s: %s", w->h5, FlxH5DiskFull(w->h5) ? "no space left on device" : "HDF5 could not write its last metadata");
+    }
+  } else if (w->io.file >= 0)
+    (void)CloseObjects(w);
+  FlxH5Unregister(&w->io);
+  PetscCall(FreeAll(w));
+  PetscCall(PetscFree(w));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -10,8 +10,10 @@ static PetscErrorCode AllocCells(FlxSerialMesh *sm, PetscInt nnodes, PetscInt nc
   sm->ncells = ncells;
   PetscCall(PetscMalloc1(3 * nnodes, &sm->xyz));
   PetscCall(PetscMalloc4(ncells, &sm->type, ncells + 1, &sm->cptr, 2 * ncells, &sm->conn, ncells, &sm->group));
-  for (PetscInt c = 0; c <= ncells; c++) sm->cptr[c] = 2 * c;
-  for (PetscInt c = 0; c < ncells; c++) sm->type[c] = FLX_CELL_LINE2;
+  for (PetscInt c = 0; c <= ncells; c++)
+    sm->cptr[c] = 2 * c;
+  for (PetscInt c = 0; c < ncells; c++)
+    sm->type[c] = FLX_CELL_LINE2;
   PetscFunctionReturn(0);
 }
 
@@ -26,12 +28,14 @@ static PetscErrorCode SetPointGroups(FlxSerialMesh *sm, PetscInt npg, const Pets
     sm->gpptr[gid[i] + 1] = count[i];
     tot += count[i];
   }
-  for (PetscInt g = 0; g < sm->ngroups; g++) sm->gpptr[g + 1] += sm->gpptr[g];
+  for (PetscInt g = 0; g < sm->ngroups; g++)
+    sm->gpptr[g + 1] += sm->gpptr[g];
   PetscCall(PetscMalloc1(tot + 1, &sm->gpnodes));
   for (PetscInt g = 0; g < sm->ngroups; g++)
     for (PetscInt i = 0; i < npg; i++)
       if (gid[i] == g)
-        for (PetscInt j = 0; j < count[i]; j++) sm->gpnodes[k++] = nodes[i][j];
+        for (PetscInt j = 0; j < count[i]; j++)
+          sm->gpnodes[k++] = nodes[i][j];
   PetscFunctionReturn(0);
 }
 
@@ -47,7 +51,8 @@ static PetscErrorCode GenerateBeam(FlxMesh mesh, FlxSerialMesh *sm)
   PetscCall(FlxSerialMeshAddGroup(sm, "root", 0, &groot));
   PetscCall(FlxSerialMeshAddGroup(sm, "tip", 0, &gtip));
   for (PetscInt i = 0; i <= n; i++)
-    for (int c = 0; c < 3; c++) sm->xyz[3 * i + c] = mesh->beam_length * i / n * mesh->beam_dir[c] / nrm;
+    for (int c = 0; c < 3; c++)
+      sm->xyz[3 * i + c] = mesh->beam_length * i / n * mesh->beam_dir[c] / nrm;
   for (PetscInt e = 0; e < n; e++) {
     sm->conn[2 * e]     = e;
     sm->conn[2 * e + 1] = e + 1;
@@ -65,13 +70,13 @@ static PetscErrorCode GenerateBeam(FlxMesh mesh, FlxSerialMesh *sm)
    in every bay of every vertical face plane. Groups "frame" (all cells), "base" and "top" (points). */
 static PetscErrorCode GenerateTower(FlxMesh mesh, FlxSerialMesh *sm)
 {
-  PetscInt nx = mesh->tower_n[0], ny = mesh->tower_n[1], nz = mesh->tower_n[2];
-  PetscInt nnodes = (nx + 1) * (ny + 1) * (nz + 1), ncells, c = 0, gframe, gbase, gtop;
-  PetscInt nhx = nx * (ny + 1) * (nz + 1), nhy = (nx + 1) * ny * (nz + 1), ncol = (nx + 1) * (ny + 1) * nz;
-  PetscInt ndx = nx * nz * (ny + 1), ndy = ny * nz * (nx + 1), nlev = (nx + 1) * (ny + 1);
+  PetscInt  nx = mesh->tower_n[0], ny = mesh->tower_n[1], nz = mesh->tower_n[2];
+  PetscInt  nnodes = (nx + 1) * (ny + 1) * (nz + 1), ncells, c = 0, gframe, gbase, gtop;
+  PetscInt  nhx = nx * (ny + 1) * (nz + 1), nhy = (nx + 1) * ny * (nz + 1), ncol = (nx + 1) * (ny + 1) * nz;
+  PetscInt  ndx = nx * nz * (ny + 1), ndy = ny * nz * (nx + 1), nlev = (nx + 1) * (ny + 1);
   PetscInt *base, *top;
 
-#define NID(i, j, k) ((k) * nlev + (j) * (nx + 1) + (i))
+#define NID(i, j, k) ((k)*nlev + (j) * (nx + 1) + (i))
   PetscFunctionBegin;
   ncells = nhx + nhy + ncol + ndx + ndy;
   PetscCall(AllocCells(sm, nnodes, ncells));
@@ -81,30 +86,35 @@ static PetscErrorCode GenerateTower(FlxMesh mesh, FlxSerialMesh *sm)
   for (PetscInt k = 0; k <= nz; k++)
     for (PetscInt j = 0; j <= ny; j++)
       for (PetscInt i = 0; i <= nx; i++) {
-        PetscInt n          = NID(i, j, k);
+        PetscInt n         = NID(i, j, k);
         sm->xyz[3 * n + 0] = mesh->tower_size[0] * i / nx;
         sm->xyz[3 * n + 1] = mesh->tower_size[1] * j / ny;
         sm->xyz[3 * n + 2] = mesh->tower_size[2] * k / nz;
       }
-#define ADD(a, b) \
-  do { \
-    sm->conn[2 * c] = (a); \
-    sm->conn[2 * c + 1] = (b); \
-    sm->group[c++] = gframe; \
+#define ADD(a, b)                 \
+  do {                            \
+    sm->conn[2 * c]     = (a);    \
+    sm->conn[2 * c + 1] = (b);    \
+    sm->group[c++]      = gframe; \
   } while (0)
   /* cells level by level, so that the natural order has locality */
   for (PetscInt k = 0; k <= nz; k++) {
     for (PetscInt j = 0; j <= ny; j++)
-      for (PetscInt i = 0; i < nx; i++) ADD(NID(i, j, k), NID(i + 1, j, k));
+      for (PetscInt i = 0; i < nx; i++)
+        ADD(NID(i, j, k), NID(i + 1, j, k));
     for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i <= nx; i++) ADD(NID(i, j, k), NID(i, j + 1, k));
+      for (PetscInt i = 0; i <= nx; i++)
+        ADD(NID(i, j, k), NID(i, j + 1, k));
     if (k == nz) break;
     for (PetscInt j = 0; j <= ny; j++)
-      for (PetscInt i = 0; i <= nx; i++) ADD(NID(i, j, k), NID(i, j, k + 1));
+      for (PetscInt i = 0; i <= nx; i++)
+        ADD(NID(i, j, k), NID(i, j, k + 1));
     for (PetscInt j = 0; j <= ny; j++)
-      for (PetscInt i = 0; i < nx; i++) ADD(NID(i, j, k), NID(i + 1, j, k + 1));
+      for (PetscInt i = 0; i < nx; i++)
+        ADD(NID(i, j, k), NID(i + 1, j, k + 1));
     for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i <= nx; i++) ADD(NID(i, j, k), NID(i, j + 1, k + 1));
+      for (PetscInt i = 0; i <= nx; i++)
+        ADD(NID(i, j, k), NID(i, j + 1, k + 1));
   }
   PetscCheck(c == ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "tower generator: %" PetscInt_FMT " cells instead of %" PetscInt_FMT, c, ncells);
   PetscCall(PetscMalloc2(nlev, &base, nlev, &top));
@@ -132,9 +142,11 @@ typedef void (*GridMap)(FlxMesh, PetscReal, PetscReal, PetscReal[3]);
 
 static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char cellgroup[], GridMap map, const char *const names[4], PetscInt nstiff)
 {
-  PetscInt  nx = mesh->grid_n[0], ny = mesh->grid_n[1], nq = nx * ny, ncell = mesh->tri ? 2 * nq : mesh->mixed ? nq + ny * (nx - nx / 2) : nq, nline = nstiff * nx, c = 0, k = 0;
-  PetscInt  gcell, gline = -1, gid[9], cnt[9], *lists[9], centre;
-  char      corner[64];
+  PetscInt nx = mesh->grid_n[0], ny = mesh->grid_n[1], nq = nx * ny, ncell = mesh->tri ? 2 * nq : mesh->mixed ? nq + ny * (nx - nx / 2)
+                                                                                                              : nq,
+           nline = nstiff * nx, c = 0, k = 0;
+  PetscInt gcell, gline = -1, gid[9], cnt[9], *lists[9], centre;
+  char     corner[64];
 
   PetscFunctionBegin;
   sm->nnodes = (nx + 1) * (ny + 1);
@@ -143,21 +155,24 @@ static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char c
   PetscCall(PetscMalloc4(sm->ncells, &sm->type, sm->ncells + 1, &sm->cptr, 4 * sm->ncells, &sm->conn, sm->ncells, &sm->group));
   PetscCall(FlxSerialMeshAddGroup(sm, cellgroup, 2, &gcell));
   if (nstiff) PetscCall(FlxSerialMeshAddGroup(sm, "stiffeners", 1, &gline));
-  for (int q = 0; q < 4; q++) PetscCall(FlxSerialMeshAddGroup(sm, names[q], 0, &gid[q]));
+  for (int q = 0; q < 4; q++)
+    PetscCall(FlxSerialMeshAddGroup(sm, names[q], 0, &gid[q]));
   for (int q = 0; q < 4; q++) {
     PetscCall(PetscSNPrintf(corner, sizeof(corner), "%s_%s", names[q % 2], names[2 + q / 2]));
     PetscCall(FlxSerialMeshAddGroup(sm, corner, 0, &gid[4 + q]));
   }
   PetscCall(FlxSerialMeshAddGroup(sm, "centre", 0, &gid[8]));
   for (PetscInt j = 0; j <= ny; j++)
-    for (PetscInt i = 0; i <= nx; i++) map(mesh, (PetscReal)i / nx, (PetscReal)j / ny, sm->xyz + 3 * (j * (nx + 1) + i));
+    for (PetscInt i = 0; i <= nx; i++)
+      map(mesh, (PetscReal)i / nx, (PetscReal)j / ny, sm->xyz + 3 * (j * (nx + 1) + i));
   sm->cptr[0] = 0;
   for (PetscInt j = 0; j < ny; j++)
     for (PetscInt i = 0; i < nx; i++) {
       PetscInt n0 = j * (nx + 1) + i, q[4] = {n0, n0 + 1, n0 + nx + 2, n0 + nx + 1};
       if (!mesh->tri && !(mesh->mixed && i >= nx / 2)) { /* mixed: quads on the first half in s, triangles on the rest */
         sm->type[c] = FLX_CELL_QUAD4;
-        for (int a = 0; a < 4; a++) sm->conn[k++] = q[a];
+        for (int a = 0; a < 4; a++)
+          sm->conn[k++] = q[a];
         sm->group[c++] = gcell;
         sm->cptr[c]    = k;
       } else
@@ -191,13 +206,14 @@ static PetscErrorCode GenerateGrid(FlxMesh mesh, FlxSerialMesh *sm, const char c
   }
   cnt[0] = cnt[1] = ny + 1;
   cnt[2] = cnt[3] = nx + 1;
-  lists[4] = &lists[2][0];  /* s0 r0 */
-  lists[5] = &lists[2][nx]; /* s1 r0 */
-  lists[6] = &lists[3][0];  /* s0 r1 */
-  lists[7] = &lists[3][nx]; /* s1 r1 */
-  centre   = (ny / 2) * (nx + 1) + nx / 2;
-  lists[8] = &centre;
-  for (int q = 4; q < 9; q++) cnt[q] = 1;
+  lists[4]        = &lists[2][0];  /* s0 r0 */
+  lists[5]        = &lists[2][nx]; /* s1 r0 */
+  lists[6]        = &lists[3][0];  /* s0 r1 */
+  lists[7]        = &lists[3][nx]; /* s1 r1 */
+  centre          = (ny / 2) * (nx + 1) + nx / 2;
+  lists[8]        = &centre;
+  for (int q = 4; q < 9; q++)
+    cnt[q] = 1;
   PetscCall(SetPointGroups(sm, 9, gid, cnt, lists));
   PetscCall(PetscFree4(lists[0], lists[1], lists[2], lists[3]));
   PetscFunctionReturn(0);
@@ -229,10 +245,15 @@ PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm)
   PetscCall(PetscStrcmp(mesh->generator, "tower", &istower));
   PetscCall(PetscStrcmp(mesh->generator, "plate", &isplate));
   PetscCall(PetscStrcmp(mesh->generator, "cylinder", &iscyl));
-  if (isbeam) PetscCall(GenerateBeam(mesh, sm));
-  else if (istower) PetscCall(GenerateTower(mesh, sm));
-  else if (isplate) PetscCall(GenerateGrid(mesh, sm, "plate", PlateMap, plate, mesh->plate_stiffeners));
-  else if (iscyl) PetscCall(GenerateGrid(mesh, sm, "shell", CylinderMap, cyl, 0));
-  else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "unknown mesh generator '%s' (-mesh_generate): use beam, tower, plate or cylinder", mesh->generator);
+  if (isbeam)
+    PetscCall(GenerateBeam(mesh, sm));
+  else if (istower)
+    PetscCall(GenerateTower(mesh, sm));
+  else if (isplate)
+    PetscCall(GenerateGrid(mesh, sm, "plate", PlateMap, plate, mesh->plate_stiffeners));
+  else if (iscyl)
+    PetscCall(GenerateGrid(mesh, sm, "shell", CylinderMap, cyl, 0));
+  else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "unknown mesh generator '%s' (-mesh_generate): use beam, tower, plate or cylinder", mesh->generator);
   PetscFunctionReturn(0);
 }

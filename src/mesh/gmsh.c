@@ -14,15 +14,15 @@ typedef struct {
   const char *section; /* current section, for messages */
 } Lexer;
 
-#define LEXFAIL(lx, ...) \
-  do { \
-    if (!(lx)->failed) { \
-      char _m[768]; \
-      snprintf(_m, sizeof(_m), __VA_ARGS__); \
+#define LEXFAIL(lx, ...)                                                                                \
+  do {                                                                                                  \
+    if (!(lx)->failed) {                                                                                \
+      char _m[768];                                                                                     \
+      snprintf(_m, sizeof(_m), __VA_ARGS__);                                                            \
       snprintf((lx)->err, sizeof((lx)->err), "%s:%" PetscInt_FMT ": %s", (lx)->file, (lx)->lineno, _m); \
-      (lx)->failed = PETSC_TRUE; \
-    } \
-    return 0; \
+      (lx)->failed = PETSC_TRUE;                                                                        \
+    }                                                                                                   \
+    return 0;                                                                                           \
   } while (0)
 
 /* Next whitespace-separated token, reading lines as needed. Returns NULL at end of file. */
@@ -31,15 +31,18 @@ static const char *NextToken(Lexer *lx)
   static char tok[512];
   for (;;) {
     if (lx->pos) {
-      while (*lx->pos && isspace((unsigned char)*lx->pos)) lx->pos++;
+      while (*lx->pos && isspace((unsigned char)*lx->pos))
+        lx->pos++;
       if (*lx->pos) {
         size_t n = 0;
         if (*lx->pos == '"') { /* quoted name */
           lx->pos++;
-          while (*lx->pos && *lx->pos != '"' && n < sizeof(tok) - 1) tok[n++] = *lx->pos++;
+          while (*lx->pos && *lx->pos != '"' && n < sizeof(tok) - 1)
+            tok[n++] = *lx->pos++;
           if (*lx->pos == '"') lx->pos++;
         } else {
-          while (*lx->pos && !isspace((unsigned char)*lx->pos) && n < sizeof(tok) - 1) tok[n++] = *lx->pos++;
+          while (*lx->pos && !isspace((unsigned char)*lx->pos) && n < sizeof(tok) - 1)
+            tok[n++] = *lx->pos++;
         }
         tok[n] = 0;
         return tok;
@@ -108,7 +111,8 @@ typedef struct {
 static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
 {
   PetscFunctionBegin;
-  for (int d = 0; d < 4; d++) PetscCall(ExpectInt(lx, "number of entities", &ent->n[d]));
+  for (int d = 0; d < 4; d++)
+    PetscCall(ExpectInt(lx, "number of entities", &ent->n[d]));
   if (lx->failed) PetscFunctionReturn(0);
   for (int d = 0; d < 4; d++) {
     PetscInt cap = ent->n[d] + 1;
@@ -119,7 +123,8 @@ static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
       PetscReal x;
       PetscInt  nphys, nb, tmp;
       PetscCall(ExpectInt(lx, "entity tag", &ent->tag[d][e]));
-      for (int k = 0; k < (d == 0 ? 3 : 6); k++) PetscCall(ExpectReal(lx, "entity coordinate", &x));
+      for (int k = 0; k < (d == 0 ? 3 : 6); k++)
+        PetscCall(ExpectReal(lx, "entity coordinate", &x));
       PetscCall(ExpectInt(lx, "number of physical tags", &nphys));
       if (lx->failed) break;
       if (nphys < 0 || nphys > 1000) LEXFAIL(lx, "implausible number of physical tags %" PetscInt_FMT, nphys);
@@ -131,11 +136,13 @@ static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
         PetscCall(PetscFree(ent->ptags[d]));
         ent->ptags[d] = t;
       }
-      for (PetscInt k = 0; k < nphys; k++) PetscCall(ExpectInt(lx, "physical tag", &ent->ptags[d][ent->pptr[d][e] + k]));
+      for (PetscInt k = 0; k < nphys; k++)
+        PetscCall(ExpectInt(lx, "physical tag", &ent->ptags[d][ent->pptr[d][e] + k]));
       ent->pptr[d][e + 1] = ent->pptr[d][e] + nphys;
       if (d > 0) {
         PetscCall(ExpectInt(lx, "number of bounding entities", &nb));
-        for (PetscInt k = 0; k < nb; k++) PetscCall(ExpectInt(lx, "bounding entity tag", &tmp));
+        for (PetscInt k = 0; k < nb; k++)
+          PetscCall(ExpectInt(lx, "bounding entity tag", &tmp));
       }
     }
   }
@@ -168,7 +175,7 @@ static PetscErrorCode AddMember(PetscInt **pts, PetscInt **ptsg, PetscInt *n, Pe
     *pts  = a;
     *ptsg = b;
   }
-  (*pts)[*n]    = node;
+  (*pts)[*n]      = node;
   (*ptsg)[(*n)++] = g;
   PetscFunctionReturn(0);
 }
@@ -210,7 +217,8 @@ static PetscErrorCode ReadNodes(Lexer *lx, FlxSerialMesh *sm, PetscInt **tagmap,
   if (nnodes < 0 || *maxtag < 0 || *maxtag > 100000000 || *maxtag < nnodes - 1) LEXFAIL(lx, "implausible node count %" PetscInt_FMT " or maximum tag %" PetscInt_FMT, nnodes, *maxtag);
   PetscCall(PetscMalloc1(3 * nnodes, &sm->xyz));
   PetscCall(PetscMalloc1(*maxtag + 1, tagmap));
-  for (PetscInt i = 0; i <= *maxtag; i++) (*tagmap)[i] = -1;
+  for (PetscInt i = 0; i <= *maxtag; i++)
+    (*tagmap)[i] = -1;
   sm->nnodes = nnodes;
   for (PetscInt b = 0; b < nblocks && !lx->failed; b++) {
     PetscInt edim, etag, param, nb, *tags;
@@ -232,7 +240,8 @@ static PetscErrorCode ReadNodes(Lexer *lx, FlxSerialMesh *sm, PetscInt **tagmap,
       (*tagmap)[tags[i]] = n + i;
     }
     for (PetscInt i = 0; i < nb; i++)
-      for (int c = 0; c < 3; c++) PetscCall(ExpectReal(lx, "node coordinate", &sm->xyz[3 * (n + i) + c]));
+      for (int c = 0; c < 3; c++)
+        PetscCall(ExpectReal(lx, "node coordinate", &sm->xyz[3 * (n + i) + c]));
     PetscCall(PetscFree(tags));
     n += nb;
   }
@@ -259,19 +268,30 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
   PetscCall(PetscMalloc2(cap, &pts, cap, &ptsg));
   sm->cptr[0] = 0;
   for (PetscInt b = 0; b < nblocks && !lx->failed; b++) {
-    PetscInt    edim, etag, gtype, nb, nn, nphys, g = -1, gextra[8], nextra = 0;
+    PetscInt        edim, etag, gtype, nb, nn, nphys, g = -1, gextra[8], nextra = 0;
     const PetscInt *phys = NULL;
-    FlxCellType ct = FLX_CELL_LINE2;
+    FlxCellType     ct   = FLX_CELL_LINE2;
     PetscCall(ExpectInt(lx, "entity dimension", &edim));
     PetscCall(ExpectInt(lx, "entity tag", &etag));
     PetscCall(ExpectInt(lx, "element type", &gtype));
     PetscCall(ExpectInt(lx, "number of elements in block", &nb));
     if (lx->failed) break;
     switch (gtype) {
-    case 1: ct = FLX_CELL_LINE2; nn = 2; break;
-    case 2: ct = FLX_CELL_TRI3; nn = 3; break;
-    case 3: ct = FLX_CELL_QUAD4; nn = 4; break;
-    case 15: nn = 1; break;
+    case 1:
+      ct = FLX_CELL_LINE2;
+      nn = 2;
+      break;
+    case 2:
+      ct = FLX_CELL_TRI3;
+      nn = 3;
+      break;
+    case 3:
+      ct = FLX_CELL_QUAD4;
+      nn = 4;
+      break;
+    case 15:
+      nn = 1;
+      break;
     default:
       LEXFAIL(lx, "unknown or unsupported element type %" PetscInt_FMT " (flexure reads Gmsh types 1 = 2-node line, 2 = 3-node triangle, 3 = 4-node quad, 15 = point; use first-order elements)", gtype);
     }
@@ -282,7 +302,8 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
        their nodes belong to all of them (boundary conditions, loads, probes) */
     nphys = EntityPhysical(ent, edim, etag, &phys);
     if (nphys > 0) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[0], &g));
-    for (PetscInt k = 1; k < nphys && nextra < 8; k++) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[k], &gextra[nextra++]));
+    for (PetscInt k = 1; k < nphys && nextra < 8; k++)
+      PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[k], &gextra[nextra++]));
     for (PetscInt e = 0; e < nb && !lx->failed; e++) {
       PetscInt etagv, nodes[4];
       PetscCall(ExpectInt(lx, "element tag", &etagv));
@@ -294,14 +315,16 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
       if (lx->failed) break;
       if (g < 0) continue; /* outside every physical group: not part of the model */
       for (PetscInt x = 0; x < nextra; x++)
-        for (PetscInt k = 0; k < nn; k++) PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[k]], gextra[x]));
+        for (PetscInt k = 0; k < nn; k++)
+          PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[k]], gextra[x]));
       if (gtype == 15) {
         PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[0]], g));
         continue;
       }
       sm->type[nc]  = ct;
       sm->group[nc] = g;
-      for (PetscInt k = 0; k < nn; k++) sm->conn[nconn++] = tagmap[nodes[k]];
+      for (PetscInt k = 0; k < nn; k++)
+        sm->conn[nconn++] = tagmap[nodes[k]];
       sm->cptr[++nc] = nconn;
     }
   }
@@ -310,14 +333,18 @@ static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities 
   PetscCall(ExpectWord(lx, "$EndElements"));
   if (!lx->failed) { /* point groups: CSR of their nodes */
     PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));
-    for (PetscInt i = 0; i < npts; i++) sm->gpptr[ptsg[i] + 1]++;
-    for (PetscInt g = 0; g < sm->ngroups; g++) sm->gpptr[g + 1] += sm->gpptr[g];
+    for (PetscInt i = 0; i < npts; i++)
+      sm->gpptr[ptsg[i] + 1]++;
+    for (PetscInt g = 0; g < sm->ngroups; g++)
+      sm->gpptr[g + 1] += sm->gpptr[g];
     PetscCall(PetscMalloc1(npts + 1, &sm->gpnodes));
     {
       PetscInt *off;
       PetscCall(PetscMalloc1(sm->ngroups, &off));
-      for (PetscInt g = 0; g < sm->ngroups; g++) off[g] = sm->gpptr[g];
-      for (PetscInt i = 0; i < npts; i++) sm->gpnodes[off[ptsg[i]]++] = pts[i];
+      for (PetscInt g = 0; g < sm->ngroups; g++)
+        off[g] = sm->gpptr[g];
+      for (PetscInt i = 0; i < npts; i++)
+        sm->gpnodes[off[ptsg[i]]++] = pts[i];
       PetscCall(PetscFree(off));
     }
   }
@@ -333,7 +360,8 @@ static PetscErrorCode SkipSection(Lexer *lx, const char *name)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(endname, sizeof(endname), "$End%s", name + 1));
-  while (!eq && (t = NextToken(lx))) PetscCall(PetscStrcmp(t, endname, &eq));
+  while (!eq && (t = NextToken(lx)))
+    PetscCall(PetscStrcmp(t, endname, &eq));
   if (!eq) LEXFAIL(lx, "unexpected end of file: section %s has no %s (is the file truncated?)", name, endname);
   PetscFunctionReturn(0);
 }
@@ -341,8 +369,8 @@ static PetscErrorCode SkipSection(Lexer *lx, const char *name)
 /* Read the file into sm. On a user error, sets err (file:line: message) and returns 0 with *failed set. */
 static PetscErrorCode ReadGmshFile(Lexer *lx, FlxSerialMesh *sm)
 {
-  Entities    ent     = {{0}, {0}, {0}, {0}};
-  PetscInt   *pdim    = NULL, *ptag = NULL, nnamed = 0, *tagmap = NULL, maxtag = 0;
+  Entities    ent  = {{0}, {0}, {0}, {0}};
+  PetscInt   *pdim = NULL, *ptag = NULL, nnamed = 0, *tagmap = NULL, maxtag = 0;
   PetscBool   haveFmt = PETSC_FALSE, haveNodes = PETSC_FALSE, haveElems = PETSC_FALSE;
   const char *t;
 
@@ -390,7 +418,8 @@ static PetscErrorCode ReadGmshFile(Lexer *lx, FlxSerialMesh *sm)
       haveElems = PETSC_TRUE;
     } else if (sec[0] == '$') {
       PetscCall(SkipSection(lx, sec));
-    } else LEXFAIL(lx, "expected a section header such as $Nodes, found '%s'", sec);
+    } else
+      LEXFAIL(lx, "expected a section header such as $Nodes, found '%s'", sec);
   }
   if (!lx->failed && !haveFmt) LEXFAIL(lx, "no $MeshFormat section: not a Gmsh MSH 4.1 file");
   if (!lx->failed && (!haveNodes || !haveElems)) LEXFAIL(lx, "the file has no %s section (is the file truncated?)", haveNodes ? "$Elements" : "$Nodes");

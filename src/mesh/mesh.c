@@ -30,7 +30,7 @@ PetscErrorCode FlxSerialMeshDestroy(FlxSerialMesh **sm)
 
 PetscErrorCode FlxSerialMeshAddGroup(FlxSerialMesh *sm, const char name[], PetscInt dim, PetscInt *g)
 {
-  char (*names)[FLX_NAME_LEN];
+  char(*names)[FLX_NAME_LEN];
   PetscInt *dims;
 
   PetscFunctionBegin;
@@ -69,10 +69,10 @@ PetscErrorCode FlxMeshCreate(MPI_Comm comm, FlxMesh *mesh)
   m->tower_size[2]                    = 40.0;
   m->plate_size[0] = m->plate_size[1] = 1.0;
   m->grid_n[0] = m->grid_n[1] = 16;
-  m->cyl_radius                 = 1.0;
-  m->cyl_length                 = 1.0;
-  m->cyl_angle                  = 90.0;
-  *mesh                               = m;
+  m->cyl_radius               = 1.0;
+  m->cyl_length               = 1.0;
+  m->cyl_angle                = 90.0;
+  *mesh                       = m;
   PetscFunctionReturn(0);
 }
 
@@ -111,15 +111,17 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
   PetscCheck(!(set && setg), mesh->comm, PETSC_ERR_USER_INPUT, "give either -mesh_file or -mesh_generate, not both");
   PetscCheck(mesh->beam_elements > 0 && mesh->beam_length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_beam_elements and -mesh_beam_length must be positive");
   PetscCheck(mesh->tower_n[0] > 0 && mesh->tower_n[1] > 0 && mesh->tower_n[2] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_tower_bays needs three positive counts");
-  if (set) PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "%s", mesh->file));
-  else if (setg) PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "generated %s", mesh->generator));
+  if (set)
+    PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "%s", mesh->file));
+  else if (setg)
+    PetscCall(PetscSNPrintf(mesh->source, sizeof(mesh->source), "generated %s", mesh->generator));
   PetscFunctionReturn(0);
 }
 
 /* Read or generate on rank 0; user errors there become one collective error. */
 static PetscErrorCode LoadSerial(FlxMesh mesh)
 {
-  PetscErrorCode ierr = 0;
+  PetscErrorCode ierr      = 0;
   char           msg[1024] = "";
 
   PetscFunctionBegin;
@@ -127,8 +129,10 @@ static PetscErrorCode LoadSerial(FlxMesh mesh)
   PetscCall(PetscLogEventBegin(FLX_MeshRead, 0, 0, 0, 0));
   if (mesh->rank == 0) {
     PetscCall(FlxSerialMeshCreate(&mesh->serial));
-    if (mesh->file[0]) ierr = FlxSerialMeshReadGmsh(mesh->file, mesh->serial);
-    else ierr = FlxSerialMeshGenerate(mesh, mesh->serial);
+    if (mesh->file[0])
+      ierr = FlxSerialMeshReadGmsh(mesh->file, mesh->serial);
+    else
+      ierr = FlxSerialMeshGenerate(mesh, mesh->serial);
     if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
   }
   PetscCall(PetscLogEventEnd(FLX_MeshRead, 0, 0, 0, 0));
@@ -177,11 +181,12 @@ PetscErrorCode FlxMeshDestroy(FlxMesh *mesh)
 
 PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer)
 {
-  PetscInt  loc[3], mn[3], mx[3], cut = mesh->rank == 0 && mesh->serial ? mesh->serial->edgecut : 0;
-  PetscInt  Ncells = 0;
+  PetscInt loc[3], mn[3], mx[3], cut = mesh->rank == 0 && mesh->serial ? mesh->serial->edgecut : 0;
+  PetscInt Ncells = 0;
 
   PetscFunctionBegin;
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) Ncells += mesh->Ncells[t];
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    Ncells += mesh->Ncells[t];
   loc[0] = mesh->ncowned;
   loc[1] = mesh->nowned;
   loc[2] = mesh->nghost;
@@ -192,7 +197,8 @@ PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer)
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     if (mesh->Ncells[t]) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT " %s", mesh->Ncells[t], FlxCellTypeNames[t]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "; %" PetscInt_FMT " physical groups:", mesh->ngroups));
-  for (PetscInt g = 0; g < mesh->ngroups; g++) PetscCall(PetscViewerASCIIPrintf(viewer, " %s", mesh->gname[g]));
+  for (PetscInt g = 0; g < mesh->ngroups; g++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, " %s", mesh->gname[g]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Partition (METIS, nodal graph) on %d ranks: elements per rank %" PetscInt_FMT "..%" PetscInt_FMT ", nodes per rank %" PetscInt_FMT "..%" PetscInt_FMT ", ghost nodes per rank %" PetscInt_FMT "..%" PetscInt_FMT ", edge cut %" PetscInt_FMT "\n",
                                    mesh->size, mn[0], mx[0], mn[1], mx[1], mn[2], mx[2], cut));

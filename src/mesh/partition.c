@@ -10,9 +10,9 @@
 #include <flexure/private/meshimpl.h>
 #include <metis.h>
 
-#define METIS_CALL(call) \
-  do { \
-    int _r = (call); \
+#define METIS_CALL(call)                                                                                      \
+  do {                                                                                                        \
+    int _r = (call);                                                                                          \
     PetscCheck(_r == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS failed with code %d in %s", _r, #call); \
   } while (0)
 
@@ -23,16 +23,22 @@ static PetscErrorCode CompactNodes(FlxSerialMesh *sm)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(sm->nnodes, &map));
-  for (PetscInt i = 0; i < sm->nnodes; i++) map[i] = -1;
-  for (PetscInt k = 0; k < sm->cptr[sm->ncells]; k++) map[sm->conn[k]] = 0;
-  for (PetscInt k = 0; sm->gpptr && k < sm->gpptr[sm->ngroups]; k++) map[sm->gpnodes[k]] = 0;
+  for (PetscInt i = 0; i < sm->nnodes; i++)
+    map[i] = -1;
+  for (PetscInt k = 0; k < sm->cptr[sm->ncells]; k++)
+    map[sm->conn[k]] = 0;
+  for (PetscInt k = 0; sm->gpptr && k < sm->gpptr[sm->ngroups]; k++)
+    map[sm->gpnodes[k]] = 0;
   for (PetscInt i = 0; i < sm->nnodes; i++)
     if (!map[i]) {
-      for (int c = 0; c < 3; c++) sm->xyz[3 * n + c] = sm->xyz[3 * i + c];
+      for (int c = 0; c < 3; c++)
+        sm->xyz[3 * n + c] = sm->xyz[3 * i + c];
       map[i] = n++;
     }
-  for (PetscInt k = 0; k < sm->cptr[sm->ncells]; k++) sm->conn[k] = map[sm->conn[k]];
-  for (PetscInt k = 0; sm->gpptr && k < sm->gpptr[sm->ngroups]; k++) sm->gpnodes[k] = map[sm->gpnodes[k]];
+  for (PetscInt k = 0; k < sm->cptr[sm->ncells]; k++)
+    sm->conn[k] = map[sm->conn[k]];
+  for (PetscInt k = 0; sm->gpptr && k < sm->gpptr[sm->ngroups]; k++)
+    sm->gpnodes[k] = map[sm->gpnodes[k]];
   sm->nnodes = n;
   PetscCall(PetscFree(map));
   PetscFunctionReturn(0);
@@ -41,24 +47,28 @@ static PetscErrorCode CompactNodes(FlxSerialMesh *sm)
 /* Nodal graph in CSR, without self edges. */
 static PetscErrorCode NodalGraph(FlxSerialMesh *sm, PetscInt **xadj, PetscInt **adj)
 {
-  PetscInt  n = sm->nnodes, *nc, *ncells, *mark, *xa, *ad, cap, tot = 0;
+  PetscInt n = sm->nnodes, *nc, *ncells, *mark, *xa, *ad, cap, tot = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(n + 1, &nc));
   for (PetscInt c = 0; c < sm->ncells; c++)
-    for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) nc[sm->conn[k] + 1]++;
-  for (PetscInt i = 0; i < n; i++) nc[i + 1] += nc[i];
+    for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
+      nc[sm->conn[k] + 1]++;
+  for (PetscInt i = 0; i < n; i++)
+    nc[i + 1] += nc[i];
   PetscCall(PetscMalloc1(nc[n] + 1, &ncells));
   {
     PetscInt *off;
     PetscCall(PetscMalloc1(n, &off));
     PetscCall(PetscArraycpy(off, nc, n));
     for (PetscInt c = 0; c < sm->ncells; c++)
-      for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) ncells[off[sm->conn[k]]++] = c;
+      for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
+        ncells[off[sm->conn[k]]++] = c;
     PetscCall(PetscFree(off));
   }
   PetscCall(PetscMalloc1(n, &mark));
-  for (PetscInt i = 0; i < n; i++) mark[i] = -1;
+  for (PetscInt i = 0; i < n; i++)
+    mark[i] = -1;
   PetscCall(PetscMalloc1(n + 1, &xa));
   cap = 4 * nc[n] + 16;
   PetscCall(PetscMalloc1(cap, &ad));
@@ -99,17 +109,20 @@ static PetscErrorCode PartitionNodes(FlxSerialMesh *sm, PetscMPIInt size, const 
   PetscCall(PetscCalloc1(sm->nnodes, &sm->part));
   sm->edgecut = 0;
   if (size > 1) {
-    idx_t  nv = (idx_t)sm->nnodes, ncon = 1, np = (idx_t)size, objval, *xa, *ad, *part;
-    idx_t  opts[METIS_NOPTIONS];
+    idx_t nv = (idx_t)sm->nnodes, ncon = 1, np = (idx_t)size, objval, *xa, *ad, *part;
+    idx_t opts[METIS_NOPTIONS];
     PetscCheck(sm->nnodes >= size, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "the mesh has %" PetscInt_FMT " nodes, fewer than the %d ranks", sm->nnodes, size);
     PetscCall(PetscMalloc3(sm->nnodes + 1, &xa, xadj[sm->nnodes], &ad, sm->nnodes, &part));
-    for (PetscInt i = 0; i <= sm->nnodes; i++) xa[i] = (idx_t)xadj[i];
-    for (PetscInt i = 0; i < xadj[sm->nnodes]; i++) ad[i] = (idx_t)adj[i];
+    for (PetscInt i = 0; i <= sm->nnodes; i++)
+      xa[i] = (idx_t)xadj[i];
+    for (PetscInt i = 0; i < xadj[sm->nnodes]; i++)
+      ad[i] = (idx_t)adj[i];
     METIS_CALL(METIS_SetDefaultOptions(opts));
-    opts[METIS_OPTION_SEED]    = 42; /* deterministic */
+    opts[METIS_OPTION_SEED]      = 42; /* deterministic */
     opts[METIS_OPTION_NUMBERING] = 0;
     METIS_CALL(METIS_PartGraphKway(&nv, &ncon, xa, ad, NULL, NULL, NULL, &np, NULL, NULL, opts, &objval, part));
-    for (PetscInt i = 0; i < sm->nnodes; i++) sm->part[i] = part[i];
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      sm->part[i] = part[i];
     sm->edgecut = objval;
     PetscCall(PetscFree3(xa, ad, part));
   }
@@ -136,7 +149,7 @@ typedef struct {
 
 static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt *rstart, const PetscInt *xadj, const PetscInt *adj, const PetscInt *mptr, const PetscInt *midx, PetscInt *ghostmark, Pack *pk)
 {
-  PetscInt nown = 0, nc = 0, ncn = 0, ngh = 0, nmem = 0, *ip, *ghosts;
+  PetscInt   nown = 0, nc = 0, ncn = 0, ngh = 0, nmem = 0, *ip, *ghosts;
   PetscReal *rp;
 
   PetscFunctionBegin;
@@ -164,7 +177,7 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
       for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) {
         PetscInt j = sm->conn[k];
         if (ghostmark[j] == r) {
-          ghostmark[j] = -2 - r; /* counted once */
+          ghostmark[j]  = -2 - r; /* counted once */
           ghosts[ngh++] = sm->perm[j];
         }
       }
@@ -184,13 +197,16 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
     if (sm->part[i] == r) {
       PetscInt d = 1, o = 0;
       for (PetscInt q = xadj[i]; q < xadj[i + 1]; q++) {
-        if (sm->part[adj[q]] == r) d++;
-        else o++;
+        if (sm->part[adj[q]] == r)
+          d++;
+        else
+          o++;
       }
       *ip++ = i;
       *ip++ = d;
       *ip++ = o;
-      for (int c = 0; c < 3; c++) *rp++ = sm->xyz[3 * i + c];
+      for (int c = 0; c < 3; c++)
+        *rp++ = sm->xyz[3 * i + c];
     }
   *ip++ = 0;
   for (PetscInt i = 0, acc = 0; i < sm->nnodes; i++)
@@ -200,7 +216,8 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
     }
   for (PetscInt i = 0; i < sm->nnodes; i++)
     if (sm->part[i] == r)
-      for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++) *ip++ = midx[q];
+      for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++)
+        *ip++ = midx[q];
   /* cells (owned and halo, natural order): type, group, natural id, index among the cells of its type,
      owned flag, cptr, conn (global ids) */
   {
@@ -224,15 +241,18 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
     }
   for (PetscInt c = 0; c < sm->ncells; c++)
     if (CellOnRank(sm, c, r))
-      for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++) *ip++ = sm->perm[sm->conn[k]];
+      for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
+        *ip++ = sm->perm[sm->conn[k]];
   /* ghosts (global ids, sorted) and their coordinates */
   {
     PetscInt *inv; /* global -> natural for ghosts */
     PetscCall(PetscMalloc1(sm->nnodes, &inv));
-    for (PetscInt i = 0; i < sm->nnodes; i++) inv[sm->perm[i]] = i;
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      inv[sm->perm[i]] = i;
     for (PetscInt g = 0; g < ngh; g++) {
       *ip++ = ghosts[g];
-      for (int c = 0; c < 3; c++) *rp++ = sm->xyz[3 * inv[ghosts[g]] + c];
+      for (int c = 0; c < 3; c++)
+        *rp++ = sm->xyz[3 * inv[ghosts[g]] + c];
     }
     PetscCall(PetscFree(inv));
   }
@@ -251,9 +271,11 @@ static PetscErrorCode NodeGroups(FlxSerialMesh *sm, PetscInt **mptr, PetscInt **
   PetscCall(PetscCalloc1(sm->nnodes + 1, &cnt));
   PetscCall(PetscMalloc1(sm->nnodes, &stamp));
   for (int pass = 0; pass < 2; pass++) {
-    for (PetscInt i = 0; i < sm->nnodes; i++) stamp[i] = -1;
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      stamp[i] = -1;
     if (pass == 1) {
-      for (PetscInt i = 0; i < sm->nnodes; i++) cnt[i + 1] += cnt[i];
+      for (PetscInt i = 0; i < sm->nnodes; i++)
+        cnt[i + 1] += cnt[i];
       PetscCall(PetscMalloc1(cnt[sm->nnodes] + 1, &idx));
       PetscCall(PetscMalloc1(sm->nnodes + 1, &ptr));
       PetscCall(PetscArraycpy(ptr, cnt, sm->nnodes + 1));
@@ -263,8 +285,10 @@ static PetscErrorCode NodeGroups(FlxSerialMesh *sm, PetscInt **mptr, PetscInt **
         PetscInt i = sm->gpnodes[q];
         if (stamp[i] == g) continue;
         stamp[i] = g;
-        if (pass == 0) cnt[i + 1]++;
-        else idx[ptr[i]++] = g;
+        if (pass == 0)
+          cnt[i + 1]++;
+        else
+          idx[ptr[i]++] = g;
       }
       for (PetscInt c = 0; c < sm->ncells; c++)
         if (sm->group[c] == g)
@@ -272,8 +296,10 @@ static PetscErrorCode NodeGroups(FlxSerialMesh *sm, PetscInt **mptr, PetscInt **
             PetscInt i = sm->conn[k];
             if (stamp[i] == g) continue;
             stamp[i] = g;
-            if (pass == 0) cnt[i + 1]++;
-            else idx[ptr[i]++] = g;
+            if (pass == 0)
+              cnt[i + 1]++;
+            else
+              idx[ptr[i]++] = g;
           }
     }
   }
@@ -329,10 +355,12 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
   ip += nc + 1;
   {
     const PetscInt *gconn = ip, *ghosts = ip + ncn;
-    for (PetscInt g = 0; g < ngh; g++) mesh->l2g[nown + g] = ghosts[g];
+    for (PetscInt g = 0; g < ngh; g++)
+      mesh->l2g[nown + g] = ghosts[g];
     for (PetscInt k = 0; k < ncn; k++) {
       PetscInt gid = gconn[k], loc;
-      if (gid >= mesh->rstart && gid < mesh->rstart + nown) mesh->conn[k] = gid - mesh->rstart;
+      if (gid >= mesh->rstart && gid < mesh->rstart + nown)
+        mesh->conn[k] = gid - mesh->rstart;
       else {
         PetscCall(PetscFindInt(gid, ngh, ghosts, &loc));
         PetscCheck(loc >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost node %" PetscInt_FMT " missing", gid);
@@ -342,8 +370,10 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
   }
   /* owned nodes of each group */
   PetscCall(PetscCalloc1(mesh->ngroups + 1, &cnt));
-  for (PetscInt q = 0; q < nmem; q++) cnt[midx[q] + 1]++;
-  for (PetscInt g = 0; g < mesh->ngroups; g++) cnt[g + 1] += cnt[g];
+  for (PetscInt q = 0; q < nmem; q++)
+    cnt[midx[q] + 1]++;
+  for (PetscInt g = 0; g < mesh->ngroups; g++)
+    cnt[g + 1] += cnt[g];
   mesh->gnptr = cnt;
   PetscCall(PetscMalloc1(nmem + 1, &mesh->gnodes));
   {
@@ -351,7 +381,8 @@ static PetscErrorCode Unpack(FlxMesh mesh, Pack *pk)
     PetscCall(PetscMalloc1(mesh->ngroups + 1, &off));
     PetscCall(PetscArraycpy(off, cnt, mesh->ngroups + 1));
     for (PetscInt i = 0; i < nown; i++)
-      for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++) mesh->gnodes[off[midx[q]]++] = i;
+      for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++)
+        mesh->gnodes[off[midx[q]]++] = i;
     PetscCall(PetscFree(off));
   }
   PetscFunctionReturn(0);
@@ -366,12 +397,14 @@ static PetscErrorCode BroadcastGlobals(FlxMesh mesh)
     FlxSerialMesh *sm = mesh->serial;
     buf[0]            = sm->nnodes;
     buf[1]            = sm->ngroups;
-    for (PetscInt c = 0; c < sm->ncells; c++) buf[2 + sm->type[c]]++;
+    for (PetscInt c = 0; c < sm->ncells; c++)
+      buf[2 + sm->type[c]]++;
   }
   PetscCallMPI(MPI_Bcast(buf, 2 + FLX_NUM_CELL_TYPES, MPIU_INT, 0, mesh->comm));
   mesh->Nnodes  = buf[0];
   mesh->ngroups = buf[1];
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) mesh->Ncells[t] = buf[2 + t];
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    mesh->Ncells[t] = buf[2 + t];
   PetscCall(PetscMalloc1(mesh->ngroups + 1, &mesh->gname));
   PetscCall(PetscMalloc1(mesh->ngroups + 1, &mesh->gdim));
   if (mesh->rank == 0) {
@@ -402,7 +435,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
 {
   Pack           pk;
   PetscInt      *xadj = NULL, *adj = NULL;
-  PetscErrorCode ierr = 0;
+  PetscErrorCode ierr      = 0;
   char           msg[1024] = "";
 
   PetscFunctionBegin;
@@ -419,18 +452,23 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
 
     PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
-    for (PetscInt c = 0; c < sm->ncells; c++) sm->cpart[c] = sm->part[sm->conn[sm->cptr[c]]];
+    for (PetscInt c = 0; c < sm->ncells; c++)
+      sm->cpart[c] = sm->part[sm->conn[sm->cptr[c]]];
     PetscCall(PetscCalloc1(mesh->size + 1, &cnt));
     PetscCall(PetscMalloc1(mesh->size + 1, &rstart));
-    for (PetscInt i = 0; i < sm->nnodes; i++) cnt[sm->part[i]]++;
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      cnt[sm->part[i]]++;
     rstart[0] = 0;
-    for (PetscMPIInt r = 0; r < mesh->size; r++) rstart[r + 1] = rstart[r] + cnt[r];
+    for (PetscMPIInt r = 0; r < mesh->size; r++)
+      rstart[r + 1] = rstart[r] + cnt[r];
     PetscCall(PetscMalloc1(sm->nnodes, &sm->perm));
     PetscCall(PetscArraycpy(cnt, rstart, mesh->size));
-    for (PetscInt i = 0; i < sm->nnodes; i++) sm->perm[i] = cnt[sm->part[i]]++;
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      sm->perm[i] = cnt[sm->part[i]]++;
     PetscCall(NodeGroups(sm, &mptr, &midx));
     PetscCall(PetscMalloc1(sm->nnodes, &ghostmark));
-    for (PetscInt i = 0; i < sm->nnodes; i++) ghostmark[i] = -1;
+    for (PetscInt i = 0; i < sm->nnodes; i++)
+      ghostmark[i] = -1;
     PetscCall(BroadcastGlobals(mesh));
     for (PetscMPIInt r = mesh->size - 1; r >= 0; r--) {
       PetscCall(PackRank(sm, r, rstart, xadj, adj, mptr, midx, ghostmark, &pk));

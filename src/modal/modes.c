@@ -21,12 +21,12 @@
 #include <slepceps.h>
 
 struct _p_FlxModes {
-  MPI_Comm   comm;
-  FlxModel   model;
-  PetscInt   nreq, nconv;
-  PetscReal  shift_factor, omega_max, *hz, *lambda;
-  PetscBool *rigid;
-  Vec       *shapes; /* natural order */
+  MPI_Comm       comm;
+  FlxModel       model;
+  PetscInt       nreq, nconv;
+  PetscReal      shift_factor, omega_max, *hz, *lambda;
+  PetscBool     *rigid;
+  Vec           *shapes; /* natural order */
   PetscLogDouble wall;
 };
 
@@ -84,7 +84,8 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
     PetscCall(ISGetLocalSize(is, &nf));
     PetscCall(PetscMalloc1(nf + 1, idx));
     PetscCall(ISGetIndices(is, &gi));
-    for (PetscInt j = 0; j < nf; j++) (*idx)[j] = gi[j] - rstart;
+    for (PetscInt j = 0; j < nf; j++)
+      (*idx)[j] = gi[j] - rstart;
     PetscCall(ISRestoreIndices(is, &gi));
   }
   PetscCall(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, &Kaij));
@@ -94,7 +95,8 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
   PetscCall(VecCreateMPI(md->comm, nf, PETSC_DETERMINE, d));
   PetscCall(VecGetArrayRead(mass, &m));
   PetscCall(VecGetArray(*d, &a));
-  for (PetscInt j = 0; j < nf; j++) a[j] = 1 / PetscSqrtReal(PetscRealPart(m[(*idx)[j]]));
+  for (PetscInt j = 0; j < nf; j++)
+    a[j] = 1 / PetscSqrtReal(PetscRealPart(m[(*idx)[j]]));
   PetscCall(VecRestoreArray(*d, &a));
   PetscCall(VecRestoreArrayRead(mass, &m));
   PetscCall(MatDiagonalScale(*A, *d, *d));
@@ -164,9 +166,9 @@ static PetscErrorCode RigidBasis(FlxModes md, Vec mass, Vec work, Vec R[6], Pets
     if (n > 1e-12 * n0 && n > 0) {
       PetscCall(VecScale(R[k], 1 / PetscSqrtReal(n)));
       if (k != *nr) {
-        Vec t    = R[*nr];
-        R[*nr]   = R[k];
-        R[k]     = t;
+        Vec t  = R[*nr];
+        R[*nr] = R[k];
+        R[k]   = t;
       }
       (*nr)++;
     }
@@ -188,6 +190,8 @@ PetscErrorCode FlxModesSolve(FlxModes md)
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
+  PetscCall(FlxModelGetSystem(md->model, &sys));
+  PetscCall(FlxSystemCheckMass(sys, "the modal analysis (K x = omega^2 M x with the lumped mass)"));
   PetscCall(BuildOperator(md, &A, &d, &idx));
   PetscCall(SolveLargest(md, A));
   PetscCall(EPSCreate(md->comm, &eps));
@@ -237,7 +241,8 @@ PetscErrorCode FlxModesSolve(FlxModes md)
     PetscCall(VecGetArrayRead(y, &ya));
     PetscCall(VecGetArrayRead(d, &da));
     PetscCall(VecGetArray(full, &fa));
-    for (PetscInt j = 0; j < nf; j++) fa[idx[j]] = da[j] * ya[j];
+    for (PetscInt j = 0; j < nf; j++)
+      fa[idx[j]] = da[j] * ya[j];
     PetscCall(VecRestoreArray(full, &fa));
     PetscCall(VecRestoreArrayRead(d, &da));
     PetscCall(VecRestoreArrayRead(y, &ya));
@@ -251,7 +256,8 @@ PetscErrorCode FlxModesSolve(FlxModes md)
     PetscCall(VecMin(md->shapes[k], NULL, &vmin));
     if (-vmin > vmax) PetscCall(VecScale(md->shapes[k], -1));
   }
-  for (PetscInt k = 0; k < 6; k++) PetscCall(VecDestroy(&R[k]));
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCall(VecDestroy(&R[k]));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&full));
   PetscCall(VecDestroy(&work));
@@ -270,8 +276,10 @@ PetscErrorCode FlxModesView(FlxModes md, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Modes: %" PetscInt_FMT " lowest of the lumped-mass system (SLEPc, shift-and-invert), %.2f s\n", md->nconv, (double)md->wall));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  mode   frequency (Hz)   omega (rad/s)    period (s)\n"));
   for (PetscInt k = 0; k < md->nconv; k++) {
-    if (md->rigid[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   rigid-body mode (omega^2 = %.3e, round-off)\n", k + 1, (double)md->lambda[k]));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   %14.8g   %13.8g   %11.6g\n", k + 1, (double)md->hz[k], (double)(2 * PETSC_PI * md->hz[k]), (double)(1 / md->hz[k])));
+    if (md->rigid[k])
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   rigid-body mode (omega^2 = %.3e, round-off)\n", k + 1, (double)md->lambda[k]));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   %14.8g   %13.8g   %11.6g\n", k + 1, (double)md->hz[k], (double)(2 * PETSC_PI * md->hz[k]), (double)(1 / md->hz[k])));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max = %.10g rad/s (%.6g Hz): central-difference critical step 2/omega_max = %.6g s\n", (double)md->omega_max, (double)(md->omega_max / (2 * PETSC_PI)), (double)(2 / md->omega_max)));
   PetscFunctionReturn(0);
@@ -313,7 +321,8 @@ PetscErrorCode FlxModesDestroy(FlxModes *modes)
 
   PetscFunctionBegin;
   if (!md) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k < md->nconv; k++) PetscCall(VecDestroy(&md->shapes[k]));
+  for (PetscInt k = 0; k < md->nconv; k++)
+    PetscCall(VecDestroy(&md->shapes[k]));
   PetscCall(PetscFree(md->shapes));
   PetscCall(PetscFree3(md->hz, md->lambda, md->rigid));
   PetscCall(PetscFree(md));

@@ -13,7 +13,8 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(FlxMeshGetCell(m->mesh, cell, &t, &nn, &nodes, NULL));
   for (PetscInt a = 0; a < nn; a++)
-    for (int c = 0; c < 3; c++) xyz[3 * a + c] = X[3 * nodes[a] + c];
+    for (int c = 0; c < 3; c++)
+      xyz[3 * a + c] = X[3 * nodes[a] + c];
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -56,10 +57,11 @@ static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
 }
 
 /* Element-by-element bound: max over elements of lambda_max(M_e^-1 K_e) >= omega_max^2 (computed at assembly). */
-static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, void *ctx)
+static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, char what[], size_t len, void *ctx)
 {
   PetscFunctionBegin;
   *omega = ((FlxModel)ctx)->omega_bound;
+  if (what) PetscCall(FlxModelDescribeCriticalElement((FlxModel)ctx, what, len));
   PetscFunctionReturn(0);
 }
 
@@ -72,7 +74,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   if (m->bK != 0) {
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
     PetscCall(FlxKMultApply(m->kmult, m->work, f));
-  } else PetscCall(FlxKMultApply(m->kmult, x, f));
+  } else
+    PetscCall(FlxKMultApply(m->kmult, x, f));
   PetscFunctionReturn(0);
 }
 
@@ -124,12 +127,13 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
 {
   PetscInt        nown, nghost, nc;
   const PetscInt *l2g;
-  PetscBool       bad = PETSC_FALSE;
+  PetscBool       bad      = PETSC_FALSE;
   char            msg[512] = "";
-  PetscReal       lmax = 0, lambda;
+  PetscReal       lmax     = 0, lambda;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
+  m->crit_cell = -1;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, &nc));
   PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
   PetscCall(ISLocalToGlobalMappingCreate(m->comm, 6, nown + nghost, l2g, PETSC_COPY_VALUES, &m->l2g));
@@ -159,9 +163,13 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscCall(ierr);
     PetscCall(ops->lumped_mass(xyz, p, me));
     PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
-    lmax = PetscMax(lmax, lambda);
+    if (lambda > lmax) {
+      lmax         = lambda;
+      m->crit_cell = c;
+    }
     PetscCall(AddOwnedRows(m, m->K, nn, nodes, Ke, me));
   }
+  m->crit_lambda = lmax;
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
   m->omega_bound = PetscSqrtReal(m->omega_bound);
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
@@ -187,18 +195,6 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
         a[6 * nodes[i] + 3 + d] += m->pm[k].inertia[d];
       }
     PetscCall(VecRestoreArray(m->mass, &a));
-  }
-  { /* every DOF needs mass */
-    const PetscScalar *a;
-    const PetscInt    *nat;
-    PetscCall(VecGetArrayRead(m->mass, &a));
-    PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
-    for (PetscInt i = 0; i < 6 * nown && !bad; i++)
-      if (!(a[i] > 0)) {
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "node %" PetscInt_FMT " has no mass in DOF %s: is it connected to any element or point mass?", nat[i / 6], FlxDofNames[i % 6]));
-        bad = PETSC_TRUE;
-      }
-    PetscCall(VecRestoreArrayRead(m->mass, &a));
   }
   PetscCall(VecDuplicate(m->mass, &m->work));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));

@@ -42,8 +42,10 @@ PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
   PetscFunctionBegin;
   PetscCall(PetscNew(&km));
   PetscCall(PetscObjectTypeCompare((PetscObject)m->K, MATSEQBAIJ, &isseq));
-  if (isseq) Ad = m->K;
-  else PetscCall(MatMPIBAIJGetSeqBAIJ(m->K, &Ad, &Ao, &garray));
+  if (isseq)
+    Ad = m->K;
+  else
+    PetscCall(MatMPIBAIJGetSeqBAIJ(m->K, &Ad, &Ao, &garray));
   PetscCall(FlxMeshGetNaturalIds(m->mesh, &nat));
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ failed");
@@ -55,10 +57,10 @@ PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
   km->nrows = n;
   nnz       = ia[n];
   if (Ao) {
-    PetscInt  ncols, nbl;
-    IS        is;
-    Vec       natv;
-    PetscScalar *nv;
+    PetscInt           ncols, nbl;
+    IS                 is;
+    Vec                natv;
+    PetscScalar       *nv;
     const PetscScalar *g;
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ib, &jb, &done));
     PetscCall(MatSeqBAIJGetArray(Ao, &ba));
@@ -74,14 +76,16 @@ PetscErrorCode FlxKMultCreate(FlxModel m, FlxKMult *kmout)
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * nbl, &km->xg));
     PetscCall(VecDuplicate(m->mass, &natv));
     PetscCall(VecGetArray(natv, &nv));
-    for (PetscInt i = 0; i < n; i++) nv[6 * i] = (PetscScalar)nat[i];
+    for (PetscInt i = 0; i < n; i++)
+      nv[6 * i] = (PetscScalar)nat[i];
     PetscCall(VecRestoreArray(natv, &nv));
     PetscCall(VecScatterCreate(natv, is, km->xg, NULL, &km->sct));
     PetscCall(VecScatterBegin(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(km->sct, natv, km->xg, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(PetscMalloc1(nbl + 1, &gnat));
     PetscCall(VecGetArrayRead(km->xg, &g));
-    for (PetscInt k = 0; k < nbl; k++) gnat[k] = (PetscInt)g[6 * k];
+    for (PetscInt k = 0; k < nbl; k++)
+      gnat[k] = (PetscInt)g[6 * k];
     PetscCall(VecRestoreArrayRead(km->xg, &g));
     PetscCall(VecDestroy(&natv));
     PetscCall(ISDestroy(&is));

@@ -10,7 +10,7 @@ static PetscErrorCode PressureLoad(FlxModel m, FlxLoad *l, PetscInt g)
 {
   PetscInt     nc, nown, ncg = 0;
   PetscScalar *a;
-  PetscBool    bad = PETSC_FALSE;
+  PetscBool    bad      = PETSC_FALSE;
   char         msg[256] = "";
 
   PetscFunctionBegin;
@@ -38,7 +38,8 @@ static PetscErrorCode PressureLoad(FlxModel m, FlxLoad *l, PetscInt g)
     PetscCall(ops->pressure(xyz, p, l->value[0], fe));
     for (PetscInt k = 0; k < nn; k++)
       if (nodes[k] < nown)
-        for (int d = 0; d < 6; d++) a[6 * nodes[k] + d] += fe[6 * k + d];
+        for (int d = 0; d < 6; d++)
+          a[6 * nodes[k] + d] += fe[6 * k + d];
   }
   PetscCall(VecRestoreArray(l->g, &a));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
@@ -69,7 +70,8 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
             l->idx[l->n]   = 6 * nodes[i] + d;
             l->val[l->n++] = l->value[d];
           }
-    } else if (l->type == FLX_LOAD_PRESSURE) PetscCall(PressureLoad(m, l, g));
+    } else if (l->type == FLX_LOAD_PRESSURE)
+      PetscCall(PressureLoad(m, l, g));
     else {
       PetscScalar       *a;
       const PetscScalar *ms;
@@ -80,12 +82,14 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
       if (g >= 0) {
         PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
         for (PetscInt i = 0; i < n; i++)
-          for (int d = 0; d < 3; d++) a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];
+          for (int d = 0; d < 3; d++)
+            a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];
       } else {
         PetscInt nloc;
         PetscCall(VecGetLocalSize(m->mass, &nloc));
         for (PetscInt i = 0; i < nloc / 6; i++)
-          for (int d = 0; d < 3; d++) a[6 * i + d] = ms[6 * i + d] * l->value[d];
+          for (int d = 0; d < 3; d++)
+            a[6 * i + d] = ms[6 * i + d] * l->value[d];
       }
       PetscCall(VecRestoreArrayRead(m->mass, &ms));
       PetscCall(VecRestoreArray(l->g, &a));
@@ -109,7 +113,8 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
     if (mode == 1) s = ds;
     if (s == 0) continue;
-    for (PetscInt i = 0; i < l->n; i++) a[l->idx[i]] += s * l->val[i];
+    for (PetscInt i = 0; i < l->n; i++)
+      a[l->idx[i]] += s * l->val[i];
   }
   PetscCall(VecRestoreArray(f, &a));
   for (PetscInt k = 0; k < m->nload; k++) {
@@ -119,6 +124,12 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
     if (mode == 1) s = ds;
     if (s != 0) PetscCall(VecAXPY(f, s, l->g));
+  }
+  if (m->base.g) { /* relative base excitation: -M r a_g(t) */
+    PetscReal s = 1, ds = 0;
+    if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&m->base.tf, t, &s, &ds));
+    if (mode == 1) s = ds;
+    if (s != 0) PetscCall(VecAXPY(f, s, m->base.g));
   }
   PetscFunctionReturn(0);
 }
@@ -149,7 +160,8 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
   PetscCall(FlxMeshGetNodeLayout(m->mesh, &N, NULL));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   for (PetscInt i = 0; i < nown; i++)
-    for (int d = 0; d < 3; d++) c[d] += X[3 * i + d] / N;
+    for (int d = 0; d < 3; d++)
+      c[d] += X[3 * i + d] / N;
   PetscCallMPI(MPI_Allreduce(c, cg, 3, MPIU_REAL, MPI_SUM, m->comm));
   PetscCall(VecGetArrayRead(m->free, &fr));
   for (int k = 0; k < 6; k++) {
@@ -158,7 +170,8 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
     PetscCall(VecGetArray(R[k], &a));
     for (PetscInt i = 0; i < nown; i++) {
       PetscReal r[3] = {X[3 * i] - cg[0], X[3 * i + 1] - cg[1], X[3 * i + 2] - cg[2]}, u[6] = {0, 0, 0, 0, 0, 0};
-      if (k < 3) u[k] = 1;
+      if (k < 3)
+        u[k] = 1;
       else {
         PetscReal th[3] = {0, 0, 0};
         th[k - 3]       = 1;
@@ -167,7 +180,8 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
         u[2]            = th[0] * r[1] - th[1] * r[0];
         u[k]            = 1;
       }
-      for (int d = 0; d < 6; d++) a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
+      for (int d = 0; d < 6; d++)
+        a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
     }
     PetscCall(VecRestoreArray(R[k], &a));
   }
@@ -203,31 +217,38 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   for (PetscInt a = 0; a < nk; a++)
     for (PetscInt b = 0; b <= a; b++) {
       PetscReal s = G[6 * keep[a] + keep[b]];
-      for (PetscInt k = 0; k < b; k++) s -= L[6 * a + k] * L[6 * b + k];
+      for (PetscInt k = 0; k < b; k++)
+        s -= L[6 * a + k] * L[6 * b + k];
       L[6 * a + b] = (a == b) ? PetscSqrtReal(PetscMax(s, 1e-300)) : s / L[6 * b + b];
     }
   for (PetscInt j = 0; j < nk; j++) { /* A = L^-1 S L^-T, column by column */
     PetscReal y[6], z[6];
     for (PetscInt a = 0; a < nk; a++) {
       PetscReal s = S[6 * keep[a] + keep[j]];
-      for (PetscInt k = 0; k < a; k++) s -= L[6 * a + k] * y[k];
+      for (PetscInt k = 0; k < a; k++)
+        s -= L[6 * a + k] * y[k];
       y[a] = s / L[6 * a + a];
     }
-    for (PetscInt a = 0; a < nk; a++) z[a] = y[a];
-    for (PetscInt a = 0; a < nk; a++) A[a * nk + j] = z[a];
+    for (PetscInt a = 0; a < nk; a++)
+      z[a] = y[a];
+    for (PetscInt a = 0; a < nk; a++)
+      A[a * nk + j] = z[a];
   }
   for (PetscInt a = 0; a < nk; a++) /* right multiplication by L^-T: solve rows */
     for (PetscInt b = 0; b < nk; b++) {
       PetscReal s = A[a * nk + b];
-      for (PetscInt k = 0; k < b; k++) s -= A[a * nk + k] * L[6 * b + k];
+      for (PetscInt k = 0; k < b; k++)
+        s -= A[a * nk + k] * L[6 * b + k];
       A[a * nk + b] = s / L[6 * b + b];
     }
   for (PetscInt a = 0; a < nk; a++) /* symmetrize */
-    for (PetscInt b = 0; b < a; b++) A[a * nk + b] = A[b * nk + a] = 0.5 * (A[a * nk + b] + A[b * nk + a]);
+    for (PetscInt b = 0; b < a; b++)
+      A[a * nk + b] = A[b * nk + a] = 0.5 * (A[a * nk + b] + A[b * nk + a]);
   if (nk) PetscCall(FlxSymEigenvalues(nk, A, w));
   PetscCall(VecDestroy(&KR));
   PetscCall(VecDestroy(&MR));
-  for (int i = 0; i < 6; i++) PetscCall(VecDestroy(&R[i]));
+  for (int i = 0; i < 6; i++)
+    PetscCall(VecDestroy(&R[i]));
   omega_bound = m->omega_bound;
   PetscCheck(!(nk > 0 && w[0] < 1e-12 * omega_bound * omega_bound), m->comm, PETSC_ERR_USER_INPUT,
              "the model is unconstrained: %s rigid-body motion has no stiffness (K is singular). Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs), or accept a free-flying structure with -model_allow_rigid_body",

@@ -49,6 +49,7 @@ static PetscErrorCode RequireReal(PetscOptionItems *PetscOptionsObject, MPI_Comm
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
   PetscCall(PetscOptionsReal(opt, help, "FlxModelSetFromOptions", *v, v, &set));
   PetscCheck(set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
+  PetscCheck(!PetscIsInfOrNanReal(*v), comm, PETSC_ERR_USER_INPUT, "-%s%s = %g is not a finite number (%s)", pre, key, (double)*v, help);
   PetscCheck(!positive || *v > 0, comm, PETSC_ERR_USER_INPUT, "-%s%s = %g must be positive (%s)", pre, key, (double)*v, help);
   PetscFunctionReturn(0);
 }
@@ -67,8 +68,9 @@ static PetscErrorCode ReadMaterials(FlxModel m)
     PetscOptionsBegin(m->comm, pre, "Material", "FlxModel");
     PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "E", "Young's modulus (Pa)", PETSC_TRUE, &mt->E));
     PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "nu", "Poisson's ratio", PETSC_FALSE, &mt->nu));
-    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "rho", "Density (kg/m^3)", PETSC_TRUE, &mt->rho));
+    PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "rho", "Density (kg/m^3; 0 for a massless structure whose free DOFs get mass from point masses)", PETSC_FALSE, &mt->rho));
     PetscOptionsEnd();
+    PetscCheck(mt->rho >= 0, m->comm, PETSC_ERR_USER_INPUT, "-%srho = %g must not be negative", pre, (double)mt->rho);
     PetscCheck(mt->nu > -1 && mt->nu < 0.5, m->comm, PETSC_ERR_USER_INPUT, "-%snu = %g is outside (-1, 0.5)", pre, (double)mt->nu);
   }
   PetscFunctionReturn(0);
@@ -192,56 +194,10 @@ static PetscErrorCode ReadSections(FlxModel m)
     p->nu  = m->mat[im].nu;
     p->rho = m->mat[im].rho;
     p->G   = p->E / (2 * (1 + p->nu));
-    if (s->shell) PetscCall(ReadShellSection(m, s, pre, kappa));
-    else PetscCall(ReadBeamSection(m, s, pre, &kappa));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ParseDofs(MPI_Comm comm, const char opt[], const char str[], PetscBool dofs[6])
-{
-  char  buf[256], *tok, *save = NULL;
-
-  PetscFunctionBegin;
-  for (int d = 0; d < 6; d++) dofs[d] = PETSC_FALSE;
-  if (!strcmp(str, "all") || !strcmp(str, "clamped")) {
-    for (int d = 0; d < 6; d++) dofs[d] = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  if (!strcmp(str, "pinned")) {
-    for (int d = 0; d < 3; d++) dofs[d] = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
-  for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int found = -1;
-    for (int d = 0; d < 6; d++)
-      if (!strcmp(tok, FlxDofNames[d])) found = d;
-    PetscCheck(found >= 0, comm, PETSC_ERR_USER_INPUT, "%s: unknown DOF '%s' (use clamped, pinned or a list of ux,uy,uz,rx,ry,rz)", opt, tok);
-    dofs[found] = PETSC_TRUE;
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ReadBCs(FlxModel m)
-{
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
-
-  PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "bc", "Names of the boundary conditions; each configured with -bc_NAME_group, _dofs", names, &m->nbc));
-  for (PetscInt k = 0; k < m->nbc; k++) {
-    FlxBC    *b = &m->bc[k];
-    char      pre[128], dofs[256] = "clamped", opt[160];
-    PetscBool set;
-    PetscCall(PetscStrncpy(b->name, names[k], FLX_NAME_LEN));
-    PetscCall(PetscSNPrintf(pre, sizeof(pre), "bc_%s_", b->name));
-    PetscOptionsBegin(m->comm, pre, "Boundary condition", "FlxModel");
-    PetscCall(PetscOptionsString("-group", "Physical group whose nodes are constrained", "FlxModelSetFromOptions", b->group, b->group, FLX_NAME_LEN, &set));
-    PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "boundary condition '%s' has no group: give -%sgroup NAME", b->name, pre);
-    PetscCall(PetscOptionsString("-dofs", "Constrained DOFs: clamped, pinned, or a list of ux,uy,uz,rx,ry,rz", "FlxModelSetFromOptions", dofs, dofs, sizeof(dofs), NULL));
-    PetscOptionsEnd();
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdofs", pre));
-    PetscCall(ParseDofs(m->comm, opt, dofs, b->dofs));
+    if (s->shell)
+      PetscCall(ReadShellSection(m, s, pre, kappa));
+    else
+      PetscCall(ReadBeamSection(m, s, pre, &kappa));
   }
   PetscFunctionReturn(0);
 }
@@ -257,13 +213,14 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
   PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, &set));
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
-  for (PetscInt d = set ? n : 0; d < 6; d++) v[d] = 0;
+  for (PetscInt d = set ? n : 0; d < 6; d++)
+    v[d] = 0;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode ReadLoads(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
   const char *const types[] = {"force", "gravity", "pressure", "FlxLoadType", "FLX_LOAD_", NULL};
 
   PetscFunctionBegin;
@@ -289,25 +246,36 @@ static PetscErrorCode ReadLoads(FlxModel m)
 
 static PetscErrorCode ReadICsAndMasses(FlxModel m)
 {
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
-  const char *const types[] = {"displacement", "velocity", "FlxICType", "FLX_IC_", NULL};
+  char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
+  const char *const types[] = {"displacement", "velocity", "mode", "FlxICType", "FLX_IC_", NULL};
 
   PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "ic", "Names of the initial conditions; each configured with -ic_NAME_group, _type, _value", names, &m->nic));
+  PetscCall(ReadNames(m->comm, "ic", "Names of the initial conditions; each configured with -ic_NAME_type, and _group and _value (displacement, velocity) or _file, _mode and _amplitude (a mode shape)", names, &m->nic));
   for (PetscInt k = 0; k < m->nic; k++) {
     FlxIC    *c = &m->ic[k];
     char      pre[128];
-    PetscEnum t = (PetscEnum)0;
-    PetscBool set;
+    PetscBool set, setv, setf;
     PetscCall(PetscStrncpy(c->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "ic_%s_", c->name));
+    c->mode = 1;
     PetscOptionsBegin(m->comm, pre, "Initial condition", "FlxModel");
-    PetscCall(PetscOptionsString("-group", "Physical group of the nodes", "FlxModelSetFromOptions", c->group, c->group, FLX_NAME_LEN, &set));
-    PetscCall(PetscOptionsEnum("-type", "displacement or velocity", "FlxModelSetFromOptions", types, t, &t, NULL));
-    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "Six values ux,uy,uz,rx,ry,rz (or their rates)", 1, c->value, PETSC_TRUE));
+    PetscCall(PetscOptionsEnum("-type", "displacement or velocity (six values on a group), or mode (a mode shape of 'flexure modes' times an amplitude, whole model)", "FlxModelSetFromOptions", types, (PetscEnum)c->type, (PetscEnum *)&c->type, NULL));
+    PetscCall(PetscOptionsString("-group", "Physical group (or node set) of the nodes", "FlxModelSetFromOptions", c->group, c->group, FLX_NAME_LEN, &set));
+    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "Six values ux,uy,uz,rx,ry,rz (or their rates)", 1, c->value, c->type != FLX_IC_MODE ? PETSC_TRUE : PETSC_FALSE));
+    PetscCall(PetscOptionsString("-file", "Mode shape: results file of 'flexure modes' on this model", "FlxModelSetFromOptions", c->file, c->file, sizeof(c->file), &setf));
+    PetscCall(PetscOptionsInt("-mode", "Mode shape: mode number (1 = the lowest)", "FlxModelSetFromOptions", c->mode, &c->mode, NULL));
+    PetscCall(PetscOptionsReal("-amplitude", "Mode shape: largest nodal translation of the initial displacement (m)", "FlxModelSetFromOptions", c->amplitude, &c->amplitude, NULL));
     PetscOptionsEnd();
-    PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' has no group: give -%sgroup NAME", c->name, pre);
-    c->velocity = t ? PETSC_TRUE : PETSC_FALSE;
+    setv = (PetscBool)(c->value[0] != 0 || c->value[1] != 0 || c->value[2] != 0 || c->value[3] != 0 || c->value[4] != 0 || c->value[5] != 0);
+    if (c->type == FLX_IC_MODE) {
+      PetscCheck(setf, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' (mode): give -%sfile MODES.h5 (from 'flexure modes' on this model), -%smode and -%samplitude", c->name, pre, pre, pre);
+      PetscCheck(!set && !setv, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' (mode): a mode shape applies to the whole model; drop -%sgroup and -%svalue", c->name, pre, pre);
+      PetscCheck(c->mode >= 1, m->comm, PETSC_ERR_USER_INPUT, "-%smode %" PetscInt_FMT ": modes are numbered from 1", pre, c->mode);
+      PetscCheck(c->amplitude != 0 && !PetscIsInfOrNanReal(c->amplitude), m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' (mode): -%samplitude must be a finite nonzero length", c->name, pre);
+    } else {
+      PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' has no group: give -%sgroup NAME", c->name, pre);
+      PetscCheck(!setf, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%sfile is for -%stype mode", c->name, pre, pre);
+    }
   }
   PetscCall(ReadNames(m->comm, "pointmass", "Names of the point masses; each configured with -pointmass_NAME_group, _mass, _inertia", names, &m->npm));
   for (PetscInt k = 0; k < m->npm; k++) {
@@ -333,7 +301,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscFunctionBegin;
   PetscCall(ReadMaterials(m));
   PetscCall(ReadSections(m));
-  PetscCall(ReadBCs(m));
+  PetscCall(FlxModelReadBCs(m));
   PetscCall(ReadLoads(m));
   PetscCall(ReadICsAndMasses(m));
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
@@ -383,14 +351,15 @@ PetscErrorCode FlxModelCellDescription(FlxModel m, PetscInt cell, char buf[], si
 static PetscErrorCode AssignSections(FlxModel m)
 {
   PetscInt  nc, ng, *gsec;
-  PetscBool bad = PETSC_FALSE;
+  PetscBool bad      = PETSC_FALSE;
   char      msg[512] = "";
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
   PetscCall(PetscMalloc1(ng + 1, &gsec));
-  for (PetscInt g = 0; g < ng; g++) gsec[g] = -1;
+  for (PetscInt g = 0; g < ng; g++)
+    gsec[g] = -1;
   for (PetscInt s = 0; s < m->nsec; s++)
     for (PetscInt k = 0; k < m->sec[s].ngroups; k++) {
       PetscInt g;
@@ -423,46 +392,18 @@ static PetscErrorCode AssignSections(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* Free-DOF mask from the boundary conditions. */
-static PetscErrorCode ApplyBCs(FlxModel m)
-{
-  PetscScalar *f;
-  PetscReal    nfree;
-  PetscInt     N;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(m->mass, &m->free));
-  PetscCall(VecSet(m->free, 1.0));
-  PetscCall(VecGetArray(m->free, &f));
-  for (PetscInt k = 0; k < m->nbc; k++) {
-    PetscInt        g, n;
-    const PetscInt *nodes;
-    char            what[128];
-    PetscCall(PetscSNPrintf(what, sizeof(what), "boundary condition '%s' (-bc_%s_group)", m->bc[k].name, m->bc[k].name));
-    PetscCall(FlxModelRequireGroup(m, what, m->bc[k].group, &g));
-    PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
-    for (PetscInt i = 0; i < n; i++)
-      for (int d = 0; d < 6; d++)
-        if (m->bc[k].dofs[d]) f[6 * nodes[i] + d] = 0;
-  }
-  PetscCall(VecRestoreArray(m->free, &f));
-  PetscCall(VecSum(m->free, &nfree));
-  PetscCall(VecGetSize(m->free, &N));
-  m->nconstrained = N - (PetscInt)(nfree + 0.5);
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode FlxModelSetUp(FlxModel m)
 {
   PetscFunctionBegin;
   if (m->setup) PetscFunctionReturn(0);
   PetscCall(AssignSections(m));
   PetscCall(FlxModelAssemble(m));
-  PetscCall(ApplyBCs(m));
+  PetscCall(FlxModelSetUpBCs(m));
   PetscCall(FlxModelSetUpLoads(m));
   for (PetscInt k = 0; k < m->nic; k++) {
     PetscInt g;
     char     what[128];
+    if (m->ic[k].type == FLX_IC_MODE) continue;
     PetscCall(PetscSNPrintf(what, sizeof(what), "initial condition '%s' (-ic_%s_group)", m->ic[k].name, m->ic[k].name));
     PetscCall(FlxModelRequireGroup(m, what, m->ic[k].group, &g));
   }
@@ -496,13 +437,44 @@ static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, vo
     PetscReal   nrm;
     if (k) {
       PetscCall(VecMDot(R[k], k, R, dots));
-      for (PetscInt j = 0; j < k; j++) dots[j] = -dots[j];
+      for (PetscInt j = 0; j < k; j++)
+        dots[j] = -dots[j];
       PetscCall(VecMAXPY(R[k], k, dots, R));
     }
     PetscCall(VecNormalize(R[k], &nrm));
   }
   PetscCall(MatNullSpaceCreate(m->comm, PETSC_FALSE, 6, R, nsp));
-  for (PetscInt k = 0; k < 6; k++) PetscCall(VecDestroy(&R[k]));
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCall(VecDestroy(&R[k]));
+  PetscFunctionReturn(0);
+}
+
+/* Total mass (of the translations along x, point masses included), centre of mass and bounding box: a unit slip
+   (E in MPa in an SI model, a mesh in mm) shows at once. */
+static PetscErrorCode ViewSummary(FlxModel m, PetscViewer viewer)
+{
+  const PetscScalar *ms;
+  const PetscReal   *X;
+  PetscInt           nown;
+  PetscReal          s[4] = {0, 0, 0, 0}, lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  PetscCall(VecGetArrayRead(m->mass, &ms));
+  for (PetscInt i = 0; i < nown; i++) {
+    s[0] += ms[6 * i];
+    for (int d = 0; d < 3; d++) {
+      s[1 + d] += ms[6 * i] * X[3 * i + d];
+      lo[d] = PetscMin(lo[d], X[3 * i + d]);
+      hi[d] = PetscMax(hi[d], X[3 * i + d]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(m->mass, &ms));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s, 4, MPIU_REAL, MPI_SUM, m->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPIU_REAL, MPI_MIN, m->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPIU_REAL, MPI_MAX, m->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  total mass %.6g kg, centre of mass (%.6g, %.6g, %.6g), bounding box (%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g)\n", (double)s[0], (double)(s[0] > 0 ? s[1] / s[0] : 0), (double)(s[0] > 0 ? s[2] / s[0] : 0), (double)(s[0] > 0 ? s[3] / s[0] : 0), (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]));
   PetscFunctionReturn(0);
 }
 
@@ -510,10 +482,13 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "Model: %" PetscInt_FMT " materials, %" PetscInt_FMT " sections, %" PetscInt_FMT " boundary conditions (%" PetscInt_FMT " prescribed DOFs), %" PetscInt_FMT " loads, %" PetscInt_FMT " initial conditions, %" PetscInt_FMT " point masses\n", m->nmat, m->nsec, m->nbc, m->nconstrained, m->nload, m->nic, m->npm));
+  PetscCall(ViewSummary(m, viewer));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
-    if (m->sec[s].shell) PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    if (m->sec[s].shell)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscFunctionReturn(0);
@@ -526,7 +501,9 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < m->nsec; k++)
-    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscFree(m->sec[k].ops[t]));
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+      PetscCall(PetscFree(m->sec[k].ops[t]));
+  PetscCall(FlxModelDestroyBCs(m));
   for (PetscInt k = 0; k < m->nload; k++) {
     PetscCall(FlxTimeFunctionDestroy(&m->load[k].tf));
     PetscCall(PetscFree2(m->load[k].idx, m->load[k].val));
@@ -580,26 +557,36 @@ PetscErrorCode FlxModelGetStiffness(FlxModel m, Mat *K)
 
 PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
 {
-  PetscScalar *xa, *va;
+  PetscScalar       *xa, *va;
   const PetscScalar *fr;
 
   PetscFunctionBegin;
   PetscCall(VecZeroEntries(x));
   PetscCall(VecZeroEntries(v));
+  for (PetscInt k = 0; k < m->nic; k++) /* mode shapes first: values on groups then overwrite them */
+    if (m->ic[k].type == FLX_IC_MODE) {
+      char what[256];
+      PetscCall(PetscSNPrintf(what, sizeof(what), "initial condition '%s' (-ic_%s_file)", m->ic[k].name, m->ic[k].name));
+      PetscCall(FlxModelReadModeShape(m, m->ic[k].file, m->ic[k].mode, m->ic[k].amplitude, what, m->work));
+      PetscCall(VecAXPY(x, 1.0, m->work));
+    }
   PetscCall(VecGetArray(x, &xa));
   PetscCall(VecGetArray(v, &va));
   PetscCall(VecGetArrayRead(m->free, &fr));
   for (PetscInt k = 0; k < m->nic; k++) {
     PetscInt        g, n;
     const PetscInt *nodes;
-    PetscScalar    *a = m->ic[k].velocity ? va : xa;
+    PetscScalar    *a = m->ic[k].type == FLX_IC_VELOCITY ? va : xa;
+    if (m->ic[k].type == FLX_IC_MODE) continue;
     PetscCall(FlxMeshFindGroup(m->mesh, m->ic[k].group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     for (PetscInt i = 0; i < n; i++)
-      for (int d = 0; d < 6; d++) a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
+      for (int d = 0; d < 6; d++)
+        a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));
   PetscCall(VecRestoreArray(v, &va));
+  PetscCall(VecPointwiseMult(x, x, m->free));
   PetscFunctionReturn(0);
 }

@@ -15,7 +15,8 @@ static PetscErrorCode SetUpResultants(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nown + nghost, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, m->uloc, NULL, &m->toloc));
   PetscCall(ISDestroy(&is));
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) PetscCall(PetscMalloc1(nc + 1, &nat[t]));
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    PetscCall(PetscMalloc1(nc + 1, &nat[t]));
   for (PetscInt c = 0; c < nc; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -80,7 +81,8 @@ PetscErrorCode FlxModelComputeResultants(FlxModel m, Vec u, Vec r[])
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     if (!ops->resultants) continue;
     for (PetscInt a = 0; a < nn; a++)
-      for (int d = 0; d < 6; d++) ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
+      for (int d = 0; d < 6; d++)
+        ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
     PetscCall(ops->resultants(xyz, p, ue, ra[t] + FLX_SHELL_NRESULTANTS * cnt[t]++));
   }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)

@@ -33,36 +33,47 @@ typedef enum {
 
 typedef struct {
   AlphaFamily fam;
-  PetscReal   am, af, beta, gamma; /* Chung-Hulbert */
-  PetscReal   rho_inf, hht;        /* the user's parameter (generalized-alpha, HHT) */
+  PetscReal   am, af, beta, gamma;                 /* Chung-Hulbert */
+  PetscReal   rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
   PetscBool   explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
   PetscReal   aM, bK;
   PetscReal   ratio[16];
   PetscInt    nratio;
   Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
-  Vec         Mass, Free; /* the system's */
-  Mat         K, Mc, McBC, Keff; /* Keff, ksp, hK: the current slot */
+  Vec         Mass, Free;                                                                /* the system's */
+  Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
   KSP         ksp, kspM;
-  PetscInt    nslot, cur;       /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
+  PetscInt    nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
   PetscReal   hslot[16];
   Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
   KSP         kslot[16];
-  IS          fixed; /* prescribed DOFs (global numbering) */
-  PetscReal   hK, hprev;
-  PetscInt    its, itsmax, itslast, nsolve, nbuild;
-  PetscLogDouble tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
+  IS          fixed;     /* prescribed DOFs (global numbering) */
+  PetscReal   dslot[16]; /* the diagonal given to the prescribed rows of each K_eff */
+  /* prescribed motion of the moving DOFs: x, v, a at t_{n+1} (3 x nmov) and K x_n there; the lifting vector */
+  PetscInt        nmov;
+  const PetscInt *mov;
+  PetscBool       hasmov;
+  PetscReal      *mval, *mkx; /* mkx: (K x_n) and x_n of the moving DOFs */
+  Vec             Xp;
+  PetscReal       hK, hprev;
+  PetscInt        its, itsmax, itslast, nsolve, nbuild;
+  PetscLogDouble  tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
 } FlxStepper_Alpha;
 
 /* The work vectors, created in SetUp and destroyed in Destroy. */
-#define ALPHA_WORK_VECS(al) \
-  {&(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B}
+#define ALPHA_WORK_VECS(al)                                                                                                                                                                          \
+  {                                                                                                                                                                                                  \
+    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
+  }
 
 /* y = M x (lumped: pointwise; consistent: Mc). */
 static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (al->consistent) PetscCall(MatMult(al->Mc, x, y));
-  else PetscCall(VecPointwiseMult(y, al->Mass, x));
+  if (al->consistent)
+    PetscCall(MatMult(al->Mc, x, y));
+  else
+    PetscCall(VecPointwiseMult(y, al->Mass, x));
   PetscFunctionReturn(0);
 }
 
@@ -77,7 +88,8 @@ static PetscErrorCode LocalDot(Vec x, Vec y, PetscReal *d)
   PetscCall(VecGetLocalSize(x, &n));
   PetscCall(VecGetArrayRead(x, &a));
   PetscCall(VecGetArrayRead(y, &b));
-  for (PetscInt i = 0; i < n; i++) s += PetscRealPart(a[i] * b[i]);
+  for (PetscInt i = 0; i < n; i++)
+    s += PetscRealPart(a[i] * b[i]);
   PetscCall(VecRestoreArrayRead(y, &b));
   PetscCall(VecRestoreArrayRead(x, &a));
   *d = s;
@@ -92,11 +104,13 @@ static PetscErrorCode SpectralRadius3(const PetscReal G[9], PetscReal *rho)
 
   PetscFunctionBegin;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) a[j * 3 + i] = G[i * 3 + j]; /* column-major */
+    for (int j = 0; j < 3; j++)
+      a[j * 3 + i] = G[i * 3 + j]; /* column-major */
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &n, a, &n, wr, wi, dummy, &one, dummy, &one, work, &lwork, &info));
   PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK geev failed (%d)", (int)info);
   *rho = 0;
-  for (int k = 0; k < 3; k++) *rho = PetscMax(*rho, PetscSqrtReal(wr[k] * wr[k] + wi[k] * wi[k]));
+  for (int k = 0; k < 3; k++)
+    *rho = PetscMax(*rho, PetscSqrtReal(wr[k] * wr[k] + wi[k] * wi[k]));
   PetscFunctionReturn(0);
 }
 
@@ -113,10 +127,12 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
   PetscFunctionBegin;
   for (int j = 0; j < 3; j++) {
     PetscReal x0 = j == 0, v0 = j == 1, a0 = j == 2, xt, vt, a1;
-    xt    = x0 + v0 + (0.5 - be) * a0;
-    vt    = v0 + (1 - ga) * a0;
-    if (Omega >= PETSC_INFINITY) a1 = -((1 - af) * xt + af * x0) / ((1 - af) * be); /* the limit Omega -> infinity (undamped) */
-    else a1 = (-am * a0 - (1 - af) * (c * vt + k * xt) - af * (c * v0 + k * x0)) / ((1 - am) + (1 - af) * (c * ga + k * be));
+    xt = x0 + v0 + (0.5 - be) * a0;
+    vt = v0 + (1 - ga) * a0;
+    if (Omega >= PETSC_INFINITY)
+      a1 = -((1 - af) * xt + af * x0) / ((1 - af) * be); /* the limit Omega -> infinity (undamped) */
+    else
+      a1 = (-am * a0 - (1 - af) * (c * vt + k * xt) - af * (c * v0 + k * x0)) / ((1 - am) + (1 - af) * (c * ga + k * be));
     G[j]     = xt + be * a1;
     G[3 + j] = vt + ga * a1;
     G[6 + j] = a1;
@@ -127,8 +143,9 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
        where a general eigensolver on the triple root of generalized-alpha gives only ~1e-6) */
     PetscReal tr = G[4] + G[8], det = G[4] * G[8] - G[5] * G[7], disc = tr * tr / 4 - det;
     PetscReal r2 = disc < 0 ? PetscSqrtReal(PetscMax(det, 0)) : PetscMax(PetscAbsReal(tr / 2 + PetscSqrtReal(disc)), PetscAbsReal(tr / 2 - PetscSqrtReal(disc)));
-    *rho = PetscMax(PetscAbsReal(G[0]), r2);
-  } else PetscCall(SpectralRadius3(G, rho));
+    *rho         = PetscMax(PetscAbsReal(G[0]), r2);
+  } else
+    PetscCall(SpectralRadius3(G, rho));
   PetscFunctionReturn(0);
 }
 
@@ -180,8 +197,10 @@ static PetscErrorCode SelectSlot(FlxStepper ts, PetscReal h, PetscBool *build)
       PetscFunctionReturn(0);
     }
   *build = PETSC_TRUE;
-  if (al->hslot[0] == 0) al->cur = 0;
-  else if (al->nslot < 16) PetscCall(NewSlot(ts));
+  if (al->hslot[0] == 0)
+    al->cur = 0;
+  else if (al->nslot < 16)
+    PetscCall(NewSlot(ts));
   else { /* the hierarchy of the oldest was made for its K_eff (and compacted): set it up from scratch */
     al->cur = (al->cur + 1) % 16;
     PetscCall(KSPReset(al->kslot[al->cur]));
@@ -295,10 +314,13 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
       PetscCall(PCFactorGetMatSolverType(pc, &st));
       if (!st) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     }
-    if (!al->Keff) PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
-    else PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
+    if (!al->Keff)
+      PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
+    else
+      PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
     PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
-    if (al->consistent) PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
+    if (al->consistent)
+      PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
     else {
       PetscCall(VecCopy(al->Mass, al->W));
       PetscCall(VecScale(al->W, cM + cC * al->aM));
@@ -308,6 +330,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
     PetscCall(VecNorm(al->W, NORM_1, &dmean));
     PetscCall(VecGetSize(al->W, &N));
     dmean /= N;
+    al->dslot[al->cur] = dmean;
     PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
     PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
@@ -335,7 +358,8 @@ static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (!al->consistent) PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
+  if (!al->consistent)
+    PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->F));
   else {
     KSPConvergedReason reason;
     PetscCall(VecPointwiseMult(al->W, al->F, al->Free));
@@ -343,6 +367,7 @@ static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
     PetscCall(KSPGetConvergedReason(al->kspM, &reason));
     PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the consistent-mass solve M a = f for the acceleration diverged (%s): raise -ts_alpha_mass_ksp_max_it or -ts_alpha_mass_ksp_rtol", KSPConvergedReasons[reason]);
   }
+  PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, ts->time, 2, 2, &al->Aphys));
   PetscFunctionReturn(0);
 }
 
@@ -358,9 +383,27 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscCheck(linear && al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(al->Mass, vecs[k]));
-  PetscCall(VecPointwiseDivide(al->Minv, al->Free, al->Mass));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDuplicate(al->Mass, vecs[k]));
+  { /* M^-1 on the free DOFs; 0 where a DOF has no mass (a massless DOF is in static equilibrium) */
+    PetscScalar       *mi;
+    const PetscScalar *ms, *fr;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(al->Mass, &n));
+    PetscCall(VecGetArrayWrite(al->Minv, &mi));
+    PetscCall(VecGetArrayRead(al->Mass, &ms));
+    PetscCall(VecGetArrayRead(al->Free, &fr));
+    for (PetscInt i = 0; i < n; i++)
+      mi[i] = PetscRealPart(ms[i]) > 0 ? fr[i] / ms[i] : 0;
+    PetscCall(VecRestoreArrayRead(al->Free, &fr));
+    PetscCall(VecRestoreArrayRead(al->Mass, &ms));
+    PetscCall(VecRestoreArrayWrite(al->Minv, &mi));
+  }
   PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &al->fixed));
+  PetscCall(FlxSystemGetPrescribedMotion(ts->sys, &al->nmov, &al->mov, &al->hasmov));
+  PetscCall(PetscFree2(al->mval, al->mkx));
+  PetscCall(PetscMalloc2(3 * al->nmov + 1, &al->mval, 2 * al->nmov + 1, &al->mkx));
+  if (al->hasmov && !al->Xp) PetscCall(VecDuplicate(al->Mass, &al->Xp));
   if (al->consistent) {
     KSP k;
     PC  pc;
@@ -394,11 +437,92 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
+/* Prescribed motion (time-integration.md 2: prescribed DOFs take their motion). x_{n+1}, v_{n+1} and a*_{n+1} of
+   a moving DOF are its motion's at t_{n+1} (in mval); its predictors are chosen so that the method's update gives
+   exactly these (x~ = x - beta h^2 a*, v~ = v - gamma h a*); K_eff's prescribed columns move to the right-hand
+   side. The moving DOFs leave the kinetic, load and damping terms of the ledger (the support carries them) and
+   add the work of the support on the structure, (K x)_p . dx_p. */
+static PetscErrorCode SetMoving(FlxStepper_Alpha *al, Vec y, const PetscReal vals[])
+{
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!al->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt j = 0; j < al->nmov; j++)
+    a[al->mov[j]] = vals ? vals[j] : 0;
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(0);
+}
+
+/* The moving DOFs' predictors and their entries of W (what M multiplies) and of the right-hand side, as the
+   fused pass computes them for the others. */
+static PetscErrorCode MotionPredict(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal    be = al->beta, ga = al->gamma, am = al->am, af = al->af, cM = (1 - am) / (be * h * h), q = ga / (be * h);
+  PetscScalar       *Xt, *Vt, *W, *R;
+  const PetscScalar *A, *Ms, *Fe, *F;
+  PetscInt           n = al->nmov;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(al->Xt, &Xt));
+  PetscCall(VecGetArray(al->Vt, &Vt));
+  PetscCall(VecGetArray(al->W, &W));
+  PetscCall(VecGetArray(al->Rhs, &R));
+  PetscCall(VecGetArrayRead(al->A, &A));
+  PetscCall(VecGetArrayRead(al->Mass, &Ms));
+  PetscCall(VecGetArrayRead(al->Fext1, &Fe));
+  PetscCall(VecGetArrayRead(al->F, &F));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscInt        i  = al->mov[j];
+    const PetscReal xt = al->mval[j] - be * h * h * al->mval[2 * n + j], vt = al->mval[n + j] - ga * h * al->mval[2 * n + j];
+    const PetscReal mw = -am * A[i] + cM * xt + (1 - af) * al->aM * (q * xt - vt);
+    Xt[i]              = xt;
+    Vt[i]              = vt;
+    W[i]               = mw;
+    R[i]               = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
+  }
+  PetscCall(VecRestoreArrayRead(al->F, &F));
+  PetscCall(VecRestoreArrayRead(al->Fext1, &Fe));
+  PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
+  PetscCall(VecRestoreArrayRead(al->A, &A));
+  PetscCall(VecRestoreArray(al->Rhs, &R));
+  PetscCall(VecRestoreArray(al->W, &W));
+  PetscCall(VecRestoreArray(al->Vt, &Vt));
+  PetscCall(VecRestoreArray(al->Xt, &Xt));
+  PetscFunctionReturn(0);
+}
+
+/* Lifting, on the completed and masked right-hand side: r_f -= K_eff,fp x_p with K_eff = (1 - af + cC bK) K +
+   (cM + cC aM) M (a lumped M couples no DOFs), and r_p = d x_p, d the identity scale of the prescribed rows.
+   Collective (one product with K; with consistent mass one with M). */
+static PetscErrorCode MotionLift(FlxStepper ts, PetscReal h)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  const PetscReal   cM = (1 - al->am) / (al->beta * h * h), cC = (1 - al->af) * al->gamma / (al->beta * h);
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(al->Xp));
+  PetscCall(SetMoving(al, al->Xp, al->mval));
+  PetscCall(MatMult(al->K, al->Xp, al->W));
+  PetscCall(VecScale(al->W, (1 - al->af) + cC * al->bK));
+  if (al->consistent) {
+    PetscCall(MatMult(al->Mc, al->Xp, al->Xn));
+    PetscCall(VecAXPY(al->W, cM + cC * al->aM, al->Xn));
+  }
+  PetscCall(VecPointwiseMult(al->W, al->W, al->Free));
+  PetscCall(VecAXPY(al->Rhs, -1.0, al->W));
+  PetscCall(VecAXPY(al->Rhs, al->dslot[al->cur], al->Xp));
+  PetscFunctionReturn(0);
+}
+
 /* Ledger sums of the state (local): kinetic 1/2 v.M v and strain 1/2 x.K x (KX = K x given). */
 static PetscErrorCode StateEnergy(FlxStepper_Alpha *al, PetscReal lsum[2])
 {
   PetscFunctionBegin;
   PetscCall(MassMult(al, al->V, al->W));
+  PetscCall(SetMoving(al, al->W, NULL));
   PetscCall(LocalDot(al->V, al->W, &lsum[0]));
   PetscCall(LocalDot(al->X, al->KX, &lsum[1]));
   lsum[0] *= 0.5;
@@ -433,6 +557,10 @@ static PetscErrorCode AlphaStartUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(VecPointwiseMult(al->X, ts->x0, al->Free));
   PetscCall(VecPointwiseMult(al->V, ts->v0, al->Free));
+  {
+    Vec y[2] = {al->X, al->V};
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, ts->t0, 0, 1, y));
+  }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, al->Fext));
   PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F));
   PetscCall(PhysicalAcceleration(ts)); /* consistent a_0 */
@@ -440,7 +568,7 @@ static PetscErrorCode AlphaStartUp(FlxStepper ts)
   PetscCall(VecCopy(al->A, al->Aold));
   PetscCall(StateEnergy(al, ts->lsum));
   ts->lsum[2] = ts->lsum[3] = 0;
-  al->hprev = 0;
+  al->hprev                 = 0;
   PetscFunctionReturn(0);
 }
 
@@ -468,10 +596,10 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   for (PetscInt i = 0; i < n; i++) { /* one pass; W = the vector M multiplies (consistent mass) */
     const PetscReal xt = X[i] + h * V[i] + 0.5 * h * h * (1 - 2 * be) * A[i], vt = V[i] + h * (1 - ga) * A[i];
     const PetscReal mw = -am * A[i] + cM * xt + (1 - af) * al->aM * (q * xt - vt);
-    Xt[i] = xt;
-    Vt[i] = vt;
-    W[i]  = mw;
-    R[i]  = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
+    Xt[i]              = xt;
+    Vt[i]              = vt;
+    W[i]               = mw;
+    R[i]               = (1 - af) * Fe[i] + af * F[i] + (al->consistent ? 0 : Ms[i] * mw);
   }
   PetscCall(VecRestoreArrayWrite(al->Rhs, &R));
   PetscCall(VecRestoreArrayWrite(al->W, &W));
@@ -483,6 +611,7 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   PetscCall(VecRestoreArrayRead(al->A, &A));
   PetscCall(VecRestoreArrayRead(al->V, &V));
   PetscCall(VecRestoreArrayRead(al->X, &X));
+  if (al->nmov) PetscCall(MotionPredict(ts, h));
   if (al->consistent) PetscCall(MatMultAdd(al->Mc, al->W, al->Rhs, al->Rhs));
   if (al->bK != 0) { /* (1 - af) bK K (q x~ - v~) */
     PetscCall(VecAXPBYPCZ(al->W, q, -1.0, 0.0, al->Xt, al->Vt));
@@ -490,13 +619,14 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
     PetscCall(VecAXPY(al->Rhs, (1 - af) * al->bK, al->Xn));
   }
   PetscCall(VecPointwiseMult(al->Rhs, al->Rhs, al->Free));
+  if (al->hasmov) PetscCall(MotionLift(ts, h));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode AlphaStep(FlxStepper ts)
 {
   FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
-  PetscReal          h  = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t1 = ts->time + h, dW, dD, e[2];
+  PetscReal          h = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t1 = ts->time + h, dW, dD, e[2];
   KSPConvergedReason reason;
   PetscLogDouble     t0, tE;
   PetscInt           its;
@@ -508,8 +638,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   if (h != al->hK) {
     PetscBool build;
     PetscCall(SelectSlot(ts, h, &build));
-    if (build) PetscCall(BuildKeff(ts, h));
-    else al->hK = h;
+    if (build)
+      PetscCall(BuildKeff(ts, h));
+    else
+      al->hK = h;
   }
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h_n */
     PetscReal s = (al->am - al->af) * (h / al->hprev - 1);
@@ -517,20 +649,44 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     PetscCall(VecAXPY(al->A, s, al->W));
   }
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t1, al->Fext1));
+  if (al->nmov) { /* the motion at t_{n+1} (x, v, a) and (K x_n) of the moving DOFs, for the support work */
+    const PetscScalar *kx, *x;
+    PetscCall(FlxSystemComputePrescribedMotion(ts->sys, t1, 0, 2, al->mval));
+    PetscCall(VecGetArrayRead(al->KX, &kx));
+    PetscCall(VecGetArrayRead(al->X, &x));
+    for (PetscInt j = 0; j < al->nmov; j++) {
+      al->mkx[j]            = kx[al->mov[j]];
+      al->mkx[al->nmov + j] = x[al->mov[j]];
+    }
+    PetscCall(VecRestoreArrayRead(al->X, &x));
+    PetscCall(VecRestoreArrayRead(al->KX, &kx));
+  }
   PetscCall(PredictAndRhs(ts, h));
   /* Increment form, the linear system of a Newton step from x_n (what TSALPHA2 solves): K_eff d = b with
      b = rhs - K_eff x_n, started from h v_n + h^2/2 a*_n; KSP's default test stops at rtol |b| */
   PetscCall(PetscTime(&t0));
-  if (al->direct) PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn)); /* no test to scale; b would lose digits */
+  if (al->direct)
+    PetscCall(KSPSolve(al->ksp, al->Rhs, al->Xn)); /* no test to scale; b would lose digits */
   else {
     PetscCall(MatMult(al->Sslot[al->cur], al->X, al->B));
     PetscCall(VecAYPX(al->B, -1.0, al->Rhs));
     /* guess d0 = h v + h^2/2 a* = x~ - x_n + beta h^2 a* (the step with a* held: 10% fewer iterations than x~) */
     PetscCall(VecWAXPY(al->Xn, -1.0, al->X, al->Xt));
     PetscCall(VecAXPY(al->Xn, al->beta * h * h, al->A));
+    if (al->nmov) { /* the moving rows exact from the start: the Krylov iteration stays on the free ones */
+      PetscScalar       *d;
+      const PetscScalar *x;
+      PetscCall(VecGetArray(al->Xn, &d));
+      PetscCall(VecGetArrayRead(al->X, &x));
+      for (PetscInt j = 0; j < al->nmov; j++)
+        d[al->mov[j]] = al->mval[j] - x[al->mov[j]];
+      PetscCall(VecRestoreArrayRead(al->X, &x));
+      PetscCall(VecRestoreArray(al->Xn, &d));
+    }
     PetscCall(KSPSolve(al->ksp, al->B, al->Xn)); /* Xn holds d, then x_n + d */
     PetscCall(VecAXPY(al->Xn, 1.0, al->X));
   }
+  PetscCall(SetMoving(al, al->Xn, al->mval)); /* exactly the motion, whatever the solver's tolerance */
   PetscCall(PetscTime(&tE));
   al->tsolve += tE - t0;
   PetscCall(KSPGetConvergedReason(al->ksp, &reason));
@@ -550,12 +706,14 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecWAXPY(al->A, -1.0, al->Xt, al->Xn));
   PetscCall(VecScale(al->A, 1 / (al->beta * h * h)));
   PetscCall(VecPointwiseMult(al->A, al->A, al->Free));
+  PetscCall(SetMoving(al, al->A, al->nmov ? al->mval + 2 * al->nmov : NULL));
   PetscCall(VecWAXPY(al->W, -1.0, al->X, al->Xn)); /* x_{n+1} - x_n */
   PetscCall(VecAXPY(al->Fext, 1.0, al->Fext1));
+  PetscCall(SetMoving(al, al->Fext, NULL));
   PetscCall(LocalDot(al->W, al->Fext, &dW));
   dW *= 0.5;
   PetscCall(VecWAXPY(al->W, al->gamma * h, al->A, al->Vt)); /* v_{n+1} = v~ + gamma h a*_{n+1} */
-  PetscCall(VecCopy(al->V, al->Vt));                         /* Vt: v_n from here on */
+  PetscCall(VecCopy(al->V, al->Vt));                        /* Vt: v_n from here on */
   PetscCall(VecCopy(al->W, al->V));
   PetscCall(VecCopy(al->Xn, al->X));
   dD = 0;
@@ -564,10 +722,12 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     PetscCall(VecAXPBY(al->Vt, 0.5, 0.5, al->V));
     if (al->aM != 0) {
       PetscCall(MassMult(al, al->Vt, al->W));
+      PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(LocalDot(al->Vt, al->W, &d1));
     }
     if (al->bK != 0) {
       PetscCall(MatMult(al->K, al->Vt, al->W));
+      PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(LocalDot(al->Vt, al->W, &d2));
     }
     dD = h * (al->aM * d1 + al->bK * d2);
@@ -575,14 +735,25 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecCopy(al->Fext1, al->Fext));
   PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F)); /* f_{n+1}, K x_{n+1} */
   PetscCall(StateEnergy(al, e));
+  if (al->nmov) { /* work of the supports: (K x)_p at the mean of the step times dx_p */
+    const PetscScalar *kx, *x;
+    PetscCall(VecGetArrayRead(al->KX, &kx));
+    PetscCall(VecGetArrayRead(al->X, &x));
+    for (PetscInt j = 0; j < al->nmov; j++)
+      dW += 0.5 * (kx[al->mov[j]] + al->mkx[j]) * (x[al->mov[j]] - al->mkx[al->nmov + j]);
+    PetscCall(VecRestoreArrayRead(al->X, &x));
+    PetscCall(VecRestoreArrayRead(al->KX, &kx));
+  }
   ts->lsum[0] = e[0];
   ts->lsum[1] = e[1];
   ts->lsum[2] = dW;
   ts->lsum[3] = dD;
   al->hprev   = h;
   PetscCall(PetscTime(&tE));
-  if (al->nsolve == 1) al->tfirst = tE - al->tstep0;
-  else al->tstep += tE - al->tstep0;
+  if (al->nsolve == 1)
+    al->tfirst = tE - al->tstep0;
+  else
+    al->tstep += tE - al->tstep0;
   PetscFunctionReturn(0);
 }
 
@@ -614,7 +785,7 @@ static PetscErrorCode AlphaProbe(FlxStepper ts, PetscInt n, const PetscInt idx[]
     PetscInt i     = idx[k];
     out[3 * k]     = i >= 0 ? X[i] : 0;
     out[3 * k + 1] = i >= 0 ? V[i] : 0;
-    out[3 * k + 2] = i >= 0 ? (al->consistent ? A[i] : Mi[i] * F[i]) : 0;
+    out[3 * k + 2] = i >= 0 ? (al->consistent || !(Mi[i] > 0) ? A[i] : Mi[i] * F[i]) : 0; /* prescribed: a from the motion */
   }
   PetscCall(VecRestoreArrayRead(al->Minv, &Mi));
   PetscCall(VecRestoreArrayRead(al->F, &F));
@@ -631,10 +802,14 @@ static PetscErrorCode AlphaDescribe(FlxStepper ts, char desc[], size_t len)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(par, sizeof(par), "alpha_m %.6g, alpha_f %.6g, beta %.6g, gamma %.6g", (double)al->am, (double)al->af, (double)al->beta, (double)al->gamma));
-  if (al->fam == ALPHA_NEWMARK) PetscCall(PetscSNPrintf(desc, len, "Newmark (beta %.6g, gamma %.6g)%s", (double)al->beta, (double)al->gamma, al->beta == 0.25 && al->gamma == 0.5 ? ", trapezoidal" : ""));
-  else if (al->fam == ALPHA_HHT) PetscCall(PetscSNPrintf(desc, len, "HHT-alpha (alpha %.6g: %s)", (double)al->hht, par));
-  else if (al->explicit_params) PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (%s)", par));
-  else PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (rho_inf %.6g: %s)", (double)al->rho_inf, par));
+  if (al->fam == ALPHA_NEWMARK)
+    PetscCall(PetscSNPrintf(desc, len, "Newmark (beta %.6g, gamma %.6g)%s", (double)al->beta, (double)al->gamma, al->beta == 0.25 && al->gamma == 0.5 ? ", trapezoidal" : ""));
+  else if (al->fam == ALPHA_HHT)
+    PetscCall(PetscSNPrintf(desc, len, "HHT-alpha (alpha %.6g: %s)", (double)al->hht, par));
+  else if (al->explicit_params)
+    PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (%s)", par));
+  else
+    PetscCall(PetscSNPrintf(desc, len, "generalized-alpha (rho_inf %.6g: %s)", (double)al->rho_inf, par));
   PetscFunctionReturn(0);
 }
 
@@ -681,10 +856,10 @@ static PetscErrorCode AlphaProgress(FlxStepper ts, char buf[], size_t len)
 /* Parameters by family, checked against the unconditional-stability ranges. */
 static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
 {
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
   const char       *mass[] = {"lumped", "consistent", "FlxAlphaMass", "", NULL};
-  PetscEnum         mc = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
-  PetscInt          nr = 16;
+  PetscEnum         mc     = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
+  PetscInt          nr     = 16;
   PetscBool         set1, set2, set3, set4;
 
   PetscFunctionBegin;
@@ -713,7 +888,8 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
       PetscCheck(al->ratio[k] > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_dt_ratios: every ratio must be positive");
       s += al->ratio[k] / al->nratio;
     }
-    for (PetscInt k = 0; k < al->nratio; k++) al->ratio[k] /= s;
+    for (PetscInt k = 0; k < al->nratio; k++)
+      al->ratio[k] /= s;
   }
   if (al->fam == ALPHA_NEWMARK) {
     PetscCheck(al->gamma >= 0.5 && al->gamma <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_newmark_gamma %g is out of range: use gamma in [1/2, 1] (1/2: second order; above: dissipative, first order)", (double)al->gamma);
@@ -748,7 +924,8 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDestroy(vecs[k]));
   for (PetscInt i = 0; i < al->nslot; i++) {
     PetscCall(MatDestroy(&al->Kslot[i]));
     PetscCall(MatDestroy(&al->Pslot[i]));
@@ -758,6 +935,8 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   PetscCall(MatDestroy(&al->McBC));
   PetscCall(KSPDestroy(&al->kspM));
   PetscCall(ISDestroy(&al->fixed));
+  PetscCall(PetscFree2(al->mval, al->mkx));
+  PetscCall(VecDestroy(&al->Xp));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -769,11 +948,12 @@ PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&al));
-  al->fam     = !strcmp(ts->type, FLXSTEPPERNEWMARK) ? ALPHA_NEWMARK : !strcmp(ts->type, FLXSTEPPERHHT) ? ALPHA_HHT : ALPHA_GENALPHA;
-  al->beta    = 0.25;
-  al->gamma   = 0.5;
-  al->hht     = -0.1;
-  al->rho_inf = 0.8;
+  al->fam                 = !strcmp(ts->type, FLXSTEPPERNEWMARK) ? ALPHA_NEWMARK : !strcmp(ts->type, FLXSTEPPERHHT) ? ALPHA_HHT
+                                                                                                                    : ALPHA_GENALPHA;
+  al->beta                = 0.25;
+  al->gamma               = 0.5;
+  al->hht                 = -0.1;
+  al->rho_inf             = 0.8;
   ts->data                = al;
   ts->ops.setfromoptions  = AlphaSetFromOptions;
   ts->ops.setup           = AlphaSetUp;

@@ -35,10 +35,15 @@ typedef struct {
   GCDSolve  solve;
   PetscBool linear; /* the system is linear (ksp: one solve), or not (ksp: Newton) */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
-  Mat       Aop;    /* shell: (1 + aM c h) M + c h bK K, or the Newton Jacobian (ShellCtx) */
+  Mat       Aop; /* shell: (1 + aM c h) M + c h bK K, or the Newton Jacobian (ShellCtx) */
   KSP       ksp;
   PetscReal fp_rtol;
   PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
+  /* prescribed motion of the moving DOFs (non-homogeneous boundary conditions) */
+  PetscInt        nmov;
+  const PetscInt *mov;
+  PetscBool       hasmov;
+  PetscReal      *mval, *msave; /* motion at t_n: 5 x nmov (x, v, a, j, s); x_n, x_n - x_{n-1}, f_int(x_n) of each */
 } FlxStepper_GCD;
 
 /* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
@@ -138,6 +143,87 @@ static PetscReal DxDa(const FlxGCDParams *p, PetscReal h)
   return h * h * (c + 0.5 + p->zeta / (3 * p->gamma) + p->alpha / (12 * p->gamma));
 }
 
+/* Prescribed motion (time-integration.md 1: "Dirichlet DOFs never enter the update"). The kernel runs over every
+   DOF; around it, the moving DOFs take x_{n+1}, v_n, a_n, j_n, s_n from their motion, and their ledger terms
+   are replaced: no kinetic or external-load term (the support carries them), and the work of the support on
+   the structure, f_int(x_n) . (x_{n+1} - x_{n-1}) / 2, as external work. */
+static PetscErrorCode MotionBefore(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *X, *D, *G, *F;
+
+  PetscFunctionBegin;
+  if (!g->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArray(g->D, &D));
+  PetscCall(VecGetArray(g->G, &G));
+  PetscCall(VecGetArray(g->F, &F));
+  for (PetscInt k = 0; k < g->nmov; k++) {
+    PetscInt i          = g->mov[k];
+    g->msave[3 * k]     = X[i];
+    g->msave[3 * k + 1] = D[i];
+    g->msave[3 * k + 2] = G[i];
+    G[i] = F[i] = 0; /* the kernel adds nothing to the ledger for them */
+  }
+  PetscCall(VecRestoreArray(g->F, &F));
+  PetscCall(VecRestoreArray(g->G, &G));
+  PetscCall(VecRestoreArray(g->D, &D));
+  PetscCall(VecRestoreArray(g->X, &X));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MotionAfter(FlxStepper ts, PetscReal tn)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *X, *D, *G, *H[4] = {NULL, NULL, NULL, NULL};
+  Vec             hist[4] = {g->V, g->A, g->J, g->S};
+  PetscReal      *xn1     = g->mval + 4 * g->nmov; /* x at t_{n+1}, after the derivatives at t_n (row 4 is s_n: used before) */
+  PetscInt        n       = g->nmov;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(0);
+  for (int k = 1; k < g->p.degree; k++) {
+    PetscCall(VecGetArray(hist[k - 1], &H[k - 1]));
+    for (PetscInt j = 0; j < n; j++)
+      H[k - 1][g->mov[j]] = g->mval[k * n + j];
+    PetscCall(VecRestoreArray(hist[k - 1], &H[k - 1]));
+  }
+  PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn + ts->dt, 0, 0, xn1));
+  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArray(g->D, &D));
+  PetscCall(VecGetArray(g->G, &G));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscInt  i = g->mov[j];
+    PetscReal x = g->msave[3 * j], dold = g->msave[3 * j + 1], gi = g->msave[3 * j + 2];
+    X[i] = xn1[j];
+    D[i] = xn1[j] - x;
+    G[i] = gi;
+    ts->lsum[1] += (xn1[j] + x - dold) * gi;
+    ts->lsum[2] += (xn1[j] - x + dold) * gi;
+  }
+  PetscCall(VecRestoreArray(g->G, &G));
+  PetscCall(VecRestoreArray(g->D, &D));
+  PetscCall(VecRestoreArray(g->X, &X));
+  PetscFunctionReturn(0);
+}
+
+/* Set the moving DOFs of a vector to row k of the motion at t_n (k = 1: v, 2: a), minus c h a_n for k = 1 (the
+   velocity predictor w of the conditionally explicit solve, v_n = w + c h a_n). */
+static PetscErrorCode MotionSet(FlxStepper ts, Vec y, PetscInt k)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  PetscScalar    *a;
+  PetscReal       ch = FlxGCDSolveCoefficient(&g->p) * ts->dt;
+
+  PetscFunctionBegin;
+  if (!g->nmov) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt j = 0; j < g->nmov; j++)
+    a[g->mov[j]] = g->mval[k * g->nmov + j] - (k == 1 ? ch * g->mval[2 * g->nmov + j] : 0);
+  PetscCall(VecRestoreArray(y, &a));
+  PetscFunctionReturn(0);
+}
+
 /* Convergence of the iterations for a_n, from dx = max |change of a| (dxold: the previous one, dx1: the
    first): x_{n+1} (the paper's test) and the velocity v_n stop changing. On x_{n+1} alone a change of a of
    rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. Both
@@ -160,7 +246,8 @@ static PetscErrorCode IterationCheck(FlxStepper ts, const char *what, PetscInt i
   PetscReal       h = ts->dt;
 
   PetscFunctionBegin;
-  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve != GCD_SOLVE_FIXED_POINT ? "" : g->linear ? ", or use -ts_gcd_solve ksp" : ", or use -ts_gcd_solve ksp (Newton)");
+  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve != GCD_SOLVE_FIXED_POINT ? "" : g->linear ? ", or use -ts_gcd_solve ksp"
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                : ", or use -ts_gcd_solve ksp (Newton)");
   PetscFunctionReturn(0);
 }
 
@@ -175,8 +262,10 @@ static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
   PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
   PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
   PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
-  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0 */
+  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0, or the motion's */
+  PetscCall(MotionSet(ts, g->Rhs, 2));
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2)); /* exact on the moving rows from the start: CG stays on the free ones */
   PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
   PetscCall(KSPGetConvergedReason(g->ksp, &reason));
   PetscCall(KSPGetIterationNumber(g->ksp, its));
@@ -188,7 +277,7 @@ static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
    with v = w + c h a; each correction solves G'(a) da = -G(a) by KSP on the matrix-free Jacobian (ShellMult). */
 static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
 {
-  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD    *g  = (FlxStepper_GCD *)ts->data;
   PetscReal          ch = FlxGCDSolveCoefficient(&g->p) * ts->dt, dx = 0, dxold = PETSC_MAX_REAL, dx1 = 0, xn, vn = 0;
   ShellCtx          *sc;
   KSPConvergedReason reason;
@@ -199,6 +288,7 @@ static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
   sc->x = g->X;
   sc->t = tn;
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2));
   PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
   for (*its = 1; *its <= g->fp_maxit; (*its)++) {
     PetscCall(VecWAXPY(sc->vb, ch, g->Anew, g->Wv)); /* v = w + c h a */
@@ -237,6 +327,7 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
 
   PetscFunctionBegin;
   PetscCall(VecCopy(g->A, g->Anew));
+  PetscCall(MotionSet(ts, g->Anew, 2));
   PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
   for (*its = 1; *its <= g->fp_maxit; (*its)++) {
     PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
@@ -244,7 +335,8 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
     PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
     PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
     PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
-    PetscCall(VecScale(g->Rhs, den));          /* new a */
+    PetscCall(VecScale(g->Rhs, den)); /* new a */
+    PetscCall(MotionSet(ts, g->Rhs, 2));
     PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs)); /* old - new */
     PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
     PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
@@ -267,9 +359,13 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
 
   PetscFunctionBegin;
   PetscCall(Predict(ts));
-  if (g->solve == GCD_SOLVE_FIXED_POINT) PetscCall(SolveFixedPoint(ts, tn, its));
-  else if (g->linear) PetscCall(SolveLinear(ts, tn, its));
-  else PetscCall(SolveNewton(ts, tn, its));
+  PetscCall(MotionSet(ts, g->Wv, 1));
+  if (g->solve == GCD_SOLVE_FIXED_POINT)
+    PetscCall(SolveFixedPoint(ts, tn, its));
+  else if (g->linear)
+    PetscCall(SolveLinear(ts, tn, its));
+  else
+    PetscCall(SolveNewton(ts, tn, its));
   PetscFunctionReturn(0);
 }
 
@@ -280,8 +376,10 @@ static PetscErrorCode GCDStep(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
+  if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
   if (g->solve == GCD_SOLVE_EXPLICIT) {
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+    PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, NULL));
   } else {
     PetscInt its = 0;
@@ -290,8 +388,10 @@ static PetscErrorCode GCDStep(FlxStepper ts)
     g->its_total += its;
     g->its_max = PetscMax(g->its_max, its);
     g->nsolves++;
+    PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, g->Anew));
   }
+  PetscCall(MotionAfter(ts, tn));
   PetscFunctionReturn(0);
 }
 
@@ -370,27 +470,35 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
   g->its_total = g->its_max = g->nsolves = g->kits_total = 0;
   PetscCall(VecCopy(ts->x0, g->X));
   PetscCall(VecCopy(ts->v0, g->V));
-  { /* prescribed DOFs (minv = 0) are at rest: homogeneous constraints */
-    Vec free;
+  { /* prescribed DOFs (minv = 0): at rest, or moving with their motion */
+    Vec free, y[2] = {g->X, g->V};
     PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
     PetscCall(VecPointwiseMult(g->X, g->X, free));
     PetscCall(VecPointwiseMult(g->V, g->V, free));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 0, 1, y));
   }
   if (g->solve == GCD_SOLVE_KSP) PetscCall(SetUpKSP(ts));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
   PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
+  PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 2, 2, &g->A));
   if (g->J) PetscCall(VecZeroEntries(g->J));
   if (g->S) PetscCall(VecZeroEntries(g->S));
   if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT && linear) {
     PetscCall(VecDuplicate(g->X, &Fsave));
     PetscCall(FlxSystemComputeExternalForceRate(ts->sys, t0, Fsave));
     PetscCall(Derivative(ts, t0, Fsave, g->V, g->A, g->J));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, 3, &g->J));
     if (g->p.degree == 5) {
       PetscCall(VecZeroEntries(Fsave));
       PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
+      PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 4, 4, &g->S));
     }
     PetscCall(VecDestroy(&Fsave));
-  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) PetscCall(NonlinearDerivatives(ts));
+  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) {
+    Vec y[2] = {g->J, g->S};
+    PetscCall(NonlinearDerivatives(ts));
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, g->p.degree - 1, y));
+  }
   /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
@@ -408,6 +516,8 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscCall(VecAXPY(g->W, cp[k], hist[k]));
       PetscCall(VecAXPY(xm, cm[k], hist[k]));
     }
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 + h, 0, 0, &g->W)); /* moving DOFs: their own x_1 and x_{-1} */
+    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 - h, 0, 0, &xm));
   }
   { /* sums with x_1 = W, x_{-1} = xm */
     PetscReal          s[4] = {0, 0, 0, 0};
@@ -426,7 +536,7 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
       PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
       s[0] += m * (dold * dold + dn * dn);
       s[1] += (x1[i] + x_1[i]) * G[i];
-      s[2] += (dn + dold) * F[i];
+      s[2] += (dn + dold) * (Mi[i] > 0 ? F[i] : G[i]);                                               /* prescribed DOFs: the work of the support on the structure */
       s[3] += (dn + dold) * (g->Zero ? (Mi[i] > 0 ? F[i] - G[i] - m * A[i] : 0) : g->aM * m * V[i]); /* damping force, as the kernel */
     }
     PetscCall(VecRestoreArrayRead(g->A, &A));
@@ -437,11 +547,12 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     PetscCall(VecRestoreArrayRead(xm, &x_1));
     PetscCall(VecRestoreArrayRead(g->X, &x0));
     PetscCall(VecRestoreArrayRead(g->W, &x1));
-    for (int k = 0; k < 4; k++) ts->lsum[k] = s[k];
+    for (int k = 0; k < 4; k++)
+      ts->lsum[k] = s[k];
   }
   if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
-  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));       /* D = x_1 - x_0 */
-  PetscCall(VecCopy(g->W, g->X));              /* X = x_1 */
+  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
+  PetscCall(VecCopy(g->W, g->X));                   /* X = x_1 */
   PetscCall(VecDestroy(&xm));
   PetscFunctionReturn(0);
 }
@@ -496,7 +607,7 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &sc));
-  if (sc->nonlinear) { /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
+  if (sc->nonlinear) {                                             /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
     PetscReal nx, h0 = PETSC_SQRT_MACHINE_EPSILON * (1 + sc->nvb); /* the size of the velocity perturbation, whatever |x| */
     PetscCall(VecNorm(x, NORM_2, &nx));
     if (nx > 0) {
@@ -504,7 +615,8 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
       PetscCall(FlxSystemComputeInternalForce(sc->sys, sc->t, sc->x, sc->vt, y));
       PetscCall(VecAXPY(y, -1.0, sc->fb));
       PetscCall(VecScale(y, sc->s * nx / h0));
-    } else PetscCall(VecZeroEntries(y));
+    } else
+      PetscCall(VecZeroEntries(y));
   } else {
     PetscCall(FlxSystemComputeInternalForce(sc->sys, 0, x, sc->zero, y)); /* K x */
     PetscCall(VecScale(y, sc->s));
@@ -519,7 +631,8 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayRead(sc->d, &da));
     PetscCall(VecGetArrayRead(sc->free, &fa));
-    for (PetscInt i = 0; i < n; i++) ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
+    for (PetscInt i = 0; i < n; i++)
+      ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
     PetscCall(VecRestoreArrayRead(sc->free, &fa));
     PetscCall(VecRestoreArrayRead(sc->d, &da));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -622,12 +735,14 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
   PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
   PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDuplicate(mass, vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
   if (g->solve != GCD_SOLVE_EXPLICIT) {
     Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
-    for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++) PetscCall(VecDuplicate(mass, cv[k]));
+    for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++)
+      PetscCall(VecDuplicate(mass, cv[k]));
     PetscCall(VecZeroEntries(g->Zero));
   }
   g->linear = linear;
@@ -642,12 +757,20 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(KSPSetInitialGuessNonzero(g->ksp, PETSC_TRUE));
     PetscCall(KSPSetFromOptions(g->ksp));
   }
+  PetscCall(FlxSystemCheckMass(ts->sys, "the explicit GCD step"));
   PetscCall(VecPointwiseDivide(g->Minv, free, mass));
+  PetscCall(FlxSystemGetPrescribedMotion(ts->sys, &g->nmov, &g->mov, &g->hasmov));
+  PetscCall(PetscFree2(g->mval, g->msave));
+  PetscCall(PetscMalloc2(5 * g->nmov + 1, &g->mval, 3 * g->nmov + 1, &g->msave));
   PetscCall(FlxGCDOmegaMax(g->p.degree, &g->p.alpha, &ts->Omega_max));
-  if (g->p.degree < 4) g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
-  else if (g->startup_type == GCD_STARTUP_ZERO) g->startup = "a_0 from the equation of motion, higher derivatives 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor step";
-  else if (linear) g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
-  else g->startup = g->p.degree == 4 ? "a_0 from the equation of motion, j_0 its derivative along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step" : "a_0 from the equation of motion, j_0 and s_0 its derivatives along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step";
+  if (g->p.degree < 4)
+    g->startup = "a_0 from the equation of motion, x_1 by the Taylor step";
+  else if (g->startup_type == GCD_STARTUP_ZERO)
+    g->startup = "a_0 from the equation of motion, higher derivatives 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor step";
+  else if (linear)
+    g->startup = g->p.degree == 4 ? "a_0, j_0 exact from the equation of motion and its derivative; x_1 by the Taylor step" : "a_0, j_0, s_0 exact from the equation of motion and its derivatives (f_ext'' = 0); x_1 by the Taylor step";
+  else
+    g->startup = g->p.degree == 4 ? "a_0 from the equation of motion, j_0 its derivative along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step" : "a_0 from the equation of motion, j_0 and s_0 its derivatives along the solution (nonlinear system: five-point differences, step h/2); x_1 by the Taylor step";
   PetscFunctionReturn(0);
 }
 
@@ -657,9 +780,12 @@ static PetscErrorCode GCDDescribe(FlxStepper ts, char desc[], size_t len)
   char            par[128];
 
   PetscFunctionBegin;
-  if (g->p.degree == 3) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g", (double)g->p.alpha, (double)g->p.beta));
-  else if (g->p.degree == 4) PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma));
-  else PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g, zeta %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma, (double)g->p.zeta));
+  if (g->p.degree == 3)
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g", (double)g->p.alpha, (double)g->p.beta));
+  else if (g->p.degree == 4)
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma));
+  else
+    PetscCall(PetscSNPrintf(par, sizeof(par), "alpha %.10g, beta %.10g, gamma %.10g, zeta %.10g", (double)g->p.alpha, (double)g->p.beta, (double)g->p.gamma, (double)g->p.zeta));
   PetscCall(PetscSNPrintf(desc, len, "gcd degree %" PetscInt_FMT " (%s)%s%s", g->p.degree, par, g->preset[0] ? ", preset " : "", g->preset));
   PetscFunctionReturn(0);
 }
@@ -671,8 +797,11 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
-  if (g->solve == GCD_SOLVE_EXPLICIT) PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)" : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+  if (g->solve == GCD_SOLVE_EXPLICIT)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)"
+                                                                                                                                                                                                                                                                                                                             : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
 }
 
@@ -688,7 +817,7 @@ static PetscErrorCode GCDReport(FlxStepper ts, PetscViewer viewer)
 
 static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 {
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD *g           = (FlxStepper_GCD *)ts->data;
   char            params[256] = "", preset[64] = "";
   PetscBool       setp, setpre, setd;
   PetscInt        degree = g->p.degree;
@@ -712,10 +841,10 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
       if (!name || !strcmp(name, preset)) break;
     }
     PetscCheck(name, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
-    g->p.alpha = par[0];
-    g->p.beta  = par[1];
-    g->p.gamma = par[2];
-    g->p.zeta  = par[3];
+    g->p.alpha   = par[0];
+    g->p.beta    = par[1];
+    g->p.gamma   = par[2];
+    g->p.zeta    = par[3];
     g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
     PetscFunctionReturn(0);
@@ -729,12 +858,13 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
     PetscInt  n;
     PetscBool ok;
     PetscCall(FlxParseRealList(params, 4, v, &n, &ok));
-    PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma" : "alpha,beta,gamma,zeta");
+    PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma"
+                                                                                                                                                                                                                                 : "alpha,beta,gamma,zeta");
     PetscCheck(degree < 4 || v[2] != 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params: gamma must not be 0 (the highest derivative is recovered by dividing by gamma)");
-    g->p.alpha = v[0];
-    g->p.beta  = v[1];
-    g->p.gamma = v[2];
-    g->p.zeta  = v[3];
+    g->p.alpha   = v[0];
+    g->p.beta    = v[1];
+    g->p.gamma   = v[2];
+    g->p.zeta    = v[3];
     g->preset[0] = 0;
   }
   g->p.degree = degree;
@@ -743,11 +873,12 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
 
 static PetscErrorCode GCDDestroy(FlxStepper ts)
 {
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  FlxStepper_GCD *g      = (FlxStepper_GCD *)ts->data;
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
-  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++) PetscCall(VecDestroy(vecs[k]));
+  for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
+    PetscCall(VecDestroy(vecs[k]));
   PetscCall(VecDestroy(&g->Wv));
   PetscCall(VecDestroy(&g->Rhs));
   PetscCall(VecDestroy(&g->Anew));
@@ -755,6 +886,7 @@ static PetscErrorCode GCDDestroy(FlxStepper ts)
   PetscCall(VecDestroy(&g->Vt));
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(KSPDestroy(&g->ksp));
+  PetscCall(PetscFree2(g->mval, g->msave));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }

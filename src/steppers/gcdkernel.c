@@ -12,17 +12,17 @@ static const struct {
   PetscReal   par[4];
   const char *note;
 } Presets[] = {
-  {"gcd3", 3, {1, 0.5, 0, 0}, "central differences, reformulated (paper eqs. 15-16 with (1, 1/2)); Omega_max 2"},
-  {"cd_classic", 3, {1, 0.5, 0, 0}, "classic central differences, velocities by differencing displacements (paper eqs. 4-6); for comparison only"},
-  {"gcd3_a4/3", 3, {4.0 / 3, 0.5, 0, 0}, "degree 3 (4/3, 1/2); Omega_max sqrt(12/5)"},
-  {"gcd3_a2", 3, {2, 0.5, 0, 0}, "degree 3 (2, 1/2); Omega_max sqrt(4/3)"},
-  {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
-  {"gcd4_a3/4", 4, {0.75, 1.0 / 3, 0.5, 0}, "degree 4 (3/4, 1/3, 1/2)"},
-  {"gcd4_a5/4", 4, {1.25, 1.0 / 3, 0.5, 0}, "degree 4 (5/4, 1/3, 1/2): no stable interval"},
-  {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper: no stable interval (rho(0.1) = 1.0026729)"},
-  {"gcd5", 5, {1, 0.8, 0.7, 0.5}, "degree 5 (1, 4/5, 7/10, 1/2) found by scripts/search_gcd_params.py: Omega_max 1.4770979, pendulum 5.60e-7 at h = 1e-2, 5.51e-11 at 1e-3"},
-  {"gcd4_damped", 4, {1.8, 1.8, 2, 0}, "degree 4 (1.8, 1.8, 2), stable with damping (search with -stability_search_zeta): Omega_max 1.6641006, pendulum 2.61e-4 at h = 1e-2, 2.41e-6 at 1e-3"},
-  {"gcd5_damped", 5, {1.25, 1.5, 1.25, 0.75}, "degree 5 (5/4, 3/2, 5/4, 3/4), stable with damping up to zeta 2 for Omega <= 1: Omega_max 1.5491933, pendulum 1.14e-6 at h = 1e-2, 1.14e-10 at 1e-3"},
+    {"gcd3", 3, {1, 0.5, 0, 0}, "central differences, reformulated (paper eqs. 15-16 with (1, 1/2)); Omega_max 2"},
+    {"cd_classic", 3, {1, 0.5, 0, 0}, "classic central differences, velocities by differencing displacements (paper eqs. 4-6); for comparison only"},
+    {"gcd3_a4/3", 3, {4.0 / 3, 0.5, 0, 0}, "degree 3 (4/3, 1/2); Omega_max sqrt(12/5)"},
+    {"gcd3_a2", 3, {2, 0.5, 0, 0}, "degree 3 (2, 1/2); Omega_max sqrt(4/3)"},
+    {"gcd4_a1/4", 4, {0.25, 1.0 / 3, 0.5, 0}, "degree 4 (1/4, 1/3, 1/2); Omega_max 1.264911"},
+    {"gcd4_a3/4", 4, {0.75, 1.0 / 3, 0.5, 0}, "degree 4 (3/4, 1/3, 1/2)"},
+    {"gcd4_a5/4", 4, {1.25, 1.0 / 3, 0.5, 0}, "degree 4 (5/4, 1/3, 1/2): no stable interval"},
+    {"gcd5_paper", 5, {0.8, 1, 1, 1}, "degree 5 (4/5, 1, 1, 1) of the paper: no stable interval (rho(0.1) = 1.0026729)"},
+    {"gcd5", 5, {1, 0.8, 0.7, 0.5}, "degree 5 (1, 4/5, 7/10, 1/2) found by scripts/search_gcd_params.py: Omega_max 1.4770979, pendulum 5.60e-7 at h = 1e-2, 5.51e-11 at 1e-3"},
+    {"gcd4_damped", 4, {1.8, 1.8, 2, 0}, "degree 4 (1.8, 1.8, 2), stable with damping (search with -stability_search_zeta): Omega_max 1.6641006, pendulum 2.61e-4 at h = 1e-2, 2.41e-6 at 1e-3"},
+    {"gcd5_damped", 5, {1.25, 1.5, 1.25, 0.75}, "degree 5 (5/4, 3/2, 5/4, 3/4), stable with damping up to zeta 2 for Omega <= 1: Omega_max 1.5491933, pendulum 1.14e-6 at h = 1e-2, 1.14e-10 at 1e-3"},
 };
 
 PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note)
@@ -32,7 +32,8 @@ PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, 
   if (k < 0 || k >= (PetscInt)(sizeof(Presets) / sizeof(Presets[0]))) PetscFunctionReturn(0);
   *name   = Presets[k].name;
   *degree = Presets[k].degree;
-  for (int i = 0; i < 4; i++) params[i] = Presets[k].par[i];
+  for (int i = 0; i < 4; i++)
+    params[i] = Presets[k].par[i];
   if (note) *note = Presets[k].note;
   PetscFunctionReturn(0);
 }
@@ -40,9 +41,9 @@ PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, 
 /* The ledger sums are the only reductions of the fused pass; let the compiler vectorize them (their order
    within a rank changes, the state update does not). */
 #if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
-  #define FLX_SIMD_REDUCTION _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")
+#define FLX_SIMD_REDUCTION _Pragma("omp simd reduction(+ : s0, s1, s2, s3)")
 #else
-  #define FLX_SIMD_REDUCTION
+#define FLX_SIMD_REDUCTION
 #endif
 
 /* Known parts of the common solve shape (time-integration.md 1): v_n = vhat + c h (a_n - ahat). */
@@ -55,19 +56,20 @@ PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, 
 /* a_n: given (conditionally explicit solve), or the explicit diagonal solve with mass-proportional damping */
 #define GCD_ACCEL (Ag ? Ag[i] : (mi * (F[i] - G[i]) - aM * (vhat - c * h * ahat)) * den)
 /* ledger sums; the damping force is aM M v_n (explicit) or the residual f_ext - K x - M a (solved) */
-#define GCD_LEDGER(xprev) \
-  do { \
-    const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0; \
-    s0 += m * (dold * dold + dn * dn); \
-    s1 += (xn + (xprev)) * G[i]; \
-    s2 += (dn + dold) * F[i]; \
+#define GCD_LEDGER(xprev)                                                       \
+  do {                                                                          \
+    const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;                       \
+    s0 += m * (dold * dold + dn * dn);                                          \
+    s1 += (xn + (xprev)) * G[i];                                                \
+    s2 += (dn + dold) * F[i];                                                   \
     s3 += (dn + dold) * (Ag ? (mi > 0 ? F[i] - G[i] - m * a : 0) : aM * m * v); \
-    D[i] = dn; \
+    D[i] = dn;                                                                  \
   } while (0)
 
 PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p)
 {
-  return p->degree == 3 ? p->beta : p->degree == 4 ? p->beta / (2 * p->gamma) : p->beta / (3 * p->gamma);
+  return p->degree == 3 ? p->beta : p->degree == 4 ? p->beta / (2 * p->gamma)
+                                                   : p->beta / (3 * p->gamma);
 }
 
 void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W)

@@ -18,13 +18,15 @@ static PetscErrorCode Amplification(const FlxGCDParams *p, PetscReal Omega, Pets
     PetscReal y[5] = {0, 0, 0, 0, 0}, F = 0, G, minv = 1, D = 0, lsum[4], w, a;
     y[k] = 1;
     G    = Omega * Omega * y[0];
-    if (zeta == 0) FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, NULL, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
+    if (zeta == 0)
+      FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, NULL, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
     else {
       FlxGCDPredict(p, 1, 1.0, &y[1], &y[2], &y[3], &y[4], &w);
       a = -(G + 2 * zeta * Omega * w) / (1 + 2 * zeta * Omega * c);
       FlxGCDKernel(p, 1, 1.0, 0.0, &F, &G, &minv, &a, &y[0], &y[1], &y[2], &y[3], &y[4], &D, lsum);
     }
-    for (PetscInt i = 0; i < n; i++) Amat[i + n * k] = y[i]; /* column-major */
+    for (PetscInt i = 0; i < n; i++)
+      Amat[i + n * k] = y[i]; /* column-major */
   }
   PetscFunctionReturn(0);
 }
@@ -52,7 +54,8 @@ static PetscErrorCode PrincipalError(PetscInt degree, const PetscReal params[], 
   PetscFunctionBegin;
   PetscCall(Eigenvalues(degree, params, Omega, 0, wr, wi));
   *err = PETSC_MAX_REAL;
-  for (PetscInt i = 0; i < degree; i++) *err = PetscMin(*err, PetscSqrtReal(PetscSqr(wr[i] - PetscCosReal(Omega)) + PetscSqr(PetscAbsReal(wi[i]) - PetscSinReal(Omega))));
+  for (PetscInt i = 0; i < degree; i++)
+    *err = PetscMin(*err, PetscSqrtReal(PetscSqr(wr[i] - PetscCosReal(Omega)) + PetscSqr(PetscAbsReal(wi[i]) - PetscSinReal(Omega))));
   PetscFunctionReturn(0);
 }
 
@@ -70,7 +73,8 @@ PetscErrorCode FlxGCDSpectralRadiusDamped(PetscInt degree, const PetscReal param
   PetscFunctionBegin;
   PetscCall(Eigenvalues(degree, params, Omega, zeta, wr, wi));
   *rho = 0;
-  for (PetscInt i = 0; i < degree; i++) *rho = PetscMax(*rho, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
+  for (PetscInt i = 0; i < degree; i++)
+    *rho = PetscMax(*rho, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
   PetscFunctionReturn(0);
 }
 
@@ -100,8 +104,10 @@ PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscRe
   for (int it = 0; it < 80; it++) {
     PetscReal mid = 0.5 * (lo + hi);
     PetscCall(FlxGCDSpectralRadius(degree, params, mid, &rho));
-    if (rho > 1 + tol) hi = mid;
-    else lo = mid;
+    if (rho > 1 + tol)
+      hi = mid;
+    else
+      lo = mid;
   }
   *Omega_max = lo;
   PetscFunctionReturn(0);
@@ -110,9 +116,12 @@ PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal params[], PetscRe
 static PetscErrorCode FormatParams(PetscInt degree, const PetscReal p[], char buf[], size_t len)
 {
   PetscFunctionBegin;
-  if (degree == 3) PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g", (double)p[0], (double)p[1]));
-  else if (degree == 4) PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2]));
-  else PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2], (double)p[3]));
+  if (degree == 3)
+    PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g", (double)p[0], (double)p[1]));
+  else if (degree == 4)
+    PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2]));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "%.10g,%.10g,%.10g,%.10g", (double)p[0], (double)p[1], (double)p[2], (double)p[3]));
   PetscFunctionReturn(0);
 }
 
@@ -124,12 +133,14 @@ static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal ran
   PetscInt        n = (PetscInt)PetscFloorReal((range[1] - range[0]) / range[2] + 0.5) + 1, np = degree - 1, total = 1, found = 0;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < np; k++) total *= n;
+  for (PetscInt k = 0; k < np; k++)
+    total *= n;
   for (PetscInt idx = 0; idx < total; idx++) {
     PetscReal p[4] = {0, 0, 0, 0}, rho, O;
-    PetscBool ok = PETSC_TRUE;
+    PetscBool ok   = PETSC_TRUE;
     char      buf[128];
-    for (PetscInt k = 0, r = idx; k < np; k++, r /= n) p[k] = range[0] + (r % n) * range[2];
+    for (PetscInt k = 0, r = idx; k < np; k++, r /= n)
+      p[k] = range[0] + (r % n) * range[2];
     if ((degree >= 4 && p[2] == 0)) continue;
     for (size_t s = 0; s < sizeof(spot) / sizeof(spot[0]) && ok && spot[s] <= Omega_min + 1e-12; s++) {
       PetscCall(FlxGCDSpectralRadius(degree, p, spot[s], &rho));
@@ -158,13 +169,13 @@ static PetscErrorCode Search(MPI_Comm comm, PetscInt degree, const PetscReal ran
 
 PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
 {
-  PetscBool  all = PETSC_FALSE, help;
-  PetscInt   npts = 41, sdeg = 0, nr = 3, degree;
-  PetscReal  Omax = -1, range[3] = {0, 2, 0.1}, Omin = 1, params[4], O, zeta[8];
-  PetscInt   nz = 8;
-  PetscBool  zset;
-  FlxStepper ts;
-  char       buf[128];
+  PetscBool   all  = PETSC_FALSE, help;
+  PetscInt    npts = 41, sdeg = 0, nr = 3, degree;
+  PetscReal   Omax = -1, range[3] = {0, 2, 0.1}, Omin = 1, params[4], O, zeta[8];
+  PetscInt    nz = 8;
+  PetscBool   zset;
+  FlxStepper  ts;
+  char        buf[128];
   const char *preset;
 
   PetscFunctionBegin;

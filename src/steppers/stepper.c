@@ -40,8 +40,8 @@ PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
   s->max_time         = 1.0;
   s->max_steps        = PETSC_MAX_INT;
   s->safety           = 0.9;
-  s->power_maxits     = 1000;
-  s->power_rtol       = 1e-8;
+  s->power_maxits     = 500;
+  s->power_rtol       = 1e-6;
   s->cap              = 256;
   s->max_energy_error = 10;
   s->monitor_interval = 5;
@@ -82,22 +82,38 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   if (ts->type[0]) PetscCall(PetscStrncpy(type, ts->type, sizeof(type)));
   PetscOptionsBegin(ts->comm, NULL, "Time stepper options", "FlxStepper");
   PetscCall(PetscOptionsFList("-ts_type", "Time stepper", "FlxStepperSetType", FlxStepperList, type, type, sizeof(type), NULL));
-  PetscCall(PetscOptionsReal("-ts_dt", "Time step (default: safety * critical step)", "FlxStepperSetTimeStep", ts->dt, &ts->dt, &set));
-  if (set) ts->dt_set = PETSC_TRUE;
+  {
+    char dts[64] = "auto";
+    if (ts->dt_set) PetscCall(PetscSNPrintf(dts, sizeof(dts), "%g", (double)ts->dt));
+    PetscCall(PetscOptionsString("-ts_dt", "Time step (s), or auto: safety times the critical step of an explicit method (an implicit method needs a number: the step sets its accuracy)", "FlxStepperSetTimeStep", dts, dts, sizeof(dts), &set));
+    if (set) {
+      char  *end;
+      double v = strtod(dts, &end);
+      if (!strcmp(dts, "auto"))
+        ts->dt_set = PETSC_FALSE;
+      else {
+        PetscCheck(end != dts && !*end && isfinite(v) && v > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dt %s: give a positive time step (s) or auto", dts);
+        ts->dt     = (PetscReal)v;
+        ts->dt_set = PETSC_TRUE;
+      }
+    }
+  }
   PetscCall(PetscOptionsReal("-ts_max_time", "Final time (s)", "FlxStepperSetMaxTime", ts->max_time, &ts->max_time, NULL));
   PetscCall(PetscOptionsInt("-ts_max_steps", "Maximum number of steps", "FlxStepperSolve", ts->max_steps, &ts->max_steps, NULL));
   PetscCall(PetscOptionsReal("-ts_safety", "Safety factor on the critical step", "FlxStepperSetUp", ts->safety, &ts->safety, NULL));
   PetscCall(PetscOptionsBool("-ts_allow_unstable", "Run with a step above the critical one, or a parameter set without a stable interval", "FlxStepperSetUp", ts->allow_unstable, &ts->allow_unstable, NULL));
-  PetscCall(PetscOptionsBool("-ts_omega_bound", "Take omega_max from the element-by-element bound (guaranteed stable, smaller step) instead of the power iteration", "FlxStepperSetUp", ts->use_bound, &ts->use_bound, NULL));
+  PetscCall(PetscOptionsBool("-ts_omega_bound", "Take omega_max from the element-by-element bound (guaranteed stable, smaller step) instead of the Lanczos estimate", "FlxStepperSetUp", ts->use_bound, &ts->use_bound, NULL));
   PetscCall(PetscOptionsString("-ts_omega_max_file", "Take omega_max from /modes/omega_max of a 'flexure modes' results file", "FlxStepperSetUp", ts->omega_file, ts->omega_file, sizeof(ts->omega_file), NULL));
   PetscCall(PetscOptionsReal("-ts_omega_max", "Take omega_max (rad/s) from this value instead of estimating it", "FlxStepperSetUp", ts->omega_given, &ts->omega_given, NULL));
-  PetscCall(PetscOptionsInt("-ts_power_max_it", "Maximum power iterations for omega_max", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
-  PetscCall(PetscOptionsReal("-ts_power_rtol", "Relative tolerance of the power iteration", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
+  PetscCall(PetscOptionsInt("-ts_omega_max_it", "omega_max estimate (Lanczos): maximum restarts", "FlxStepperSetUp", ts->power_maxits, &ts->power_maxits, NULL));
+  PetscCall(PetscOptionsReal("-ts_omega_rtol", "omega_max estimate (Lanczos): relative residual tolerance on omega_max^2 (the estimate is within it of an eigenvalue)", "FlxStepperSetUp", ts->power_rtol, &ts->power_rtol, NULL));
   PetscCall(PetscOptionsReal("-ts_max_energy_error", "Stop as unstable when the energy balance error exceeds this multiple of the energy put in", "FlxStepperSolve", ts->max_energy_error, &ts->max_energy_error, NULL));
   PetscCall(PetscOptionsReal("-ts_monitor_interval", "Seconds between progress lines (negative: none)", "FlxStepperSolve", ts->monitor_interval, &ts->monitor_interval, NULL));
   PetscCall(PetscOptionsInt("-ts_ledger_buffer", "Steps buffered between reductions of the energy ledger and probes", "FlxStepperSolve", ts->cap, &ts->cap, NULL));
   PetscOptionsEnd();
-  PetscCheck(!ts->dt_set || ts->dt > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dt must be positive");
+  PetscCheck(!PetscIsInfOrNanReal(ts->max_time) && ts->max_time > ts->t0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_max_time %g: give a finite final time after the start (%g s)", (double)ts->max_time, (double)ts->t0);
+  PetscCheck(ts->max_steps >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_max_steps must not be negative");
+  PetscCheck(!PetscIsInfOrNanReal(ts->safety) && !PetscIsInfOrNanReal(ts->omega_given) && ts->omega_given >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety and -ts_omega_max must be finite (and -ts_omega_max positive)");
   PetscCheck(ts->safety > 0 && ts->safety <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety must be in (0, 1]");
   PetscCheck(ts->cap > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_ledger_buffer must be positive");
   PetscCall(FlxStepperSetType(ts, type));
@@ -127,8 +143,8 @@ static PetscErrorCode DampedCriticalStep(FlxStepper ts)
     PetscBool ok = PETSC_TRUE;
     for (int k = 0; k <= 48 && ok; k++) {
       PetscReal w = ts->omega_used * PetscPowReal(10.0, -3.0 * k / 48);
-      Om = w * ts->h_crit;
-      z  = aM / (2 * w) + bK * w / 2;
+      Om          = w * ts->h_crit;
+      z           = aM / (2 * w) + bK * w / 2;
       PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
       if (rho > 1 + 1e-10) ok = PETSC_FALSE;
     }
@@ -148,18 +164,27 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   if (ts->implicit) { /* unconditionally stable: the step is the user's accuracy choice */
-    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s is implicit and unconditionally stable: give the step with -ts_dt (it sets the accuracy, not the stability)", desc);
+    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s is implicit and unconditionally stable: give the step with -ts_dt H (it sets the accuracy, not the stability; 'auto' is the critical step of explicit methods)", desc);
     PetscFunctionReturn(0);
   }
   if (linear) {
     PetscBool given;
     if (ts->omega_file[0]) PetscCall(FlxReadModesOmegaMax(ts->comm, ts->omega_file, &ts->omega_given));
     given = (PetscBool)(ts->omega_given > 0);
-    PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound || given ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->omega_bound));
-    ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) ? ts->omega_bound : ts->omega_power;
+    {
+      PetscLogDouble t0, t1;
+      PetscCall(PetscTime(&t0));
+      PetscCall(FlxSystemEstimateOmegaMax(ts->sys, ts->use_bound || given ? 0 : ts->power_maxits, ts->power_rtol, &ts->omega_power, &ts->power_its, &ts->power_how, &ts->omega_bound));
+      PetscCall(PetscTime(&t1));
+      ts->power_time = t1 - t0;
+    }
+    /* an estimate that did not converge may lie far below omega_max: the bound is safe */
+    ts->omega_used = given ? ts->omega_given : (ts->use_bound && ts->omega_bound > 0) || !(ts->omega_power > 0) || (ts->power_how == FLX_OMEGA_NOT_CONVERGED && ts->omega_bound > 0) ? ts->omega_bound
+                                                                                                                                                                                     : ts->omega_power;
     PetscCheck(ts->omega_used > 0, ts->comm, PETSC_ERR_USER_INPUT, "the system has no stiffness: omega_max = 0; give -ts_dt");
     ts->h_crit = ts->Omega_max / ts->omega_used;
-  } else PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
+  } else
+    PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "the system is nonlinear: give the step with -ts_dt");
   if (ts->Omega_max <= 0) { /* the method has no stable interval */
     char      growth[256] = "";
     PetscReal rho;
@@ -234,7 +259,8 @@ PetscErrorCode FlxStepperSetProbes(FlxStepper ts, PetscInt n, const PetscInt gdo
   PetscCall(PetscFree2(ts->pbuf, ts->pred));
   ts->nprobe = n;
   PetscCall(PetscMalloc1(n + 1, &ts->plocal));
-  for (PetscInt k = 0; k < n; k++) ts->plocal[k] = (gdofs[k] >= lo && gdofs[k] < hi) ? gdofs[k] - lo : -1;
+  for (PetscInt k = 0; k < n; k++)
+    ts->plocal[k] = (gdofs[k] >= lo && gdofs[k] < hi) ? gdofs[k] - lo : -1;
   PetscCall(PetscMalloc2(3 * n * ts->cap + 1, &ts->pbuf, 3 * n * ts->cap + 1, &ts->pred));
   PetscFunctionReturn(0);
 }
@@ -261,7 +287,8 @@ PetscErrorCode FlxStepperSetPostStep(FlxStepper ts, FlxStepperPostStepFn fn, voi
 static PetscErrorCode Record(FlxStepper ts)
 {
   PetscFunctionBegin;
-  for (int k = 0; k < 4; k++) ts->lbuf[4 * ts->nbuf + k] = ts->lsum[k];
+  for (int k = 0; k < 4; k++)
+    ts->lbuf[4 * ts->nbuf + k] = ts->lsum[k];
   ts->tbuf[ts->nbuf] = ts->time;
   if (ts->nprobe) PetscCall(ts->ops.probe(ts, ts->nprobe, ts->plocal, ts->pbuf + 3 * ts->nprobe * ts->nbuf));
   ts->nbuf++;
@@ -278,7 +305,7 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
   ts->wall_last = now;
   {
     PetscReal frac = ts->nsteps ? (PetscReal)ts->step / ts->nsteps : 1, eta = frac > 0 ? (now - ts->wall_start) * (1 - frac) / frac : 0;
-    char extra[128] = "";
+    char      extra[128] = "";
     if (ts->ops.progress) PetscCall(ts->ops.progress(ts, extra, sizeof(extra)));
     PetscCall(PetscPrintf(ts->comm, "  step %" PetscInt_FMT "/%" PetscInt_FMT "  t = %.6e s  dt = %.4e s  %s %.2e (peak energy %.4e J)%s  ETA %.0f s\n", ts->step, ts->nsteps, (double)ts->time, (double)ts->dt, ts->ledger_direct ? "numerical dissipation" : "energy balance error", (double)ts->maxrel, (double)ts->peak, extra, (double)eta));
   }
@@ -316,7 +343,7 @@ static PetscErrorCode Flush(FlxStepper ts)
       ts->Dh += g[3] / 2;
     }
     r->numerical = 0;
-    B = r->kinetic + r->strain - r->external_work + r->damping;
+    B            = r->kinetic + r->strain - r->external_work + r->damping;
     if (ts->ledger_direct && ts->haveB0 && !PetscIsInfOrNanReal(B)) r->numerical = ts->B0 - B; /* what the method dissipated */
     if (PetscIsInfOrNanReal(B)) {
       if (ts->reason >= 0) {
@@ -373,8 +400,8 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no initial conditions: call FlxStepperSetInitialConditions()");
   PetscCall(CountSteps(ts));
   ts->Wh = ts->Dh = ts->B0 = ts->scale = ts->input = ts->peak = ts->maxrel = 0; /* a fresh ledger per solve */
-  ts->haveB0 = PETSC_FALSE;
-  ts->nbuf   = 0;
+  ts->haveB0                                                               = PETSC_FALSE;
+  ts->nbuf                                                                 = 0;
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;
   ts->step      = 0;
@@ -425,13 +452,23 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
   if (ts->omega_used > 0) {
-    if (ts->omega_given > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by power iteration on M^-1 K (%" PetscInt_FMT " its, from below), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->omega_bound));
+    char what[512];
+    if (ts->omega_given > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s given (%s%s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_given, ts->omega_file[0] ? "/modes/omega_max of " : "-ts_omega_max", ts->omega_file, (double)ts->omega_bound));
+    else if (ts->power_how == FLX_OMEGA_NOT_RUN)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s element-by-element bound (from above, -ts_omega_bound)\n", (double)ts->omega_bound));
+    else {
+      static const char *how[] = {"NOT converged in -ts_omega_max_it restarts: the step uses the element-by-element bound (safe; raise -ts_omega_max_it for a larger step)", "converged to -ts_omega_rtol", ""};
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  omega_max: %.6e rad/s by Lanczos on M^-1/2 K M^-1/2 (%" PetscInt_FMT " products, %.2f s; %s), %.6e rad/s element-by-element bound (from above)\n", (double)ts->omega_power, ts->power_its, (double)ts->power_time, how[ts->power_how], (double)ts->omega_bound));
+    }
+    PetscCall(FlxSystemDescribeOmegaBound(ts->sys, what, sizeof(what)));
+    if (what[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  highest element frequency in %s\n", what));
     PetscReal hu = ts->Omega_max / ts->omega_used; /* undamped; h_crit is lower when damping needed it */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  critical step: Omega_max %.10g / omega_max = %.6e s (bound-safe %.6e s)", (double)ts->Omega_max, (double)hu, (double)(ts->omega_bound > 0 ? ts->Omega_max / ts->omega_bound : 0)));
     if (ts->h_crit < hu * (1 - 1e-12)) PetscCall(PetscViewerASCIIPrintf(viewer, ", lowered to %.6e s by the damped stability analysis", (double)ts->h_crit));
     PetscCall(PetscViewerASCIIPrintf(viewer, "; dt = %.6e s (%s, %.3f of critical); %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->dt_set ? "-ts_dt" : "automatic", (double)(ts->dt / ts->h_crit), ts->nsteps, (double)(ts->t0 + ts->nsteps * ts->dt)));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %.6e s; %" PetscInt_FMT " steps to t = %g s\n", (double)ts->dt, ts->nsteps, (double)ts->max_time));
   if (ts->ops.view) PetscCall(ts->ops.view(ts, viewer));
   PetscFunctionReturn(0);
 }

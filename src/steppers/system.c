@@ -1,5 +1,6 @@
 /* FlxSystem: the second-order system interface seen by the steppers. */
 #include <flexure/flexure.h>
+#include <slepceps.h>
 
 struct _p_FlxSystem {
   MPI_Comm              comm;
@@ -16,6 +17,14 @@ struct _p_FlxSystem {
   void                 *mcctx, *nspctx;
   Mat                   Mc;
   MatNullSpace          nsp;
+  PetscInt              nmov; /* prescribed motion: local moving DOFs */
+  PetscInt             *mov;
+  PetscBool             hasmov; /* on any rank */
+  PetscReal            *movbuf;
+  FlxSystemMotionFn     movfn;
+  void                 *movctx;
+  FlxSystemDofNameFn    namefn;
+  void                 *namectx;
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -36,6 +45,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->x0));
   PetscCall(MatDestroy(&(*sys)->K));
   PetscCall(MatNullSpaceDestroy(&(*sys)->nsp));
+  PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -141,8 +151,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_ForceExt, 0, 0, 0, 0));
-  if (sys->fext) PetscCall(sys->fext(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fext)
+    PetscCall(sys->fext(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscCall(PetscLogEventEnd(FLX_ForceExt, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -150,8 +162,10 @@ PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f)
 PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
-  if (sys->fextrate) PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
-  else PetscCall(VecZeroEntries(f));
+  if (sys->fextrate)
+    PetscCall(sys->fextrate(sys, t, f, sys->fextctx));
+  else
+    PetscCall(VecZeroEntries(f));
   PetscFunctionReturn(0);
 }
 
@@ -176,46 +190,147 @@ PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear)
   PetscFunctionReturn(0);
 }
 
-/* Power iteration on M^-1 K restricted to free DOFs, with the M-inner-product Rayleigh quotient
-   lambda = x.Kx / x.Mx, which converges to omega_max^2 from below. */
-PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, PetscReal *omega_bound)
+/* omega_max^2 is the largest eigenvalue of A = D K D on the free DOFs, D = M^-1/2 (zero on prescribed DOFs): a
+   symmetric operator applied matrix-free through f_int(x, 0) = K x. Lanczos (SLEPc's Krylov-Schur) converges to it
+   in tens to hundreds of products where the power iteration needed thousands on large models; its start vector is
+   the system's deterministic one, so the estimate (and the step) does not depend on the number of ranks beyond
+   round-off. Options -ts_omega_eps_* tune it. */
+typedef struct {
+  FlxSystem sys;
+  Vec       d, t, zero;
+  PetscInt  nprod;
+  PetscReal theta, bound2, rtol; /* largest Ritz value so far; the bound squared */
+} OmegaCtx;
+
+/* Record the largest Ritz value of each restart (from below). */
+static PetscErrorCode OmegaMonitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *eigr, PetscScalar *eigi, PetscReal *errest, PetscInt nest, void *ctx)
 {
-  Vec       x, y, zero, minv;
-  PetscReal lambda = 0, lold = 0, xMx, xKx;
-  PetscInt  k;
+  OmegaCtx *oc = (OmegaCtx *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nest; k++)
+    oc->theta = PetscMax(oc->theta, PetscRealPart(eigr[k]));
+  PetscFunctionReturn(0);
+}
+
+/* Converged as usual, or once the largest Ritz value is within the tolerance of the upper bound: both enclose
+   omega_max^2 then (uniform meshes, whose top of the spectrum clusters at an element's own mode). */
+static PetscErrorCode OmegaStop(EPS eps, PetscInt its, PetscInt max_it, PetscInt nconv, PetscInt nev, EPSConvergedReason *reason, void *ctx)
+{
+  OmegaCtx *oc = (OmegaCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(EPSStoppingBasic(eps, its, max_it, nconv, nev, reason, NULL));
+  if (*reason == EPS_CONVERGED_ITERATING && oc->bound2 > 0 && oc->bound2 - oc->theta <= oc->rtol * oc->theta) *reason = EPS_CONVERGED_USER;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OmegaMult(Mat A, Vec x, Vec y)
+{
+  OmegaCtx *oc;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &oc));
+  PetscCall(VecPointwiseMult(oc->t, x, oc->d));
+  PetscCall(oc->sys->fint(oc->sys, 0, oc->t, oc->zero, y, oc->sys->fintctx));
+  PetscCall(VecPointwiseMult(y, y, oc->d));
+  oc->nprod++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, FlxOmegaConvergence *how, PetscReal *omega_bound)
+{
+  OmegaCtx     oc = {sys, NULL, NULL, NULL, 0, 0, 0, rtol};
+  Mat          A;
+  EPS          eps;
+  Vec          x0;
+  PetscInt     n, N, nconv = 0;
+  PetscScalar  lambda = 0;
+  PetscScalar *d;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_CriticalStep, 0, 0, 0, 0));
   *omega_bound = -1;
-  if (sys->bound) PetscCall(sys->bound(sys, omega_bound, sys->boundctx));
-  PetscCall(VecDuplicate(sys->mass, &x));
-  PetscCall(VecDuplicate(sys->mass, &y));
-  PetscCall(VecDuplicate(sys->mass, &zero));
-  PetscCall(VecDuplicate(sys->mass, &minv));
-  PetscCall(VecZeroEntries(zero));
-  PetscCall(VecPointwiseDivide(minv, sys->free, sys->mass));
-  if (sys->x0) PetscCall(VecCopy(sys->x0, x));
-  else PetscCall(VecSet(x, 1.0));
-  PetscCall(VecPointwiseMult(x, x, sys->free));
-  for (k = 0; k < maxits; k++) {
-    PetscCall(VecPointwiseMult(y, x, sys->mass));
-    PetscCall(VecDot(x, y, &xMx));
-    if (!(xMx > 0)) break;
-    PetscCall(VecScale(x, 1 / PetscSqrtReal(xMx)));
-    PetscCall(sys->fint(sys, 0, x, zero, y, sys->fintctx));
-    PetscCall(VecDot(x, y, &xKx));
-    lambda = xKx;
-    PetscCall(VecPointwiseMult(x, y, minv));
-    if (k > 5 && PetscAbsReal(lambda - lold) <= rtol * PetscAbsReal(lambda)) break;
-    lold = lambda;
+  *omega_power = 0;
+  *its         = 0;
+  *how         = FLX_OMEGA_NOT_RUN;
+  if (sys->bound) PetscCall(sys->bound(sys, omega_bound, NULL, 0, sys->boundctx));
+  if (maxits <= 0) {
+    PetscCall(PetscLogEventEnd(FLX_CriticalStep, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
   }
-  *omega_power = PetscSqrtReal(PetscMax(lambda, 0));
-  *its         = k;
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&zero));
-  PetscCall(VecDestroy(&minv));
+  PetscCall(VecDuplicate(sys->mass, &oc.d));
+  PetscCall(VecDuplicate(sys->mass, &oc.t));
+  PetscCall(VecDuplicate(sys->mass, &oc.zero));
+  PetscCall(VecDuplicate(sys->mass, &x0));
+  PetscCall(VecZeroEntries(oc.zero));
+  PetscCall(VecGetLocalSize(sys->mass, &n));
+  PetscCall(VecGetSize(sys->mass, &N));
+  { /* D = free / sqrt(m); massless DOFs are refused before (explicit methods) */
+    const PetscScalar *m, *f;
+    PetscCall(VecGetArrayRead(sys->mass, &m));
+    PetscCall(VecGetArrayRead(sys->free, &f));
+    PetscCall(VecGetArrayWrite(oc.d, &d));
+    for (PetscInt i = 0; i < n; i++)
+      d[i] = PetscRealPart(m[i]) > 0 ? f[i] / PetscSqrtReal(PetscRealPart(m[i])) : 0;
+    PetscCall(VecRestoreArrayWrite(oc.d, &d));
+    PetscCall(VecRestoreArrayRead(sys->free, &f));
+    PetscCall(VecRestoreArrayRead(sys->mass, &m));
+  }
+  if (sys->x0)
+    PetscCall(VecCopy(sys->x0, x0));
+  else
+    PetscCall(VecSet(x0, 1.0));
+  PetscCall(VecPointwiseMult(x0, x0, sys->free));
+  PetscCall(MatCreateShell(sys->comm, n, n, N, N, &oc, &A));
+  PetscCall(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))OmegaMult));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(EPSCreate(sys->comm, &eps));
+  PetscCall(EPSSetOptionsPrefix(eps, "ts_omega_"));
+  PetscCall(EPSSetOperators(eps, A, NULL));
+  PetscCall(EPSSetProblemType(eps, EPS_HEP));
+  PetscCall(EPSSetType(eps, EPSKRYLOVSCHUR));
+  PetscCall(EPSSetWhichEigenpairs(eps, EPS_LARGEST_REAL));
+  PetscCall(EPSSetDimensions(eps, 1, PetscMin(N, 32), PETSC_DEFAULT));
+  PetscCall(EPSSetTolerances(eps, rtol, maxits));
+  PetscCall(EPSSetInitialSpace(eps, 1, &x0));
+  oc.bound2 = *omega_bound > 0 ? *omega_bound * *omega_bound : 0;
+  PetscCall(EPSMonitorSet(eps, OmegaMonitor, &oc, NULL));
+  PetscCall(EPSSetStoppingTestFunction(eps, OmegaStop, &oc, NULL));
+  PetscCall(EPSSetFromOptions(eps));
+  PetscCall(EPSSolve(eps));
+  PetscCall(EPSGetConverged(eps, &nconv));
+  {
+    EPSConvergedReason reason;
+    PetscCall(EPSGetConvergedReason(eps, &reason));
+    if (nconv > 0) {
+      PetscCall(EPSGetEigenvalue(eps, 0, &lambda, NULL));
+      *how = FLX_OMEGA_CONVERGED;
+    } else if (reason == EPS_CONVERGED_USER) {
+      lambda = oc.theta;
+      *how   = FLX_OMEGA_CONVERGED;
+    } else
+      *how = FLX_OMEGA_NOT_CONVERGED; /* the caller falls back to the bound */
+  }
+  *omega_power = PetscSqrtReal(PetscMax(PetscRealPart(lambda), 0));
+  *its         = oc.nprod;
+  PetscCall(EPSDestroy(&eps));
+  PetscCall(MatDestroy(&A));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&oc.d));
+  PetscCall(VecDestroy(&oc.t));
+  PetscCall(VecDestroy(&oc.zero));
   PetscCall(PetscLogEventEnd(FLX_CriticalStep, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemDescribeOmegaBound(FlxSystem sys, char what[], size_t len)
+{
+  PetscReal w;
+
+  PetscFunctionBegin;
+  what[0] = 0;
+  if (sys->bound) PetscCall(sys->bound(sys, &w, what, len, sys->boundctx));
   PetscFunctionReturn(0);
 }
 
@@ -266,5 +381,87 @@ PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed)
     if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
   PetscCall(VecRestoreArrayRead(sys->free, &f));
   PetscCall(ISCreateGeneral(sys->comm, cnt, idx, PETSC_OWN_POINTER, fixed));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetPrescribedMotion(FlxSystem sys, PetscInt n, const PetscInt idx[], FlxSystemMotionFn fn, void *ctx)
+{
+  PetscInt any = n > 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(sys->mov, sys->movbuf));
+  PetscCall(PetscMalloc2(n + 1, &sys->mov, 5 * n + 1, &sys->movbuf));
+  PetscCall(PetscArraycpy(sys->mov, idx, n));
+  sys->nmov   = n;
+  sys->movfn  = fn;
+  sys->movctx = ctx;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPIU_INT, MPI_MAX, sys->comm));
+  sys->hasmov = any ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetPrescribedMotion(FlxSystem sys, PetscInt *n, const PetscInt *idx[], PetscBool *has)
+{
+  PetscFunctionBegin;
+  if (n) *n = sys->nmov;
+  if (idx) *idx = sys->mov;
+  if (has) *has = sys->hasmov;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputePrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, PetscReal vals[])
+{
+  PetscFunctionBegin;
+  PetscCheck(kmin >= 0 && kmax <= 4 && kmin <= kmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "motion derivatives %" PetscInt_FMT "..%" PetscInt_FMT " outside 0..4", kmin, kmax);
+  if (sys->nmov) PetscCall(sys->movfn(sys, t, kmin, kmax, vals, sys->movctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemApplyPrescribedMotion(FlxSystem sys, PetscReal t, PetscInt kmin, PetscInt kmax, Vec y[])
+{
+  PetscFunctionBegin;
+  if (!sys->nmov) PetscFunctionReturn(0);
+  PetscCall(FlxSystemComputePrescribedMotion(sys, t, kmin, kmax, sys->movbuf));
+  for (PetscInt k = kmin; k <= kmax; k++) {
+    PetscScalar *a;
+    if (!y[k - kmin]) continue;
+    PetscCall(VecGetArray(y[k - kmin], &a));
+    for (PetscInt i = 0; i < sys->nmov; i++)
+      a[sys->mov[i]] = sys->movbuf[(k - kmin) * sys->nmov + i];
+    PetscCall(VecRestoreArray(y[k - kmin], &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetDofNameFunction(FlxSystem sys, FlxSystemDofNameFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->namefn  = fn;
+  sys->namectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[])
+{
+  const PetscScalar *m, *f;
+  PetscInt           n, bad = -1;
+  char               msg[512] = "", name[128];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(sys->mass, &n));
+  PetscCall(VecGetArrayRead(sys->mass, &m));
+  PetscCall(VecGetArrayRead(sys->free, &f));
+  for (PetscInt i = 0; i < n && bad < 0; i++)
+    if (PetscRealPart(f[i]) > 0.5 && !(PetscRealPart(m[i]) > 0)) bad = i;
+  PetscCall(VecRestoreArrayRead(sys->free, &f));
+  PetscCall(VecRestoreArrayRead(sys->mass, &m));
+  if (bad >= 0) {
+    if (sys->namefn)
+      PetscCall(sys->namefn(sys, bad, name, sizeof(name), sys->namectx));
+    else
+      PetscCall(PetscSNPrintf(name, sizeof(name), "DOF %" PetscInt_FMT " (local)", bad));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no mass, and %s needs mass on every free DOF: give its elements a density, add a point mass (with rotary inertia for rotations: -pointmass_NAME_inertia), or constrain it", name, what));
+  }
+  PetscCall(FlxCheckCollective(sys->comm, bad >= 0 ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }

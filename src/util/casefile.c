@@ -76,7 +76,8 @@ static int AddOption(Walk *w, const char *name, const char *value, const yaml_ma
     for (const char *c = value; *c; c++) {
       if (*c == ' ' || *c == '\t') {
         const char *n = c;
-        while (*n == ' ' || *n == '\t') n++;
+        while (*n == ' ' || *n == '\t')
+          n++;
         if (*n == ',' || (d > o->value && d[-1] == ',')) continue;
       }
       *d++ = *c;
@@ -313,7 +314,8 @@ static int CheckDuplicates(Walk *w)
       if (drop[k]) {
         free(cf->opt[k].name);
         free(cf->opt[k].value);
-      } else cf->opt[m++] = cf->opt[k];
+      } else
+        cf->opt[m++] = cf->opt[k];
     }
     cf->n = m;
     free(drop);

@@ -23,15 +23,15 @@ typedef struct {
 } HelpOpt;
 
 static struct {
-  HelpOpt  *opt;
-  int       n, cap;
-  char     *line;
-  size_t    len, linecap;
-  char      fails[8192]; /* messages of the checks that failed in the current pass */
-  PetscInt  newopts;
-  char    **kinds; /* lists of names: "load" for -load_names (user pass: their values, for NAME) */
-  char    **kindvals;
-  int       nkinds;
+  HelpOpt *opt;
+  int      n, cap;
+  char    *line;
+  size_t   len, linecap;
+  char     fails[8192]; /* messages of the checks that failed in the current pass */
+  PetscInt newopts;
+  char   **kinds; /* lists of names: "load" for -load_names (user pass: their values, for NAME) */
+  char   **kindvals;
+  int      nkinds;
 } H;
 
 static PetscErrorCode (*SavedHelpPrintf)(MPI_Comm, const char[], ...);

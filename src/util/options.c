@@ -209,7 +209,8 @@ static PetscErrorCode Suggest(MPI_Comm comm, const char *name, char *out, size_t
       bestk = (int)k;
     }
   }
-  if (bestk >= 0 && best == 0) PetscCall(PetscStrncpy(out, "=", len)); /* an option of the reference, unused here */
+  if (bestk >= 0 && best == 0)
+    PetscCall(PetscStrncpy(out, "=", len)); /* an option of the reference, unused here */
   else if (bestk >= 0 && best <= PetscMax(2, (int)strlen(norm) / 6)) {
     const char *nm = strstr(ref[bestk], "NAME");
     if (nm && thing[0])
@@ -303,9 +304,12 @@ static PetscErrorCode Describe(MPI_Comm comm, char *list, char *msg, size_t len)
     if (CaseFile || CmdLine) { /* flexure itself (other programs read other options) */
       char s[512];
       PetscCall(Suggest(comm, p, s, sizeof(s)));
-      if (s[0] == '=' && (cmd = CommandOf(p)) && CmdLine && strcmp(cmd, CmdLine->command)) PetscCall(PetscSNPrintf(hint, sizeof(hint), "read only by flexure %s", cmd));
-      else if (s[0] == '=') PetscCall(PetscSNPrintf(hint, sizeof(hint), "not read with these settings"));
-      else if (s[0]) PetscCall(PetscSNPrintf(hint, sizeof(hint), "did you mean %s?", s));
+      if (s[0] == '=' && (cmd = CommandOf(p)) && CmdLine && strcmp(cmd, CmdLine->command))
+        PetscCall(PetscSNPrintf(hint, sizeof(hint), "read only by flexure %s", cmd));
+      else if (s[0] == '=')
+        PetscCall(PetscSNPrintf(hint, sizeof(hint), "not read with these settings"));
+      else if (s[0])
+        PetscCall(PetscSNPrintf(hint, sizeof(hint), "did you mean %s?", s));
     }
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s-%s%s%s%s%s%s", shown ? "; " : "", p, where[0] || hint[0] ? " (" : "", where, where[0] && hint[0] ? ", " : "", hint, where[0] || hint[0] ? ")" : ""));
     FlxStrlcat(msg, item, len);
@@ -402,7 +406,8 @@ static PetscBool HoldsItem(const char *value, const char *item)
   for (const char *p = value; p && *p;) {
     const char *e = strchr(p, ',');
     size_t      n = e ? (size_t)(e - p) : strlen(p);
-    while (n && *p == ' ') p++, n--;
+    while (n && *p == ' ')
+      p++, n--;
     if (n == l && !strncmp(p, item, l)) return PETSC_TRUE;
     p = e ? e + 1 : NULL;
   }

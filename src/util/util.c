@@ -5,8 +5,8 @@
 #include <flexure/cli.h>
 
 PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
-  FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
-PetscClassId FLX_CLASSID;
+    FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
+PetscClassId     FLX_CLASSID;
 static PetscBool FlxPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode FlxFinalizePackage(void)
@@ -66,7 +66,8 @@ size_t FlxStrlcat(char s[], const char t[], size_t n)
   if (m > n - l - 1) {
     memcpy(s + l, t, n - l - 1);
     s[n - 1] = 0;
-  } else memcpy(s + l, t, m + 1);
+  } else
+    memcpy(s + l, t, m + 1);
   return l + m;
 }
 
@@ -76,14 +77,16 @@ static PetscBool ParseOneReal(const char *s, PetscReal *v)
   double num = strtod(s, &end);
 
   if (end == s) return PETSC_FALSE;
-  while (*end == ' ') end++;
+  while (*end == ' ')
+    end++;
   if (*end == '/') {
-    const char *d = end + 1;
+    const char *d   = end + 1;
     double      den = strtod(d, &end);
     if (end == d || den == 0.0) return PETSC_FALSE;
     num /= den;
   }
-  while (*end == ' ') end++;
+  while (*end == ' ')
+    end++;
   if (*end) return PETSC_FALSE;
   *v = (PetscReal)num;
   return PETSC_TRUE;
@@ -91,14 +94,15 @@ static PetscBool ParseOneReal(const char *s, PetscReal *v)
 
 PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok)
 {
-  char  buf[1024], *tok, *save = NULL;
+  char     buf[1024], *tok, *save = NULL;
   PetscInt k = 0;
 
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
   PetscCall(PetscStrncpy(buf, str, sizeof(buf)));
   for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    while (*tok == ' ') tok++;
+    while (*tok == ' ')
+      tok++;
     if (k >= max || !ParseOneReal(tok, &vals[k])) {
       *ok = PETSC_FALSE;
       break;
@@ -116,7 +120,8 @@ PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[])
     PetscReal off = 0, diag = 0;
     for (PetscInt i = 0; i < n; i++) {
       diag += A[i * n + i] * A[i * n + i];
-      for (PetscInt j = i + 1; j < n; j++) off += A[i * n + j] * A[i * n + j];
+      for (PetscInt j = i + 1; j < n; j++)
+        off += A[i * n + j] * A[i * n + j];
     }
     if (off <= 1e-30 * diag || off == 0) break;
     for (PetscInt p = 0; p < n; p++) {
@@ -140,7 +145,8 @@ PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[])
       }
     }
   }
-  for (PetscInt i = 0; i < n; i++) w[i] = A[i * n + i];
+  for (PetscInt i = 0; i < n; i++)
+    w[i] = A[i * n + i];
   PetscCall(PetscSortReal(n, w));
   PetscFunctionReturn(0);
 }

@@ -42,7 +42,8 @@ static void Squeeze(const char *in, char *out, size_t len)
   for (const char *c = in; *c && k + 1 < len; c++) {
     if (*c == ' ' || *c == '\t') {
       const char *n = c;
-      while (*n == ' ' || *n == '\t') n++;
+      while (*n == ' ' || *n == '\t')
+        n++;
       if (*n == ',' || (k && out[k - 1] == ',')) continue;
     }
     out[k++] = *c;

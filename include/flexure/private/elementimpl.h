@@ -10,19 +10,19 @@ PETSC_INTERN PetscErrorCode FlxElementCreate_DKT3(FlxElementOps);
    z the normal, x and y in the (mean) plane. Local DOFs per node: u v w rx ry rz. */
 typedef struct {
   PetscInt  nn;
-  PetscReal R[9];     /* rows: local x, y, z (normal) in global coordinates */
+  PetscReal R[9];             /* rows: local x, y, z (normal) in global coordinates */
   PetscReal x[4], y[4], h[4]; /* local in-plane coordinates of the projected nodes; offsets along z */
-  PetscReal area;     /* projected area */
-  PetscReal warp;     /* max |h_i| / sqrt(area) */
+  PetscReal area;             /* projected area */
+  PetscReal warp;             /* max |h_i| / sqrt(area) */
 } FlxShellFrame;
 
 PETSC_INTERN PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, char err[], size_t len);
-PETSC_INTERN void FlxShellToGlobal(const FlxShellFrame *f, const PetscReal Kl[], PetscReal Kg[]);
-PETSC_INTERN void FlxShellDisplacementToLocal(const FlxShellFrame *f, const PetscReal ug[], PetscReal ul[]);
-PETSC_INTERN void FlxShellPlaneStress(const FlxSectionProps *p, PetscReal scale, PetscReal D[9]);
-PETSC_INTERN void FlxShellAddDrilling(const FlxShellFrame *f, PetscReal gamma, PetscReal w, const PetscReal N[], const PetscReal dNx[], const PetscReal dNy[], PetscReal Kl[]);
-PETSC_INTERN void FlxShellAddBtDB(PetscInt n, PetscInt nr, const PetscReal B[], const PetscReal D[], PetscReal w, PetscReal K[]);
-PETSC_INTERN void FlxShellResultantsFinish(const FlxSectionProps *p, PetscReal r[]);
+PETSC_INTERN void           FlxShellToGlobal(const FlxShellFrame *f, const PetscReal Kl[], PetscReal Kg[]);
+PETSC_INTERN void           FlxShellDisplacementToLocal(const FlxShellFrame *f, const PetscReal ug[], PetscReal ul[]);
+PETSC_INTERN void           FlxShellPlaneStress(const FlxSectionProps *p, PetscReal scale, PetscReal D[9]);
+PETSC_INTERN void           FlxShellAddDrilling(const FlxShellFrame *f, PetscReal gamma, PetscReal w, const PetscReal N[], const PetscReal dNx[], const PetscReal dNy[], PetscReal Kl[]);
+PETSC_INTERN void           FlxShellAddBtDB(PetscInt n, PetscInt nr, const PetscReal B[], const PetscReal D[], PetscReal w, PetscReal K[]);
+PETSC_INTERN void           FlxShellResultantsFinish(const FlxSectionProps *p, PetscReal r[]);
 PETSC_INTERN PetscErrorCode FlxShellLumpedMass(PetscInt nn, const PetscReal wnode[], const FlxSectionProps *p, PetscReal m[]);
 PETSC_INTERN PetscErrorCode FlxShellConsistentMass(PetscInt nn, PetscInt nq, const PetscReal N[], const PetscReal w[], const FlxSectionProps *p, PetscReal M[]);
-PETSC_INTERN void FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], PetscReal pressure, PetscReal fg[]);
+PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], PetscReal pressure, PetscReal fg[]);

@@ -7,18 +7,18 @@ typedef struct {
   PetscInt     nnodes;
   PetscReal   *xyz; /* 3 * nnodes */
   PetscInt     ncells;
-  FlxCellType *type;    /* ncells */
-  PetscInt    *cptr;    /* ncells + 1 */
-  PetscInt    *conn;    /* natural node ids */
-  PetscInt    *group;   /* group of each cell */
+  FlxCellType *type;  /* ncells */
+  PetscInt    *cptr;  /* ncells + 1 */
+  PetscInt    *conn;  /* natural node ids */
+  PetscInt    *group; /* group of each cell */
   PetscInt     ngroups;
-  char       (*gname)[FLX_NAME_LEN];
-  PetscInt    *gdim;
-  PetscInt    *gpptr, *gpnodes; /* nodes of dimension-0 groups (points), CSR over groups */
-  PetscInt    *part;            /* owner rank of each node (after partitioning) */
-  PetscInt    *cpart;           /* owner rank of each cell */
-  PetscInt    *perm;            /* natural node id -> global (PETSc) id */
-  PetscInt     edgecut;
+  char (*gname)[FLX_NAME_LEN];
+  PetscInt *gdim;
+  PetscInt *gpptr, *gpnodes; /* nodes of dimension-0 groups (points), CSR over groups */
+  PetscInt *part;            /* owner rank of each node (after partitioning) */
+  PetscInt *cpart;           /* owner rank of each cell */
+  PetscInt *perm;            /* natural node id -> global (PETSc) id */
+  PetscInt  edgecut;
 } FlxSerialMesh;
 
 struct _p_FlxMesh {
@@ -33,11 +33,11 @@ struct _p_FlxMesh {
   PetscInt  tower_n[3];
   PetscReal tower_size[3];
   PetscReal plate_size[2];
-  PetscInt  grid_n[2];      /* plate and cylinder divisions */
+  PetscInt  grid_n[2]; /* plate and cylinder divisions */
   PetscInt  plate_stiffeners;
   PetscReal cyl_radius, cyl_length, cyl_angle;
-  PetscBool tri;            /* plate and cylinder: triangles (each quad split along a diagonal) */
-  PetscBool mixed;          /* plate and cylinder: quads on the first half, triangles on the second */
+  PetscBool tri;   /* plate and cylinder: triangles (each quad split along a diagonal) */
+  PetscBool mixed; /* plate and cylinder: quads on the first half, triangles on the second */
   PetscBool setup;
 
   FlxSerialMesh *serial; /* rank 0 only; kept until the mesh is written */
@@ -45,18 +45,18 @@ struct _p_FlxMesh {
   /* distributed data */
   PetscInt     Nnodes, Ncells[FLX_NUM_CELL_TYPES];
   PetscInt     nowned, nghost, rstart;
-  PetscInt    *l2g;     /* nowned + nghost global node ids */
-  PetscInt    *natural; /* nowned natural ids */
-  PetscReal   *xyz;     /* 3 * (nowned + nghost) */
+  PetscInt    *l2g;             /* nowned + nghost global node ids */
+  PetscInt    *natural;         /* nowned natural ids */
+  PetscReal   *xyz;             /* 3 * (nowned + nghost) */
   PetscInt     ncells, ncowned; /* local cells (owned and halo), owned ones */
   PetscBool   *cowned;
   FlxCellType *ctype;
   PetscInt    *cptr, *conn, *cgroup, *cnatural, *ctypeidx; /* ctypeidx: index among the cells of its type (the row in /mesh/TYPE) */
   PetscInt     ngroups;
-  char       (*gname)[FLX_NAME_LEN];
-  PetscInt    *gdim;
-  PetscInt    *gnptr, *gnodes; /* owned nodes of each group, CSR over groups */
-  PetscInt    *dnz, *onz;
+  char (*gname)[FLX_NAME_LEN];
+  PetscInt *gdim;
+  PetscInt *gnptr, *gnodes; /* owned nodes of each group, CSR over groups */
+  PetscInt *dnz, *onz;
 };
 
 /* Serial mesh helpers (rank 0). */

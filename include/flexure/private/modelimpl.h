@@ -4,7 +4,7 @@
 
 #define FLX_MAX_NAMES 64
 
-typedef struct _FlxKMult *FlxKMult;
+typedef struct _FlxKMult   *FlxKMult;
 PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
@@ -19,19 +19,54 @@ typedef struct {
   char            material[FLX_NAME_LEN];
   char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt        ngroups;
-  PetscBool       shell;                              /* shell (thickness) or beam (A, Iy, Iz, J) */
+  PetscBool       shell;                                     /* shell (thickness) or beam (A, Iy, Iz, J) */
   char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps props;
   FlxElementOps   ops[FLX_NUM_CELL_TYPES];
 } FlxSection;
 
+/* What a prescribed value gives: the displacement itself, or a velocity or acceleration history whose
+   integrals from t = 0 are the displacement. */
+typedef enum { FLX_MOTION_DISPLACEMENT,
+               FLX_MOTION_VELOCITY,
+               FLX_MOTION_ACCELERATION } FlxMotionType;
+
 typedef struct {
-  char      name[FLX_NAME_LEN];
-  char      group[FLX_NAME_LEN];
-  PetscBool dofs[6];
+  char            name[FLX_NAME_LEN];
+  char            group[FLX_NAME_LEN];
+  PetscBool       dofs[6];
+  PetscBool       prescribed; /* a value was given: non-homogeneous (motion value[d] times the time function) */
+  PetscReal       value[6];
+  FlxMotionType   mtype;
+  FlxTimeFunction tf;
 } FlxBC;
 
-typedef enum { FLX_LOAD_FORCE, FLX_LOAD_GRAVITY, FLX_LOAD_PRESSURE } FlxLoadType;
+/* Base excitation: a support acceleration a_g(t) = value f(t) (translations), in the relative formulation
+   (load -M r a_g on the free DOFs, supports fixed) or the absolute one (the supports' translations follow
+   u_g = value int int f). */
+typedef enum { FLX_BASE_NONE,
+               FLX_BASE_RELATIVE,
+               FLX_BASE_ABSOLUTE } FlxBaseFormulation;
+typedef struct {
+  FlxBaseFormulation form;
+  PetscReal          value[3];
+  FlxTimeFunction    tf;
+  char               bcs[FLX_MAX_NAMES][FLX_NAME_LEN]; /* the boundary conditions whose groups are the supports */
+  PetscInt           nbcs;
+  Vec                g; /* relative: -M r */
+} FlxBase;
+
+/* The moving prescribed DOFs (owned, local indices into the DOF vector), in increasing local index. */
+typedef struct {
+  PetscInt   n;
+  PetscInt  *idx, *src; /* src: BC index, or -1 for the base excitation */
+  PetscReal *scale;     /* value of the DOF's motion */
+  PetscInt  *shift;     /* 0 displacement, 1 velocity, 2 acceleration: order of the integral of f that is x */
+} FlxMotion;
+
+typedef enum { FLX_LOAD_FORCE,
+               FLX_LOAD_GRAVITY,
+               FLX_LOAD_PRESSURE } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -39,17 +74,23 @@ typedef struct {
   FlxLoadType     type;
   PetscReal       value[6];
   FlxTimeFunction tf;
-  PetscInt        n;   /* nodal: owned DOF entries (local index into the DOF vector) */
+  PetscInt        n; /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g;   /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
+  Vec             g; /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
 } FlxLoad;
 
+typedef enum { FLX_IC_DISPLACEMENT,
+               FLX_IC_VELOCITY,
+               FLX_IC_MODE } FlxICType;
 typedef struct {
   char      name[FLX_NAME_LEN];
   char      group[FLX_NAME_LEN];
-  PetscBool velocity;
+  FlxICType type;
   PetscReal value[6];
+  char      file[PETSC_MAX_PATH_LEN]; /* mode: results file of 'flexure modes' */
+  PetscInt  mode;                     /* mode: 1-based number */
+  PetscReal amplitude;                /* mode: largest translation of the shape */
 } FlxIC;
 
 typedef struct {
@@ -59,40 +100,54 @@ typedef struct {
 } FlxPointMass;
 
 struct _p_FlxModel {
-  MPI_Comm     comm;
-  FlxMesh      mesh;
-  PetscInt     nmat, nsec, nbc, nload, nic, npm;
-  FlxMaterial  mat[FLX_MAX_NAMES];
-  FlxSection   sec[FLX_MAX_NAMES];
-  FlxBC        bc[FLX_MAX_NAMES];
-  FlxLoad      load[FLX_MAX_NAMES];
-  FlxIC        ic[FLX_MAX_NAMES];
-  FlxPointMass pm[FLX_MAX_NAMES];
-  PetscReal    aM, bK;
-  PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
-  PetscBool    allow_rigid;
-  PetscInt    *cell_section; /* section of each local cell */
-  PetscInt     nconstrained; /* global number of prescribed DOFs */
-  Vec          mass, free, work;
-  Mat          K, Mc;
-  FlxKMult     kmult; /* deterministic K x (kmult.c) */
+  MPI_Comm               comm;
+  FlxMesh                mesh;
+  PetscInt               nmat, nsec, nbc, nload, nic, npm;
+  FlxMaterial            mat[FLX_MAX_NAMES];
+  FlxSection             sec[FLX_MAX_NAMES];
+  FlxBC                  bc[FLX_MAX_NAMES];
+  FlxLoad                load[FLX_MAX_NAMES];
+  FlxIC                  ic[FLX_MAX_NAMES];
+  FlxPointMass           pm[FLX_MAX_NAMES];
+  FlxBase                base;
+  FlxMotion              motion;
+  PetscReal              aM, bK;
+  PetscReal              omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscInt               crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
+  PetscReal              crit_lambda; /* its lambda_max(M_e^-1 K_e) */
+  PetscBool              allow_rigid;
+  PetscInt              *cell_section; /* section of each local cell */
+  PetscInt               nconstrained; /* global number of prescribed DOFs */
+  Vec                    mass, free, work;
+  Mat                    K, Mc;
+  FlxKMult               kmult; /* deterministic K x (kmult.c) */
   ISLocalToGlobalMapping l2g;
-  VecScatter   tonat;
-  Vec          xnat;
-  FlxSystem    sys;
-  PetscBool    setup;
+  VecScatter             tonat;
+  Vec                    xnat;
+  FlxSystem              sys;
+  PetscBool              setup;
   /* shell resultants (resultants.c), set up on first use */
-  VecScatter   toloc;                         /* global DOF vector -> local (owned and ghost nodes) */
-  Vec          uloc;
-  Vec          rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
-  VecScatter   res2nat[FLX_NUM_CELL_TYPES];
-  PetscBool    res_setup;
+  VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
+  Vec        uloc;
+  Vec        rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
+  VecScatter res2nat[FLX_NUM_CELL_TYPES];
+  PetscBool  res_setup;
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyResultants(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
+/* Boundary conditions (motion.c): options, the free-DOF mask, the moving DOFs and the base excitation. */
+PETSC_INTERN PetscErrorCode FlxModelReadBCs(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelSetUpBCs(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelDestroyBCs(FlxModel model);
+/* What sets the element-by-element frequency bound: the element, its group and the kind of its highest mode
+   (critical.c). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelDescribeCriticalElement(FlxModel model, char buf[], size_t len);
+/* Mode `mode` (1-based) of a 'flexure modes' results file, scaled so its largest nodal translation is amplitude,
+   into the DOF vector u; what names the option in messages. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadModeShape(FlxModel model, const char path[], PetscInt mode, PetscReal amplitude, const char what[], Vec u);
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
 /* Index of the physical group called group, or a collective error that names what asked for it and lists the mesh's groups. */
 PETSC_INTERN PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g);

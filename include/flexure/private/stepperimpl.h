@@ -4,13 +4,13 @@
 
 typedef struct {
   PetscErrorCode (*setfromoptions)(FlxStepper);
-  PetscErrorCode (*setup)(FlxStepper);      /* allocate, compute the method's Omega_max */
-  PetscErrorCode (*startup)(FlxStepper);    /* from x0, v0: the first state; fills lsum for t0 */
-  PetscErrorCode (*step)(FlxStepper);       /* t_n -> t_{n+1}; fills lsum for t_{n+1} */
+  PetscErrorCode (*setup)(FlxStepper);   /* allocate, compute the method's Omega_max */
+  PetscErrorCode (*startup)(FlxStepper); /* from x0, v0: the first state; fills lsum for t0 */
+  PetscErrorCode (*step)(FlxStepper);    /* t_n -> t_{n+1}; fills lsum for t_{n+1} */
   PetscErrorCode (*getstate)(FlxStepper, Vec *, Vec *, Vec *);
-  PetscErrorCode (*probe)(FlxStepper, PetscInt, const PetscInt[], PetscReal[]); /* x, v, a at t_n of local DOFs (-1: 0) */
+  PetscErrorCode (*probe)(FlxStepper, PetscInt, const PetscInt[], PetscReal[]);     /* x, v, a at t_n of local DOFs (-1: 0) */
   PetscErrorCode (*spectral_radius)(FlxStepper, PetscReal, PetscReal, PetscReal *); /* rho of the method at (Omega, zeta) */
-  PetscErrorCode (*report)(FlxStepper, PetscViewer);                            /* statistics after a run */
+  PetscErrorCode (*report)(FlxStepper, PetscViewer);                                /* statistics after a run */
   PetscErrorCode (*view)(FlxStepper, PetscViewer);
   PetscErrorCode (*describe)(FlxStepper, char[], size_t);
   PetscErrorCode (*progress)(FlxStepper, char[], size_t); /* extra text for the progress line (KSP iterations) */
@@ -30,25 +30,27 @@ struct _p_FlxStepper {
   PetscInt  step, max_steps, nsteps;
   PetscBool dt_set, allow_unstable, use_bound;
   char      omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
-  PetscReal omega_given;                  /* -ts_omega_max, or read from omega_file */
+  PetscReal omega_given;                    /* -ts_omega_max, or read from omega_file */
   PetscReal safety;
   PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
   PetscInt  power_its, power_maxits;
+  FlxOmegaConvergence power_how;  /* how the power iteration ended */
+  PetscLogDouble      power_time; /* its wall time */
   PetscReal power_rtol;
   Vec       x0, v0;
 
   /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
-  PetscReal lsum[4];
-  PetscInt  cap, nbuf;
-  PetscReal *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
+  PetscReal     lsum[4];
+  PetscInt      cap, nbuf;
+  PetscReal    *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
   FlxLedgerRow *rows;
-  PetscReal Wh, Dh, B0, scale, input, peak, maxrel;
-  PetscBool ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
-  PetscBool implicit;      /* unconditionally stable: no critical step, -ts_dt required */
-  PetscReal hlast;         /* step just taken, when the stepper varies it (time accumulates) */
-  PetscBool varstep;
-  PetscBool haveB0;
-  PetscReal max_energy_error;
+  PetscReal     Wh, Dh, B0, scale, input, peak, maxrel;
+  PetscBool     ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
+  PetscBool     implicit;      /* unconditionally stable: no critical step, -ts_dt required */
+  PetscReal     hlast;         /* step just taken, when the stepper varies it (time accumulates) */
+  PetscBool     varstep;
+  PetscBool     haveB0;
+  PetscReal     max_energy_error;
 
   /* probes */
   PetscInt   nprobe, *plocal; /* local index or -1 */
