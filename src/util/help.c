@@ -498,6 +498,7 @@ static const struct {
     {"section", "section: beam and shell sections by physical group (-section_names ...)"},
     {"bc", "bc: boundary conditions on node groups (-bc_names ...)"},
     {"load", "load: loads with their time functions (-load_names ...)"},
+    {"base", "base: base excitation, a support acceleration history"},
     {"ic", "ic: initial conditions (-ic_names ...)"},
     {"pointmass", "pointmass: point masses on node groups (-pointmass_names ...)"},
     {"spring", "spring: discrete springs and dampers (-spring_names ...)"},
