@@ -67,11 +67,35 @@ PETSC_EXTERN PetscErrorCode FlxModelNaturalDof(FlxModel model, PetscInt node, Pe
 /* The six rigid-body motions (translations; rotations about the centroid with their rotational DOFs);
    constrained: zeroed on the prescribed DOFs. Destroy the vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel model, PetscBool constrained, Vec R[6]);
-/* Shell stress resultants of the displacement u (FLX_SHELL_NRESULTANTS per element, element frame), in the
-   natural order of the cells of each type: r[t] is owned by the model, NULL for types without shells. Collective. */
+/* Cell fields. Each fills r[t] (owned by the model; NULL for cell types without the field) with the values of
+   the cells of type t in natural order (their rows in /mesh/TYPE), ncomp per cell; cells of that type that do
+   not carry the field (node-set cells, beams in a shell field, ...) get rows of NaN. Collective. */
+/* Shell stress resultants of the displacement u (FLX_SHELL_NRESULTANTS per element, element frame). */
 PETSC_EXTERN PetscErrorCode FlxModelComputeResultants(FlxModel model, Vec u, Vec r[]);
+/* Shell resultants, surface stresses and von Mises stresses in the consistent frame of -output_shell_axis
+   (FLX_SHELL_NSTRESSES per element, FlxShellStressNames). */
+PETSC_EXTERN PetscErrorCode FlxModelComputeShellStresses(FlxModel model, Vec u, Vec r[]);
+/* Beam section forces (FLX_BEAM_NFORCES per element, FlxBeamForceNames: N Vy Vz T My Mz at the first node,
+   then the second, element axes; tension positive, the same moment sign at both ends) of the displacement u,
+   with the distributed loads at time t subtracted (FLX_LOADS_FULL: at full value, as in the static solve). */
+PETSC_EXTERN PetscErrorCode FlxModelComputeBeamForces(FlxModel model, PetscReal t, Vec u, Vec r[]);
+/* Beam stresses of the shape sections (FLX_BEAM_NSTRESSES per element, FlxBeamStressNames); NaN rows for
+   beams with explicit A, Iy, Iz, J. */
+PETSC_EXTERN PetscErrorCode FlxModelComputeBeamStresses(FlxModel model, PetscReal t, Vec u, Vec r[]);
+#define FLX_LOADS_FULL PETSC_INFINITY
+typedef struct _p_FlxWriter *FlxWriter; /* writer.h */
+/* Write the element results of u with w's cell-field API, at the frame just written (transient) or under /static:
+   shell_resultants and shell_stresses (shells), beam_forces (beams) and beam_stresses (shape sections), with
+   the distributed loads at time t (FLX_LOADS_FULL: full value). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelWriteCellFields(FlxModel model, FlxWriter w, PetscReal t, Vec u);
 /* Whether the model has shell sections. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelHasShells(FlxModel model, PetscBool *has);
+/* Whether the model has beam sections, and beam sections with a shape (stresses). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelHasBeams(FlxModel model, PetscBool *beams, PetscBool *shapes);
+/* Declare that physical group is used as a node set outside the model (probes, springs), so that a cell
+   group without a section that only they name is not refused as unused. Before FlxModelSetUp, with the same
+   groups on every rank. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelUseGroup(FlxModel model, const char group[]);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
 

@@ -71,6 +71,8 @@ typedef struct _p_FlxOutput *FlxOutput;
 PETSC_EXTERN PetscErrorCode  FlxOutputCreate(MPI_Comm comm, FlxOutput *out);
 /* Read the output and probe options. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOutputSetFromOptions(FlxOutput out);
+/* Declare the probes' groups to the model as node sets (FlxModelUseGroup), before FlxModelSetUp. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxOutputUseGroups(FlxOutput out, FlxModel model);
 /* Open the file, write the mesh and attributes, define probes and hook into the stepper. Collective. */
 PETSC_EXTERN PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, const char cmdline[]);
 PETSC_EXTERN PetscErrorCode FlxOutputGetWriter(FlxOutput out, FlxWriter *w);

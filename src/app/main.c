@@ -70,7 +70,6 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   FlxWriter         w;
   const char       *h5;
   Vec               xnat;
-  PetscBool         shells;
   const char *const other[] = {"ts_gcd_", "modes_", NULL};
 
   PetscFunctionBegin;
@@ -85,12 +84,7 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxModelToNatural(app->model, app->x, xnat));
   PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
   PetscCall(VecDestroy(&xnat));
-  PetscCall(FlxModelHasShells(app->model, &shells));
-  if (shells) {
-    Vec r[FLX_NUM_CELL_TYPES];
-    PetscCall(FlxModelComputeResultants(app->model, app->x, r));
-    PetscCall(FlxWriterWriteResultants(w, r));
-  }
+  PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value */
   PetscCall(FlxOutputPrintProbes(app->out, app->x));
   PetscCall(FlxOutputGetPath(app->out, &h5, NULL));
   PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static)\n", h5));
@@ -158,6 +152,7 @@ static PetscErrorCode Run(App *app, MPI_Comm comm, Mode mode, const char cmdline
   PetscCall(FlxStepperSetFromOptions(app->ts));
   PetscCall(FlxOutputCreate(comm, &app->out));
   PetscCall(FlxOutputSetFromOptions(app->out));
+  PetscCall(FlxOutputUseGroups(app->out, app->model)); /* probe groups are node sets */
   PetscCall(FlxMeshSetUp(app->mesh));
   PetscCall(FlxPhaseEnd(comm));
   PetscCall(FlxMeshView(app->mesh, PETSC_VIEWER_STDOUT_(comm)));

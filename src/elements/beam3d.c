@@ -15,8 +15,15 @@
    global axis, trace-preserving otherwise). With this lumping the highest rotational frequency of an
    element is about sqrt(8 E / rho) / L (the end rotation against 4 E I / L), the same order as the
    axial one (2 sqrt(E / rho) / L), so rotations do not drive the critical step for slender beams;
-   rotary_scale > 1 lowers it further (see README). */
+   rotary_scale > 1 lowers it further (see README).
+
+   Line loads: consistent nodal forces from the element's own interpolation (exact fixed-end forces, see
+   Beam3dLineLoad). Section forces: K_e u_e minus that vector, in element axes, the first node's sign reversed
+   (tension positive, the same moment sign at both ends). */
 #include <flexure/private/elementimpl.h>
+
+const char *const FlxBeamForceNames[]  = {"N_1", "Vy_1", "Vz_1", "T_1", "My_1", "Mz_1", "N_2", "Vy_2", "Vz_2", "T_2", "My_2", "Mz_2"};
+const char *const FlxBeamStressNames[] = {"sigma_max_1", "sigma_min_1", "von_mises_1", "sigma_max_2", "sigma_min_2", "von_mises_2"};
 
 typedef struct {
   PetscReal L, R[9]; /* rows: local x, y, z in global coordinates */
@@ -96,22 +103,21 @@ static void AddBlock4(PetscReal K[144], const int idx[4], const PetscReal B[16],
       K[idx[i] * 12 + idx[j]] += c * B[i * 4 + j];
 }
 
-static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+/* Shear parameters Phi_y (bending in the local x-y plane) and Phi_z (x-z plane); 0 for shear-rigid sections. */
+static void ShearParameters(const FlxSectionProps *p, PetscReal L, PetscReal *py, PetscReal *pz)
 {
-  Frame     f;
-  PetscReal Kl[144] = {0}, L, L2, py, pz, ea, gj;
+  *py = p->Asy > 0 ? 12 * p->E * p->Iz / (p->G * p->Asy * L * L) : 0;
+  *pz = p->Asz > 0 ? 12 * p->E * p->Iy / (p->G * p->Asz * L * L) : 0;
+}
 
-  PetscFunctionBegin;
-  {
-    PetscErrorCode ierr = BeamFrame(xyz, p, &f, err, len);
-    if (ierr) PetscFunctionReturn(ierr);
-  }
-  L              = f.L;
-  L2             = L * L;
-  py             = p->Asy > 0 ? 12 * p->E * p->Iz / (p->G * p->Asy * L2) : 0;
-  pz             = p->Asz > 0 ? 12 * p->E * p->Iy / (p->G * p->Asz * L2) : 0;
-  ea             = p->E * p->A / L;
-  gj             = p->G * p->J / L;
+/* Local stiffness (element axes, 12 x 12). */
+static void LocalStiffness(const FlxSectionProps *p, PetscReal L, PetscReal Kl[144])
+{
+  PetscReal L2 = L * L, py, pz, ea = p->E * p->A / L, gj = p->G * p->J / L;
+
+  ShearParameters(p, L, &py, &pz);
+  for (int i = 0; i < 144; i++)
+    Kl[i] = 0;
   Kl[0 * 12 + 0] = Kl[6 * 12 + 6] = ea;
   Kl[0 * 12 + 6] = Kl[6 * 12 + 0] = -ea;
   Kl[3 * 12 + 3] = Kl[9 * 12 + 9] = gj;
@@ -123,7 +129,94 @@ static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionPro
     AddBlock4(Kl, iy, By, p->E * p->Iz / ((1 + py) * L2 * L));
     AddBlock4(Kl, iz, Bz, p->E * p->Iy / ((1 + pz) * L2 * L));
   }
+}
+
+/* v = T u (local from global), T = diag(R, R, R, R); transpose: u = T^T v. */
+static void Rotate(const PetscReal R[9], PetscBool transpose, const PetscReal u[12], PetscReal v[12])
+{
+  for (int b = 0; b < 4; b++)
+    for (int r = 0; r < 3; r++) {
+      PetscReal s = 0;
+      for (int k = 0; k < 3; k++)
+        s += (transpose ? R[k * 3 + r] : R[r * 3 + k]) * u[3 * b + k];
+      v[3 * b + r] = s;
+    }
+}
+
+static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+{
+  Frame     f;
+  PetscReal Kl[144];
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = BeamFrame(xyz, p, &f, err, len);
+    if (ierr) PetscFunctionReturn(ierr);
+  }
+  LocalStiffness(p, f.L, Kl);
   ToGlobal(f.R, Kl, K);
+  PetscFunctionReturn(0);
+}
+
+/* Consistent nodal loads of a uniform distributed force (qx, qy, qz) and moment (mx, my, mz) per length:
+   the work of the load on the element's own interpolation. The interdependent-interpolation shape functions
+   are the exact homogeneous solutions of the Timoshenko beam (Przemieniecki, Theory of Matrix Structural
+   Analysis, 1968, sec. 5.6), so by Betti's theorem these are the fixed-end forces and the nodal displacements
+   of a uniformly loaded beam are exact. A force per length gives q L / 2 and the moments +-q L^2 / 12 at any
+   Phi; a moment per length m about local z, acting on the section rotation theta_z
+   (theta_z = 6 (xi^2 - xi) / ((1 + Phi) L) v_1 + ...), gives -+m / (1 + Phi) on the transverse DOFs and
+   m L Phi / (2 (1 + Phi)) on both rotations (Euler-Bernoulli: -m, +m and no moments). */
+static PetscErrorCode Beam3dLineLoad(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal q[6], PetscBool local, PetscReal f[])
+{
+  Frame     fr;
+  char      err[256];
+  PetscReal ql[6], fl[12] = {0}, L, py, pz;
+
+  PetscFunctionBegin;
+  PetscCall(BeamFrame(xyz, p, &fr, err, sizeof(err)));
+  L = fr.L;
+  ShearParameters(p, L, &py, &pz);
+  for (int h = 0; h < 2; h++)
+    for (int r = 0; r < 3; r++) {
+      PetscReal s = 0;
+      for (int k = 0; k < 3; k++)
+        s += fr.R[r * 3 + k] * q[3 * h + k];
+      ql[3 * h + r] = local ? q[3 * h + r] : s;
+    }
+  fl[0] = fl[6] = ql[0] * L / 2; /* axial */
+  fl[3] = fl[9] = ql[3] * L / 2; /* torsion */
+  /* x-y plane (theta_z = v'): qy, mz */
+  fl[1] += ql[1] * L / 2 - ql[5] / (1 + py);
+  fl[7] += ql[1] * L / 2 + ql[5] / (1 + py);
+  fl[5] += ql[1] * L * L / 12 + ql[5] * L * py / (2 * (1 + py));
+  fl[11] += -ql[1] * L * L / 12 + ql[5] * L * py / (2 * (1 + py));
+  /* x-z plane (theta_y = -w'): qz, my */
+  fl[2] += ql[2] * L / 2 + ql[4] / (1 + pz);
+  fl[8] += ql[2] * L / 2 - ql[4] / (1 + pz);
+  fl[4] += -ql[2] * L * L / 12 + ql[4] * L * pz / (2 * (1 + pz));
+  fl[10] += ql[2] * L * L / 12 + ql[4] * L * pz / (2 * (1 + pz));
+  Rotate(fr.R, PETSC_TRUE, fl, f);
+  PetscFunctionReturn(0);
+}
+
+/* Section forces at both ends: element axes components of K_e u - fd, the first node's negated. */
+static PetscErrorCode Beam3dSectionForces(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal u[], const PetscReal fd[], PetscReal r[])
+{
+  Frame     fr;
+  char      err[256];
+  PetscReal Kl[144], ul[12], fdl[12] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(BeamFrame(xyz, p, &fr, err, sizeof(err)));
+  LocalStiffness(p, fr.L, Kl);
+  Rotate(fr.R, PETSC_FALSE, u, ul);
+  if (fd) Rotate(fr.R, PETSC_FALSE, fd, fdl);
+  for (int i = 0; i < 12; i++) {
+    PetscReal s = -fdl[i];
+    for (int j = 0; j < 12; j++)
+      s += Kl[i * 12 + j] * ul[j];
+    r[i] = i < 6 ? -s : s;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -186,5 +279,7 @@ PetscErrorCode FlxElementCreate_Beam3d(FlxElementOps ops)
   ops->stiffness       = Beam3dStiffness;
   ops->lumped_mass     = Beam3dLumpedMass;
   ops->consistent_mass = Beam3dConsistentMass;
+  ops->line_load       = Beam3dLineLoad;
+  ops->section_forces  = Beam3dSectionForces;
   PetscFunctionReturn(0);
 }

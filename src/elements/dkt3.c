@@ -197,6 +197,19 @@ static PetscErrorCode Pressure(const PetscReal xyz[], const FlxSectionProps *p, 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Traction(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal t[3], PetscReal fg[])
+{
+  FlxShellFrame f;
+  PetscReal     w[3];
+
+  PetscFunctionBegin;
+  PetscCall(Frame(xyz, p, &f));
+  for (int a = 0; a < 3; a++)
+    w[a] = f.area / 3;
+  FlxShellTractionLoad(&f, w, t, fg);
+  PetscFunctionReturn(0);
+}
+
 /* Membrane forces and moments at the centroid; Q = (Mxx,x + Mxy,y, Mxy,x + Myy,y) from the linear moment field. */
 static PetscErrorCode Resultants(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal ug[], PetscReal r[])
 {
@@ -252,5 +265,6 @@ PetscErrorCode FlxElementCreate_DKT3(FlxElementOps ops)
   ops->consistent_mass = ConsistentMass;
   ops->pressure        = Pressure;
   ops->resultants      = Resultants;
+  ops->traction        = Traction;
   PetscFunctionReturn(0);
 }

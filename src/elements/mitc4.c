@@ -183,6 +183,17 @@ static PetscErrorCode Pressure(const PetscReal xyz[], const FlxSectionProps *p, 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Traction(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal t[3], PetscReal fg[])
+{
+  FlxShellFrame f;
+  PetscReal     w[4], Nq[16], wq[4];
+
+  PetscFunctionBegin;
+  PetscCall(NodeWeights(xyz, p, &f, w, Nq, wq));
+  FlxShellTractionLoad(&f, w, t, fg);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Resultants(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal ug[], PetscReal r[])
 {
   FlxShellFrame f;
@@ -227,5 +238,6 @@ PetscErrorCode FlxElementCreate_MITC4(FlxElementOps ops)
   ops->consistent_mass = ConsistentMass;
   ops->pressure        = Pressure;
   ops->resultants      = Resultants;
+  ops->traction        = Traction;
   PetscFunctionReturn(0);
 }

@@ -17,6 +17,7 @@
 #include <flexure/private/elementimpl.h>
 
 const char *const FlxShellResultantNames[] = {"Nxx", "Nyy", "Nxy", "Mxx", "Myy", "Mxy", "Qx", "Qy", "sxx_top", "syy_top", "sxy_top", "sxx_bottom", "syy_bottom", "sxy_bottom"};
+const char *const FlxShellStressNames[]    = {"Nxx", "Nyy", "Nxy", "Mxx", "Myy", "Mxy", "Qx", "Qy", "sxx_top", "syy_top", "sxy_top", "von_mises_top", "sxx_bottom", "syy_bottom", "sxy_bottom", "von_mises_bottom"};
 
 static inline void Cross(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
 {
@@ -266,4 +267,60 @@ void FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], Petsc
   for (PetscInt a = 0; a < f->nn; a++)
     for (int d = 0; d < 6; d++)
       fg[6 * a + d] = d < 3 ? -pressure * wnode[a] * f->R[6 + d] : 0;
+}
+
+void FlxShellTractionLoad(const FlxShellFrame *f, const PetscReal wnode[], const PetscReal t[3], PetscReal fg[])
+{
+  for (PetscInt a = 0; a < f->nn; a++)
+    for (int d = 0; d < 6; d++)
+      fg[6 * a + d] = d < 3 ? t[d] * wnode[a] : 0;
+}
+
+/* Rotate an in-plane symmetric tensor (xx, yy, xy) by the angle whose cosine and sine are c, s (new x = c x + s y). */
+static void RotateTensor(PetscReal c, PetscReal s, const PetscReal a[3], PetscReal b[3])
+{
+  b[0] = c * c * a[0] + s * s * a[1] + 2 * c * s * a[2];
+  b[1] = s * s * a[0] + c * c * a[1] - 2 * c * s * a[2];
+  b[2] = -c * s * a[0] + c * s * a[1] + (c * c - s * s) * a[2];
+}
+
+static PetscReal VonMises(const PetscReal s[3])
+{
+  return PetscSqrtReal(PetscMax(0, s[0] * s[0] - s[0] * s[1] + s[1] * s[1] + 3 * s[2] * s[2]));
+}
+
+PetscErrorCode FlxShellStresses(FlxElementOps ops, const PetscReal xyz[], const FlxSectionProps *p, const PetscReal u[], const PetscReal axis[3], PetscReal r[])
+{
+  FlxShellFrame   f;
+  char            err[256];
+  PetscReal       re[FLX_SHELL_NRESULTANTS], a[3], n[3], x[3], nx, c, s;
+  const PetscReal sin01 = PetscSinReal(0.1 * PETSC_PI / 180);
+
+  PetscFunctionBegin;
+  PetscCheck(ops->resultants, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "element %s has no resultants", ops->name);
+  PetscCall(FlxShellFrameCompute(ops->nnodes, xyz, p, &f, err, sizeof(err)));
+  PetscCall(ops->resultants(xyz, p, u, re));
+  for (int d = 0; d < 3; d++)
+    n[d] = f.R[6 + d];
+  for (int pass = 0; pass < 3; pass++) { /* the axis, else global Z, else global X */
+    PetscReal na = Norm3(axis), an;
+    for (int d = 0; d < 3; d++)
+      a[d] = pass == 0 ? axis[d] / na : (d == (pass == 1 ? 2 : 0) ? 1 : 0);
+    an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    for (int d = 0; d < 3; d++)
+      x[d] = a[d] - an * n[d];
+    nx = Norm3(x);
+    if (nx > sin01) break;
+  }
+  c = (x[0] * f.R[0] + x[1] * f.R[1] + x[2] * f.R[2]) / nx; /* new x in the element frame */
+  s = (x[0] * f.R[3] + x[1] * f.R[4] + x[2] * f.R[5]) / nx;
+  RotateTensor(c, s, re, r);         /* N */
+  RotateTensor(c, s, re + 3, r + 3); /* M */
+  r[6] = c * re[6] + s * re[7];      /* Q */
+  r[7] = -s * re[6] + c * re[7];
+  RotateTensor(c, s, re + 8, r + 8); /* top surface */
+  r[11] = VonMises(r + 8);
+  RotateTensor(c, s, re + 11, r + 12); /* bottom surface */
+  r[15] = VonMises(r + 12);
+  PetscFunctionReturn(0);
 }

@@ -21,7 +21,6 @@ struct _p_FlxOutput {
   Vec        nat[3];
   PetscReal *times; /* probe times of a flush, grown on demand */
   PetscInt   ntimes;
-  PetscBool  shells; /* write shell resultants with each frame */
 };
 
 PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
@@ -96,6 +95,16 @@ static PetscErrorCode ProbeNode(FlxOutput out, FlxMesh mesh, ProbeDef *p)
   PetscFunctionReturn(0);
 }
 
+/* Tell the model which groups the probes use as node sets (before FlxModelSetUp), so that a group of cells
+   without a section that only a probe names is not refused as unused. Not collective. */
+PetscErrorCode FlxOutputUseGroups(FlxOutput out, FlxModel model)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    if (out->probe[p].group[0]) PetscCall(FlxModelUseGroup(model, out->probe[p].group));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
 {
   FlxOutput out   = (FlxOutput)ctx;
@@ -105,11 +114,7 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
   for (int k = 0; k < 3; k++)
     PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
-  if (out->shells) {
-    Vec r[FLX_NUM_CELL_TYPES];
-    PetscCall(FlxModelComputeResultants(out->model, x, r));
-    PetscCall(FlxWriterWriteResultants(out->writer, r));
-  }
+  PetscCall(FlxModelWriteCellFields(out->model, out->writer, t, x)); /* shell resultants and stresses, beam forces and stresses */
   PetscFunctionReturn(0);
 }
 
@@ -146,7 +151,6 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
 
   PetscFunctionBegin;
   out->model = model;
-  PetscCall(FlxModelHasShells(model, &out->shells));
   PetscCall(FlxModelGetMesh(model, &mesh));
   PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
   PetscCall(FlxWriterWriteMesh(out->writer, mesh));

@@ -2,6 +2,7 @@
    lumped mass, the consistent mass (on request) and the element-by-element frequency bound. */
 #include <flexure/private/modelimpl.h>
 
+/* Section properties, kernels and node coordinates of a local cell; p and ops NULL for node-set cells (no section). */
 PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[])
 {
   const PetscReal *X;
@@ -15,6 +16,11 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
   for (PetscInt a = 0; a < nn; a++)
     for (int c = 0; c < 3; c++)
       xyz[3 * a + c] = X[3 * nodes[a] + c];
+  if (m->cell_section[cell] < 0) {
+    *p   = NULL;
+    *ops = NULL;
+    PetscFunctionReturn(0);
+  }
   *p   = &m->sec[m->cell_section[cell]].props;
   *ops = m->sec[m->cell_section[cell]].ops[t];
   PetscFunctionReturn(0);
@@ -151,6 +157,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     char                   err[256];
     PetscErrorCode         ierr;
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue; /* node-set cell */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     ierr = ops->stiffness(xyz, p, Ke, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
@@ -222,6 +229,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       const PetscInt        *nodes;
       PetscInt               nn;
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+      if (!ops) continue; /* node-set cell */
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
       PetscCall(AddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));

@@ -1,17 +1,28 @@
-/* Loads (nodal forces, gravity) with time functions, the rigid-body check and the static solve. */
+/* Loads with time functions (nodal forces, gravity, pressure and traction on shells, line loads on beams and
+   shell edges), the rigid-body check and the static solve. */
 #include <flexure/private/modelimpl.h>
 
 static PetscErrorCode ExternalForce(FlxSystem, PetscReal, Vec, void *);
 static PetscErrorCode ExternalForceRate(FlxSystem, PetscReal, Vec, void *);
 
-/* Consistent nodal forces of a pressure on the elements of group g, summed per owned node over the local
-   cells in natural order (the same order at any number of ranks). */
-static PetscErrorCode PressureLoad(FlxModel m, FlxLoad *l, PetscInt g)
+/* Add the owned-node rows of an element force vector fe (6 per node) to a. */
+static void AddOwned(PetscInt nn, const PetscInt nodes[], PetscInt nown, const PetscReal fe[], PetscScalar a[])
+{
+  for (PetscInt k = 0; k < nn; k++)
+    if (nodes[k] < nown)
+      for (int d = 0; d < 6; d++)
+        a[6 * nodes[k] + d] += fe[6 * k + d];
+}
+
+/* Consistent nodal forces of a pressure or a traction on the shell elements of group g, summed per owned node
+   over the local cells in natural order (the same order at any number of ranks). */
+static PetscErrorCode SurfaceLoad(FlxModel m, FlxLoad *l, PetscInt g)
 {
   PetscInt     nc, nown, ncg = 0;
   PetscScalar *a;
   PetscBool    bad      = PETSC_FALSE;
   char         msg[256] = "";
+  const char  *kind     = l->type == FLX_LOAD_PRESSURE ? "pressure" : "traction";
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
@@ -28,40 +39,171 @@ static PetscErrorCode PressureLoad(FlxModel m, FlxLoad *l, PetscInt g)
     if (cg != g) continue;
     ncg++;
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
-    if (!ops->pressure) {
+    if (!ops || !ops->pressure || !ops->traction) {
       char desc[256];
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s': a pressure needs shell elements, and %s is not one", l->name, desc));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s': a %s needs shell elements, and %s is not one%s", l->name, kind, desc, ops ? "" : " (its group has no section)"));
       bad = PETSC_TRUE;
       break;
     }
-    PetscCall(ops->pressure(xyz, p, l->value[0], fe));
-    for (PetscInt k = 0; k < nn; k++)
-      if (nodes[k] < nown)
-        for (int d = 0; d < 6; d++)
-          a[6 * nodes[k] + d] += fe[6 * k + d];
+    if (l->type == FLX_LOAD_PRESSURE)
+      PetscCall(ops->pressure(xyz, p, l->value[0], fe));
+    else
+      PetscCall(ops->traction(xyz, p, l->value, fe));
+    AddOwned(nn, nodes, nown, fe, a);
   }
   PetscCall(VecRestoreArray(l->g, &a));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ncg, 1, MPIU_INT, MPI_SUM, m->comm));
-  PetscCheck(ncg > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': group '%s' has no elements to carry a pressure (-load_%s_group must name a surface group)", l->name, l->group, l->name);
+  PetscCheck(ncg > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': group '%s' has no elements to carry a %s (-load_%s_group must name a surface group)", l->name, l->group, kind, l->name);
   PetscFunctionReturn(0);
 }
 
+/* Local cells around each local node (CSR), for finding the shell elements along an edge. */
+static PetscErrorCode NodeCells(FlxModel m, PetscInt **ptr, PetscInt **idx)
+{
+  PetscInt nown, nghost, nc, *p, *q, *off;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, &nc));
+  PetscCall(PetscCalloc1(nown + nghost + 1, &p));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt *nodes;
+    PetscInt        nn;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    for (PetscInt k = 0; k < nn; k++)
+      p[nodes[k] + 1]++;
+  }
+  for (PetscInt i = 0; i < nown + nghost; i++)
+    p[i + 1] += p[i];
+  PetscCall(PetscMalloc1(p[nown + nghost] + 1, &q));
+  PetscCall(PetscMalloc1(nown + nghost + 1, &off));
+  PetscCall(PetscArraycpy(off, p, nown + nghost + 1));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt *nodes;
+    PetscInt        nn;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    for (PetscInt k = 0; k < nn; k++)
+      q[off[nodes[k]]++] = c;
+  }
+  PetscCall(PetscFree(off));
+  *ptr = p;
+  *idx = q;
+  PetscFunctionReturn(0);
+}
+
+/* Whether some shell element holds both nodes of the edge (n0, n1). */
+static PetscErrorCode IsShellEdge(FlxModel m, const PetscInt ptr[], const PetscInt idx[], PetscInt n0, PetscInt n1, PetscBool *edge)
+{
+  PetscFunctionBegin;
+  *edge = PETSC_FALSE;
+  for (PetscInt q = ptr[n0]; q < ptr[n0 + 1] && !*edge; q++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    PetscReal              xyz[12];
+    PetscCall(FlxModelElementProps(m, idx[q], &p, &ops, xyz));
+    if (!ops || !ops->resultants) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, idx[q], NULL, &nn, &nodes, NULL));
+    for (PetscInt k = 0; k < nn; k++)
+      if (nodes[k] == n1) *edge = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Line load on the line cells of group g: on beams, the element's consistent nodal forces (kept per owned cell
+   for the section forces); on shell edges (line cells without a section along a shell element), a force and
+   moment per length distributed linearly, q L / 2 to each node (global axes). */
+static PetscErrorCode LineLoad(FlxModel m, FlxLoad *l, PetscInt g)
+{
+  PetscInt     nc, nown, cnt[3] = {0, 0, 0}, *ptr = NULL, *idx = NULL;
+  PetscScalar *a;
+  PetscBool    bad      = PETSC_FALSE;
+  char         msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  PetscCall(NodeCells(m, &ptr, &idx));
+  PetscCall(VecDuplicate(m->mass, &l->g));
+  PetscCall(VecZeroEntries(l->g));
+  PetscCall(VecGetArray(l->g, &a));
+  PetscCall(PetscMalloc2(nc + 1, &l->ecell, 12 * nc + 1, &l->efd));
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    FlxCellType            t;
+    PetscReal              xyz[12], fe[12];
+    const PetscInt        *nodes;
+    PetscInt               nn, cg;
+    PetscBool              owned, edge;
+    char                   desc[256];
+    PetscCall(FlxMeshGetCell(m->mesh, c, &t, &nn, &nodes, &cg));
+    if (cg != g) continue;
+    if (t != FLX_CELL_LINE2) {
+      cnt[2]++;
+      continue;
+    }
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
+    if (ops && ops->line_load) { /* beam */
+      PetscCall(ops->line_load(xyz, p, l->value, l->local, fe));
+      AddOwned(nn, nodes, nown, fe, a);
+      if (owned) {
+        l->ecell[l->ne] = c;
+        PetscCall(PetscArraycpy(l->efd + 12 * l->ne++, fe, 12));
+      }
+      cnt[0]++;
+      continue;
+    }
+    PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+    if (ops) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s': %s is an element of type %s, which takes no line load", l->name, desc, ops->name));
+      bad = PETSC_TRUE;
+      break;
+    }
+    PetscCall(IsShellEdge(m, ptr, idx, nodes[0], nodes[1], &edge));
+    if (!edge) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s' (-load_%s_group %s): %s is neither a beam (its group has no section) nor along the edge of a shell element; a line load needs beams or shell edges", l->name, l->name, l->group, desc));
+      bad = PETSC_TRUE;
+      break;
+    }
+    if (l->local) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "load '%s': -load_%s_axes element applies to beams; %s is a shell edge, loaded in global axes", l->name, l->name, desc));
+      bad = PETSC_TRUE;
+      break;
+    }
+    {
+      PetscReal L = PetscSqrtReal(PetscSqr(xyz[3] - xyz[0]) + PetscSqr(xyz[4] - xyz[1]) + PetscSqr(xyz[5] - xyz[2]));
+      for (int d = 0; d < 6; d++)
+        fe[d] = fe[6 + d] = l->value[d] * L / 2;
+    }
+    AddOwned(nn, nodes, nown, fe, a);
+    cnt[1]++;
+  }
+  PetscCall(VecRestoreArray(l->g, &a));
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree(idx));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, 3, MPIU_INT, MPI_SUM, m->comm));
+  PetscCheck(cnt[0] + cnt[1] > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': a line load needs beam elements or shell edges, and group '%s' (-load_%s_group) has none (%s)", l->name, l->group, l->name,
+             cnt[2] ? "it holds surface elements: use a pressure or a traction, or a curve group along the edge" : "it holds no line cells; the cells of a curve in several physical groups belong to the first");
+  PetscFunctionReturn(0);
+}
+
+/* Consistent nodal forces of every load at full value; errors name the load and its group. */
 PetscErrorCode FlxModelSetUpLoads(FlxModel m)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad        *l = &m->load[k];
-    PetscInt        g = -1, n;
-    const PetscInt *nodes;
-    if (l->group[0]) {
-      char what[128];
-      PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s' (-load_%s_group)", l->name, l->name));
-      PetscCall(FlxModelRequireGroup(m, what, l->group, &g));
+    PetscInt        g = -1, n = 0;
+    const PetscInt *nodes = NULL;
+    if (l->group[0]) { /* it exists and has nodes (FlxModelSetUp checked) */
+      PetscCall(FlxMeshFindGroup(m->mesh, l->group, &g));
+      PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
     }
     if (l->type == FLX_LOAD_FORCE) {
-      PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
       l->n = 0;
       PetscCall(PetscMalloc2(6 * n + 1, &l->idx, 6 * n + 1, &l->val));
       for (PetscInt i = 0; i < n; i++)
@@ -70,8 +212,10 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
             l->idx[l->n]   = 6 * nodes[i] + d;
             l->val[l->n++] = l->value[d];
           }
-    } else if (l->type == FLX_LOAD_PRESSURE)
-      PetscCall(PressureLoad(m, l, g));
+    } else if (l->type == FLX_LOAD_PRESSURE || l->type == FLX_LOAD_TRACTION)
+      PetscCall(SurfaceLoad(m, l, g));
+    else if (l->type == FLX_LOAD_LINE)
+      PetscCall(LineLoad(m, l, g));
     else {
       PetscScalar       *a;
       const PetscScalar *ms;
@@ -80,7 +224,6 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
       PetscCall(VecGetArray(l->g, &a));
       PetscCall(VecGetArrayRead(m->mass, &ms));
       if (g >= 0) {
-        PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
         for (PetscInt i = 0; i < n; i++)
           for (int d = 0; d < 3; d++)
             a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];
@@ -96,6 +239,26 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
     }
   }
   PetscCall(FlxSystemSetExternalForce(m->sys, ExternalForce, ExternalForceRate, m));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelDistributedLoads(FlxModel m, PetscReal t)
+{
+  PetscInt nc;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  if (!m->fdcell) PetscCall(PetscMalloc1(12 * nc + 1, &m->fdcell));
+  PetscCall(PetscArrayzero(m->fdcell, 12 * nc));
+  for (PetscInt k = 0; k < m->nload; k++) {
+    FlxLoad  *l = &m->load[k];
+    PetscReal s = 1, ds;
+    if (!l->ne) continue;
+    if (t != FLX_LOADS_FULL) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
+    for (PetscInt e = 0; e < l->ne; e++)
+      for (int i = 0; i < 12; i++)
+        m->fdcell[12 * l->ecell[e] + i] += s * l->efd[12 * e + i];
+  }
   PetscFunctionReturn(0);
 }
 

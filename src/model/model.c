@@ -1,6 +1,6 @@
 /* FlxModel: options (materials, sections, boundary conditions, loads, initial conditions, point masses,
-   damping), life cycle and accessors. Named things are declared by a list option and configured under
-   their own prefix: -material_names steel -material_steel_E 210e9 ... */
+   damping), life cycle and accessors; sections and the node-set rule are in sections.c. Named things are
+   declared by a list option and configured under their own prefix: -material_names steel -material_steel_E 210e9 ... */
 #include <flexure/private/modelimpl.h>
 
 const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
@@ -40,6 +40,13 @@ static PetscErrorCode ReadNames(MPI_Comm comm, const char what[], const char hel
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCall(ReadNames(comm, what, help, names, n));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RequireReal(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const char pre[], const char key[], const char help[], PetscBool positive, PetscReal *v)
 {
   PetscBool set;
@@ -76,132 +83,6 @@ static PetscErrorCode ReadMaterials(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* Element kernels of a section for one cell type, from the registry. */
-static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, const char opt[], const char def[])
-{
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrncpy(s->element[t], def, FLX_NAME_LEN));
-  PetscOptionsBegin(m->comm, NULL, "Section", "FlxModel");
-  PetscCall(PetscOptionsString(opt, "Element type of the section for this cell type", "FlxModelSetFromOptions", s->element[t], s->element[t], FLX_NAME_LEN, NULL));
-  PetscOptionsEnd();
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = FlxElementGetOps(s->element[t], &s->ops[t]);
-  PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, m->comm, PETSC_ERR_USER_INPUT, "section '%s': unknown element type '%s' (%s); available: %s, %s, %s", s->name, s->element[t], opt, FLXELEMENTBEAM3D, FLXELEMENTMITC4, FLXELEMENTDKT3);
-  PetscCheck(s->ops[t]->nnodes == FlxCellTypeNodes[t], m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' (%s) has %d nodes and cannot serve %s cells", s->name, s->element[t], opt, (int)s->ops[t]->nnodes, FlxCellTypeNames[t]);
-  PetscFunctionReturn(0);
-}
-
-/* Beam section: A, Iy, Iz, J, shear, orientation. */
-static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[], PetscReal *kappa)
-{
-  FlxSectionProps *p  = &s->props;
-  PetscInt         n2 = 2, n3 = 3;
-  PetscReal        sa[2] = {0, 0};
-  PetscBool        rigid = PETSC_FALSE, sashear;
-
-  PetscFunctionBegin;
-  PetscOptionsBegin(m->comm, pre, "Beam section", "FlxModel");
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "A", "Cross-section area (m^2)", PETSC_TRUE, &p->A));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iy", "Second moment of area about local y (m^4)", PETSC_TRUE, &p->Iy));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "Iz", "Second moment of area about local z (m^4)", PETSC_TRUE, &p->Iz));
-  PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "J", "Torsion constant (m^4)", PETSC_TRUE, &p->J));
-  PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction)", "FlxModelSetFromOptions", sa, &n2, &sashear));
-  PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
-  PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
-  PetscOptionsEnd();
-  PetscCheck(!p->has_orient || n3 == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sorientation needs three components", pre);
-  PetscCheck(!sashear || (n2 == 2 && sa[0] > 0 && sa[1] > 0), m->comm, PETSC_ERR_USER_INPUT, "-%sshear_areas needs two positive values", pre);
-  p->Asy = rigid ? 0 : (sashear ? sa[0] : *kappa * p->A);
-  p->Asz = rigid ? 0 : (sashear ? sa[1] : *kappa * p->A);
-  {
-    char opt[160];
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%selement", pre));
-    PetscCall(SectionElement(m, s, FLX_CELL_LINE2, opt, FLXELEMENTBEAM3D));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Shell section: thickness, drilling stiffness, warp limit; quads and triangles. */
-static PetscErrorCode ReadShellSection(FlxModel m, FlxSection *s, const char pre[], PetscReal kappa)
-{
-  FlxSectionProps *p = &s->props;
-  char             opt[160], groups[256] = "";
-
-  PetscFunctionBegin;
-  for (PetscInt g = 0; g < s->ngroups; g++) {
-    PetscCall(PetscStrlcat(groups, g ? ", " : "", sizeof(groups)));
-    PetscCall(PetscStrlcat(groups, s->groups[g], sizeof(groups)));
-  }
-  PetscCheck(p->t > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' (groups %s): thickness -%sthickness = %g must be positive", s->name, groups, pre, (double)p->t);
-  p->kappa_s  = kappa;
-  p->drill    = 1e-3;
-  p->max_warp = 0.1;
-  PetscOptionsBegin(m->comm, pre, "Shell section", "FlxModel");
-  PetscCall(PetscOptionsReal("-drilling_stiffness", "Drilling penalty as a fraction of G t (Hughes-Brezzi)", "FlxModelSetFromOptions", p->drill, &p->drill, NULL));
-  PetscCall(PetscOptionsReal("-max_warp", "Largest accepted quad warp: max node offset from the mean plane / sqrt(area)", "FlxModelSetFromOptions", p->max_warp, &p->max_warp, NULL));
-  PetscOptionsEnd();
-  PetscCheck(p->drill > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%sdrilling_stiffness must be positive", s->name, pre);
-  PetscCheck(p->max_warp > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%smax_warp must be positive", s->name, pre);
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%squad_element", pre));
-  PetscCall(SectionElement(m, s, FLX_CELL_QUAD4, opt, FLXELEMENTMITC4));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%stri_element", pre));
-  PetscCall(SectionElement(m, s, FLX_CELL_TRI3, opt, FLXELEMENTDKT3));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ReadSections(FlxModel m)
-{
-  char names[FLX_MAX_NAMES][FLX_NAME_LEN];
-
-  PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "section", "Names of the sections; each configured with -section_NAME_groups, _material, and _A, _Iy, _Iz, _J (beams) or _thickness (shells)", names, &m->nsec));
-  for (PetscInt k = 0; k < m->nsec; k++) {
-    FlxSection      *s = &m->sec[k];
-    FlxSectionProps *p = &s->props;
-    char             pre[128], *glist[FLX_MAX_NAMES];
-    PetscInt         ng = FLX_MAX_NAMES, im = -1;
-    PetscReal        kappa = 5.0 / 6.0;
-    PetscBool        set;
-    PetscCall(PetscStrncpy(s->name, names[k], FLX_NAME_LEN));
-    PetscCall(PetscSNPrintf(pre, sizeof(pre), "section_%s_", s->name));
-    p->rotary_scale = 1;
-    PetscOptionsBegin(m->comm, pre, "Section", "FlxModel");
-    PetscCall(PetscOptionsStringArray("-groups", "Physical groups (mesh) that take this section", "FlxModelSetFromOptions", glist, &ng, &set));
-    PetscCheck(set && ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", s->name, pre);
-    s->ngroups = ng;
-    for (PetscInt g = 0; g < ng; g++) {
-      PetscCall(PetscStrncpy(s->groups[g], glist[g], FLX_NAME_LEN));
-      PetscCall(PetscFree(glist[g]));
-    }
-    PetscCall(PetscOptionsString("-material", "Material of the section", "FlxModelSetFromOptions", s->material, s->material, FLX_NAME_LEN, &set));
-    PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "missing property: section '%s' has no material (-%smaterial NAME)", s->name, pre);
-    PetscCall(PetscOptionsReal("-thickness", "Shell thickness (m): makes this a shell section", "FlxModelSetFromOptions", p->t, &p->t, &s->shell));
-    PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, NULL));
-    PetscCall(PetscOptionsReal("-rotary_inertia_scale", "Factor on the lumped rotary inertia (1 = physical)", "FlxModelSetFromOptions", p->rotary_scale, &p->rotary_scale, NULL));
-    PetscOptionsEnd();
-    PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
-    PetscCheck(p->rotary_scale > 0, m->comm, PETSC_ERR_USER_INPUT, "-%srotary_inertia_scale must be positive", pre);
-    for (PetscInt j = 0; j < m->nmat; j++) {
-      PetscBool eq;
-      PetscCall(PetscStrcmp(m->mat[j].name, s->material, &eq));
-      if (eq) im = j;
-    }
-    PetscCheck(im >= 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s': material '%s' is not declared in -material_names", s->name, s->material);
-    p->E   = m->mat[im].E;
-    p->nu  = m->mat[im].nu;
-    p->rho = m->mat[im].rho;
-    p->G   = p->E / (2 * (1 + p->nu));
-    if (s->shell)
-      PetscCall(ReadShellSection(m, s, pre, kappa));
-    else
-      PetscCall(ReadBeamSection(m, s, pre, &kappa));
-  }
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const char pre[], const char key[], const char help[], PetscInt minvals, PetscReal v[6], PetscBool required)
 {
   PetscInt  n = 6;
@@ -221,23 +102,30 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
 static PetscErrorCode ReadLoads(FlxModel m)
 {
   char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
-  const char *const types[] = {"force", "gravity", "pressure", "FlxLoadType", "FLX_LOAD_", NULL};
+  const char *const types[] = {"force", "gravity", "pressure", "line", "traction", "FlxLoadType", "FLX_LOAD_", NULL};
+  const char *const axes[]  = {"global", "element", "FlxLoadAxes", "FLX_AXES_", NULL};
 
   PetscFunctionBegin;
   PetscCall(ReadNames(m->comm, "load", "Names of the loads; each configured with -load_NAME_type, _group, _value, _function", names, &m->nload));
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad  *l = &m->load[k];
     char      pre[128], owner[128];
-    PetscBool set;
+    PetscEnum ax = (PetscEnum)0;
+    PetscBool set, axset;
     PetscCall(PetscStrncpy(l->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "load_%s_", l->name));
     PetscCall(PetscSNPrintf(owner, sizeof(owner), "load '%s'", l->name));
     PetscOptionsBegin(m->comm, pre, "Load", "FlxModel");
-    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group), gravity (acceleration on the mass) or pressure (on the shell elements of the group)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
-    PetscCall(PetscOptionsString("-group", "Physical group of the loaded nodes (gravity: default the whole model)", "FlxModelSetFromOptions", l->group, l->group, FLX_NAME_LEN, &set));
-    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2); pressure: p (Pa, pushes against the element normal)", l->type == FLX_LOAD_PRESSURE ? 1 : 3, l->value, PETSC_TRUE));
+    PetscCall(PetscOptionsEnum("-type", "force (nodal force and moment on each node of the group), gravity (acceleration on the mass), pressure (on the shell elements of the group), line (force and moment per length on the beams or shell edges of the group) or traction (force per area in global axes on the shell elements of the group)", "FlxModelSetFromOptions", types, (PetscEnum)l->type, (PetscEnum *)&l->type, NULL));
+    PetscCall(PetscOptionsString("-group", "Physical group of the loaded nodes or elements (gravity: default the whole model)", "FlxModelSetFromOptions", l->group, l->group, FLX_NAME_LEN, &set));
+    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "force: fx,fy,fz[,mx,my,mz] per node (N, N m); gravity: gx,gy,gz (m/s^2); pressure: p (Pa, pushes against the element normal); line: fx,fy,fz[,mx,my,mz] per length (N/m, N m/m); traction: tx,ty,tz (Pa)", l->type == FLX_LOAD_PRESSURE ? 1 : 3, l->value, PETSC_TRUE));
+    PetscCall(PetscOptionsEnum("-axes", "Line loads on beams: axes of the value, global or element (x along the beam, y and z its section axes)", "FlxModelSetFromOptions", axes, ax, &ax, &axset));
     PetscOptionsEnd();
+    l->local = ax ? PETSC_TRUE : PETSC_FALSE;
     PetscCheck(l->type != FLX_LOAD_PRESSURE || (l->value[1] == 0 && l->value[2] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a pressure takes one value (Pa)", pre);
+    PetscCheck(l->type != FLX_LOAD_TRACTION || (l->value[3] == 0 && l->value[4] == 0 && l->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a traction takes three values tx,ty,tz (Pa)", pre);
+    PetscCheck(l->type != FLX_LOAD_GRAVITY || (l->value[3] == 0 && l->value[4] == 0 && l->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: gravity takes three values gx,gy,gz (m/s^2)", pre);
+    PetscCheck(!axset || l->type == FLX_LOAD_LINE, m->comm, PETSC_ERR_USER_INPUT, "-%saxes applies to line loads only (load '%s' is a %s load, in global axes)", pre, l->name, types[l->type]);
     PetscCheck(set || l->type == FLX_LOAD_GRAVITY, m->comm, PETSC_ERR_USER_INPUT, "load '%s' has no group: give -%sgroup NAME", l->name, pre);
     PetscCall(FlxTimeFunctionSetFromOptions(m->comm, pre, owner, &l->tf));
   }
@@ -298,9 +186,11 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
 
 PetscErrorCode FlxModelSetFromOptions(FlxModel m)
 {
+  PetscBool set;
+
   PetscFunctionBegin;
   PetscCall(ReadMaterials(m));
-  PetscCall(ReadSections(m));
+  PetscCall(FlxModelReadSections(m));
   PetscCall(FlxModelReadBCs(m));
   PetscCall(ReadLoads(m));
   PetscCall(ReadICsAndMasses(m));
@@ -310,6 +200,15 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(PetscOptionsBool("-model_allow_rigid_body", "Accept a model with rigid-body motions (free-flying structure)", "FlxModelSetFromOptions", m->allow_rigid, &m->allow_rigid, NULL));
   PetscOptionsEnd();
   PetscCheck(m->aM >= 0 && m->bK >= 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_mass and -damping_stiffness must not be negative");
+  {
+    PetscInt n       = 3;
+    m->shell_axis[0] = 1;
+    m->shell_axis[1] = m->shell_axis[2] = 0;
+    PetscOptionsBegin(m->comm, NULL, "Output options", "FlxModel");
+    PetscCall(PetscOptionsRealArray("-output_shell_axis", "Global axis whose projection on each shell element is x of the consistent frame of shell_stresses (fallback global Z, then X, where it is within 0.1 degree of the normal)", "FlxModelSetFromOptions", m->shell_axis, &n, &set));
+    PetscOptionsEnd();
+    PetscCheck(!set || (n == 3 && PetscSqrtReal(PetscSqr(m->shell_axis[0]) + PetscSqr(m->shell_axis[1]) + PetscSqr(m->shell_axis[2])) > 0), m->comm, PETSC_ERR_USER_INPUT, "-output_shell_axis needs three components, not all zero");
+  }
   PetscFunctionReturn(0);
 }
 
@@ -347,56 +246,12 @@ PetscErrorCode FlxModelCellDescription(FlxModel m, PetscInt cell, char buf[], si
   PetscFunctionReturn(0);
 }
 
-/* Map every local cell to its section; errors name the element and its group. */
-static PetscErrorCode AssignSections(FlxModel m)
-{
-  PetscInt  nc, ng, *gsec;
-  PetscBool bad      = PETSC_FALSE;
-  char      msg[512] = "";
-
-  PetscFunctionBegin;
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  PetscCall(FlxMeshGetNumGroups(m->mesh, &ng));
-  PetscCall(PetscMalloc1(ng + 1, &gsec));
-  for (PetscInt g = 0; g < ng; g++)
-    gsec[g] = -1;
-  for (PetscInt s = 0; s < m->nsec; s++)
-    for (PetscInt k = 0; k < m->sec[s].ngroups; k++) {
-      PetscInt g;
-      char     what[128];
-      PetscCall(PetscSNPrintf(what, sizeof(what), "section '%s' (-section_%s_groups)", m->sec[s].name, m->sec[s].name));
-      PetscCall(FlxModelRequireGroup(m, what, m->sec[s].groups[k], &g));
-      PetscCheck(gsec[g] < 0, m->comm, PETSC_ERR_USER_INPUT, "group '%s' is given two sections ('%s' and '%s')", m->sec[s].groups[k], m->sec[gsec[g]].name, m->sec[s].name);
-      gsec[g] = s;
-    }
-  PetscCall(PetscMalloc1(nc + 1, &m->cell_section));
-  for (PetscInt c = 0; c < nc && !bad; c++) {
-    PetscInt    g;
-    FlxCellType t;
-    char        desc[256];
-    PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, &g));
-    m->cell_section[c] = gsec[g];
-    if (gsec[g] < 0) {
-      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no section: add its group to some -section_NAME_groups", desc));
-      bad = PETSC_TRUE;
-    } else if (!m->sec[gsec[g]].ops[t]) {
-      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section" : "give surface cells a shell section with -section_NAME_thickness"));
-      bad = PETSC_TRUE;
-    }
-  }
-  PetscCall(PetscFree(gsec));
-  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode FlxModelSetUp(FlxModel m)
 {
   PetscFunctionBegin;
   if (m->setup) PetscFunctionReturn(0);
-  PetscCall(AssignSections(m));
+  PetscCall(FlxModelCheckNodeSets(m));
+  PetscCall(FlxModelAssignSections(m));
   PetscCall(FlxModelAssemble(m));
   PetscCall(FlxModelSetUpBCs(m));
   PetscCall(FlxModelSetUpLoads(m));
@@ -487,8 +342,26 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
     const FlxSectionProps *p = &m->sec[s].props;
     if (m->sec[s].shell)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
-    else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), A %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    else {
+      char shape[160] = "";
+      if (m->sec[s].shape != FLX_SHAPE_NONE) {
+        const FlxShapeDimensions *d = &m->sec[s].dims;
+        switch (m->sec[s].shape) {
+        case FLX_SHAPE_RECTANGLE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "rectangle b %g h %g, ", (double)d->b, (double)d->h));
+          break;
+        case FLX_SHAPE_CIRCLE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "circle d %g, ", (double)d->d));
+          break;
+        case FLX_SHAPE_TUBE:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "tube d %g t %g, ", (double)d->d, (double)d->t));
+          break;
+        default:
+          PetscCall(PetscSNPrintf(shape, sizeof(shape), "%s b %g h %g tf %g tw %g, ", FlxSectionShapes[m->sec[s].shape], (double)d->b, (double)d->h, (double)d->tf, (double)d->tw));
+        }
+      }
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), %sA %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, shape, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
+    }
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscFunctionReturn(0);
@@ -511,6 +384,9 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   }
   PetscCall(FlxModelDestroyResultants(m));
   PetscCall(PetscFree(m->cell_section));
+  PetscCall(PetscFree(m->usegroup));
+  for (PetscInt k = 0; k < m->nload; k++)
+    PetscCall(PetscFree2(m->load[k].ecell, m->load[k].efd));
   PetscCall(VecDestroy(&m->mass));
   PetscCall(VecDestroy(&m->free));
   PetscCall(VecDestroy(&m->work));

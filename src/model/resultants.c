@@ -1,98 +1,229 @@
-/* Shell stress resultants per element (membrane forces, moments, transverse shears, surface stresses),
-   gathered in the natural order of each cell type for the results file. */
+/* Cell fields of a solution, gathered in the natural order of each cell type for the results file: shell
+   stress resultants in the element frame and in a consistent frame with von Mises stresses, beam section
+   forces and the stresses of shape sections. Cells of a type that do not carry a field get rows of NaN. */
 #include <flexure/private/modelimpl.h>
 
-static PetscErrorCode SetUpResultants(FlxModel m)
+static const PetscInt FieldComponents[FLX_NUM_FIELDS] = {FLX_SHELL_NRESULTANTS, FLX_SHELL_NSTRESSES, FLX_BEAM_NFORCES, FLX_BEAM_NSTRESSES};
+
+/* Whether local cell c carries field f. */
+static PetscErrorCode CellHasField(FlxModel m, PetscInt c, FlxCellFieldKind f, PetscBool *has)
 {
-  PetscInt        nown, nghost, nc, cnt[FLX_NUM_CELL_TYPES] = {0}, *nat[FLX_NUM_CELL_TYPES];
+  FlxSection   *s;
+  FlxElementOps ops;
+  FlxCellType   t;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  if (m->cell_section[c] < 0) PetscFunctionReturn(0);
+  s = &m->sec[m->cell_section[c]];
+  PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
+  ops = s->ops[t];
+  if (f == FLX_FIELD_SHELL_RESULTANTS || f == FLX_FIELD_SHELL_STRESSES)
+    *has = ops->resultants ? PETSC_TRUE : PETSC_FALSE;
+  else if (f == FLX_FIELD_BEAM_FORCES)
+    *has = ops->section_forces ? PETSC_TRUE : PETSC_FALSE;
+  else
+    *has = ops->section_forces && s->props.rp.n > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Scatter to local node values and the row of every owned cell among the owned cells of its type. */
+static PetscErrorCode SetUpCellRows(FlxModel m)
+{
+  PetscInt        nown, nghost, nc, cnt[FLX_NUM_CELL_TYPES] = {0};
   const PetscInt *l2g;
   IS              is;
 
   PetscFunctionBegin;
+  if (m->crow) PetscFunctionReturn(0);
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, &nc));
   PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * (nown + nghost), &m->uloc));
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nown + nghost, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, m->uloc, NULL, &m->toloc));
   PetscCall(ISDestroy(&is));
+  PetscCall(PetscMalloc1(nc + 1, &m->crow));
+  for (PetscInt c = 0; c < nc; c++) {
+    FlxCellType t;
+    PetscBool   owned;
+    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
+    PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
+    m->crow[c] = owned ? cnt[t]++ : -1;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Vectors and scatters of field f for the cell types where some cell carries it. */
+static PetscErrorCode SetUpField(FlxModel m, FlxCellFieldKind f)
+{
+  FlxCellField *cf = &m->field[f];
+  PetscInt      nc, cnt[FLX_NUM_CELL_TYPES] = {0}, has[FLX_NUM_CELL_TYPES] = {0}, *nat[FLX_NUM_CELL_TYPES];
+  PetscMPIInt   rank, size;
+  PetscBool     hc;
+
+  PetscFunctionBegin;
+  if (cf->setup) PetscFunctionReturn(0);
+  PetscCall(SetUpCellRows(m));
+  cf->ncomp = FieldComponents[f];
+  PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(m->comm, &size));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     PetscCall(PetscMalloc1(nc + 1, &nat[t]));
   for (PetscInt c = 0; c < nc; c++) {
-    const FlxSectionProps *p;
-    FlxElementOps          ops;
-    FlxCellType            t;
-    PetscBool              owned;
-    PetscReal              xyz[12];
-    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
-    if (!owned) continue;
+    FlxCellType t;
+    if (m->crow[c] < 0) continue;
     PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
-    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
-    if (!ops->resultants) continue;
     PetscCall(FlxMeshGetCellTypeIndex(m->mesh, c, &nat[t][cnt[t]++]));
+    PetscCall(CellHasField(m, c, f, &hc));
+    if (hc) has[t] = 1;
   }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, has, FLX_NUM_CELL_TYPES, MPIU_INT, MPI_MAX, m->comm));
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-    PetscInt N, tot;
-    PetscCallMPI(MPI_Allreduce(&cnt[t], &tot, 1, MPIU_INT, MPI_SUM, m->comm));
-    PetscCall(FlxMeshGetNumCellsOfType(m->mesh, (FlxCellType)t, &N));
-    if (tot > 0) { /* every cell of this type is a shell (a type serves one element family) */
-      PetscCheck(tot == N, m->comm, PETSC_ERR_USER_INPUT, "resultants: %" PetscInt_FMT " of %" PetscInt_FMT " %s cells are shells", tot, N, FlxCellTypeNames[t]);
-      PetscCall(VecCreateMPI(m->comm, FLX_SHELL_NRESULTANTS * cnt[t], PETSC_DETERMINE, &m->rown[t]));
-      { /* whole rows per rank */
-        PetscMPIInt rank, size;
-        PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
-        PetscCallMPI(MPI_Comm_size(m->comm, &size));
-        PetscCall(VecCreateMPI(m->comm, FLX_SHELL_NRESULTANTS * (N / size + (rank < N % size)), PETSC_DETERMINE, &m->rnat[t]));
-      }
-      PetscCall(ISCreateBlock(m->comm, FLX_SHELL_NRESULTANTS, cnt[t], nat[t], PETSC_COPY_VALUES, &is));
-      PetscCall(VecScatterCreate(m->rown[t], NULL, m->rnat[t], is, &m->res2nat[t]));
+    if (has[t]) {
+      PetscInt N;
+      IS       is;
+      PetscCall(FlxMeshGetNumCellsOfType(m->mesh, (FlxCellType)t, &N));
+      PetscCall(VecCreateMPI(m->comm, cf->ncomp * cnt[t], PETSC_DETERMINE, &cf->own[t]));
+      PetscCall(VecCreateMPI(m->comm, cf->ncomp * (N / size + (rank < N % size)), PETSC_DETERMINE, &cf->nat[t])); /* whole rows per rank */
+      PetscCall(ISCreateBlock(m->comm, cf->ncomp, cnt[t], nat[t], PETSC_COPY_VALUES, &is));
+      PetscCall(VecScatterCreate(cf->own[t], NULL, cf->nat[t], is, &cf->sct[t]));
       PetscCall(ISDestroy(&is));
     }
     PetscCall(PetscFree(nat[t]));
   }
-  m->res_setup = PETSC_TRUE;
+  cf->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Evaluate field f on every owned cell (NaN where it does not apply) and gather it in natural order. */
+static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, Vec u, Vec r[])
+{
+  FlxCellField      *cf = &m->field[f];
+  PetscInt           nc;
+  const PetscScalar *ul;
+  PetscScalar       *ra[FLX_NUM_CELL_TYPES] = {NULL};
+
+  PetscFunctionBegin;
+  PetscCall(SetUpField(m, f));
+  PetscCall(VecScatterBegin(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
+  if (f == FLX_FIELD_BEAM_FORCES || f == FLX_FIELD_BEAM_STRESSES) PetscCall(FlxModelDistributedLoads(m, t));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(VecGetArrayRead(m->uloc, &ul));
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    if (cf->own[k]) PetscCall(VecGetArray(cf->own[k], &ra[k]));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    FlxCellType            ct;
+    PetscReal              xyz[12], ue[24], *row, s[FLX_BEAM_NFORCES];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    PetscBool              hc;
+    if (m->crow[c] < 0) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, &ct, &nn, &nodes, NULL));
+    if (!ra[ct]) continue;
+    row = ra[ct] + cf->ncomp * m->crow[c];
+    PetscCall(CellHasField(m, c, f, &hc));
+    if (!hc) {
+      for (PetscInt i = 0; i < cf->ncomp; i++)
+        row[i] = (PetscReal)NAN;
+      continue;
+    }
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    for (PetscInt a = 0; a < nn; a++)
+      for (int d = 0; d < 6; d++)
+        ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
+    switch (f) {
+    case FLX_FIELD_SHELL_RESULTANTS:
+      PetscCall(ops->resultants(xyz, p, ue, row));
+      break;
+    case FLX_FIELD_SHELL_STRESSES:
+      PetscCall(FlxShellStresses(ops, xyz, p, ue, m->shell_axis, row));
+      break;
+    case FLX_FIELD_BEAM_FORCES:
+      PetscCall(ops->section_forces(xyz, p, ue, m->fdcell + 12 * c, row));
+      break;
+    default:
+      PetscCall(ops->section_forces(xyz, p, ue, m->fdcell + 12 * c, s));
+      FlxSectionStresses(p, s, &row[0], &row[1], &row[2]);
+      FlxSectionStresses(p, s + 6, &row[3], &row[4], &row[5]);
+    }
+  }
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    if (cf->own[k]) PetscCall(VecRestoreArray(cf->own[k], &ra[k]));
+  PetscCall(VecRestoreArrayRead(m->uloc, &ul));
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) {
+    r[k] = cf->nat[k];
+    if (!cf->own[k]) continue;
+    PetscCall(VecScatterBegin(cf->sct[k], cf->own[k], cf->nat[k], INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(cf->sct[k], cf->own[k], cf->nat[k], INSERT_VALUES, SCATTER_FORWARD));
+  }
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxModelComputeResultants(FlxModel m, Vec u, Vec r[])
 {
-  PetscInt           nc, cnt[FLX_NUM_CELL_TYPES] = {0};
-  const PetscScalar *ul;
-  PetscScalar       *ra[FLX_NUM_CELL_TYPES] = {NULL};
+  PetscFunctionBegin;
+  PetscCall(ComputeField(m, FLX_FIELD_SHELL_RESULTANTS, 0, u, r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelComputeShellStresses(FlxModel m, Vec u, Vec r[])
+{
+  PetscFunctionBegin;
+  PetscCall(ComputeField(m, FLX_FIELD_SHELL_STRESSES, 0, u, r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelComputeBeamForces(FlxModel m, PetscReal t, Vec u, Vec r[])
+{
+  PetscFunctionBegin;
+  PetscCall(ComputeField(m, FLX_FIELD_BEAM_FORCES, t, u, r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelComputeBeamStresses(FlxModel m, PetscReal t, Vec u, Vec r[])
+{
+  PetscFunctionBegin;
+  PetscCall(ComputeField(m, FLX_FIELD_BEAM_STRESSES, t, u, r));
+  PetscFunctionReturn(0);
+}
+
+/* Write the fields of cell types where some cell carries them; skip a field that no cell carries. */
+static PetscErrorCode WriteField(FlxWriter w, const char name[], PetscInt ncomp, const char *const comps[], Vec r[])
+{
+  PetscBool any = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (!m->res_setup) PetscCall(SetUpResultants(m));
-  PetscCall(VecScatterBegin(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  PetscCall(VecGetArrayRead(m->uloc, &ul));
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (m->rown[t]) PetscCall(VecGetArray(m->rown[t], &ra[t]));
-  for (PetscInt c = 0; c < nc; c++) {
-    const FlxSectionProps *p;
-    FlxElementOps          ops;
-    FlxCellType            t;
-    PetscBool              owned;
-    PetscReal              xyz[12], ue[24];
-    const PetscInt        *nodes;
-    PetscInt               nn;
-    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
-    if (!owned) continue;
-    PetscCall(FlxMeshGetCell(m->mesh, c, &t, &nn, &nodes, NULL));
-    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
-    if (!ops->resultants) continue;
-    for (PetscInt a = 0; a < nn; a++)
-      for (int d = 0; d < 6; d++)
-        ue[6 * a + d] = PetscRealPart(ul[6 * nodes[a] + d]);
-    PetscCall(ops->resultants(xyz, p, ue, ra[t] + FLX_SHELL_NRESULTANTS * cnt[t]++));
+  for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
+    if (r[k]) any = PETSC_TRUE;
+  if (any) PetscCall(FlxWriterWriteCellField(w, name, ncomp, comps, r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelWriteCellFields(FlxModel m, FlxWriter w, PetscReal t, Vec u)
+{
+  PetscBool shells, beams, shapes;
+  Vec       r[FLX_NUM_CELL_TYPES];
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelHasShells(m, &shells));
+  PetscCall(FlxModelHasBeams(m, &beams, &shapes));
+  if (shells) {
+    PetscCall(FlxModelComputeResultants(m, u, r));
+    PetscCall(WriteField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, FlxShellResultantNames, r));
+    PetscCall(FlxModelComputeShellStresses(m, u, r));
+    PetscCall(WriteField(w, "shell_stresses", FLX_SHELL_NSTRESSES, FlxShellStressNames, r));
   }
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (m->rown[t]) PetscCall(VecRestoreArray(m->rown[t], &ra[t]));
-  PetscCall(VecRestoreArrayRead(m->uloc, &ul));
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-    r[t] = m->rnat[t];
-    if (!m->rown[t]) continue;
-    PetscCall(VecScatterBegin(m->res2nat[t], m->rown[t], m->rnat[t], INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(m->res2nat[t], m->rown[t], m->rnat[t], INSERT_VALUES, SCATTER_FORWARD));
+  if (beams) {
+    PetscCall(FlxModelComputeBeamForces(m, t, u, r));
+    PetscCall(WriteField(w, "beam_forces", FLX_BEAM_NFORCES, FlxBeamForceNames, r));
+  }
+  if (shapes) {
+    PetscCall(FlxModelComputeBeamStresses(m, t, u, r));
+    PetscCall(WriteField(w, "beam_stresses", FLX_BEAM_NSTRESSES, FlxBeamStressNames, r));
   }
   PetscFunctionReturn(0);
 }
@@ -106,15 +237,31 @@ PetscErrorCode FlxModelHasShells(FlxModel m, PetscBool *has)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelHasBeams(FlxModel m, PetscBool *beams, PetscBool *shapes)
+{
+  PetscFunctionBegin;
+  if (beams) *beams = PETSC_FALSE;
+  if (shapes) *shapes = PETSC_FALSE;
+  for (PetscInt s = 0; s < m->nsec; s++) {
+    if (m->sec[s].shell) continue;
+    if (beams) *beams = PETSC_TRUE;
+    if (shapes && m->sec[s].shape != FLX_SHAPE_NONE) *shapes = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelDestroyResultants(FlxModel m)
 {
   PetscFunctionBegin;
   PetscCall(VecScatterDestroy(&m->toloc));
   PetscCall(VecDestroy(&m->uloc));
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
-    PetscCall(VecDestroy(&m->rown[t]));
-    PetscCall(VecDestroy(&m->rnat[t]));
-    PetscCall(VecScatterDestroy(&m->res2nat[t]));
-  }
+  PetscCall(PetscFree(m->crow));
+  PetscCall(PetscFree(m->fdcell));
+  for (int f = 0; f < FLX_NUM_FIELDS; f++)
+    for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+      PetscCall(VecDestroy(&m->field[f].own[t]));
+      PetscCall(VecDestroy(&m->field[f].nat[t]));
+      PetscCall(VecScatterDestroy(&m->field[f].sct[t]));
+    }
   PetscFunctionReturn(0);
 }

@@ -25,4 +25,5 @@ PETSC_INTERN void           FlxShellAddBtDB(PetscInt n, PetscInt nr, const Petsc
 PETSC_INTERN void           FlxShellResultantsFinish(const FlxSectionProps *p, PetscReal r[]);
 PETSC_INTERN PetscErrorCode FlxShellLumpedMass(PetscInt nn, const PetscReal wnode[], const FlxSectionProps *p, PetscReal m[]);
 PETSC_INTERN PetscErrorCode FlxShellConsistentMass(PetscInt nn, PetscInt nq, const PetscReal N[], const PetscReal w[], const FlxSectionProps *p, PetscReal M[]);
+PETSC_INTERN void           FlxShellTractionLoad(const FlxShellFrame *f, const PetscReal wnode[], const PetscReal t[3], PetscReal fg[]);
 PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], PetscReal pressure, PetscReal fg[]);

@@ -15,14 +15,16 @@ typedef struct {
 } FlxMaterial;
 
 typedef struct {
-  char            name[FLX_NAME_LEN];
-  char            material[FLX_NAME_LEN];
-  char            groups[FLX_MAX_NAMES][FLX_NAME_LEN];
-  PetscInt        ngroups;
-  PetscBool       shell;                                     /* shell (thickness) or beam (A, Iy, Iz, J) */
-  char            element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
-  FlxSectionProps props;
-  FlxElementOps   ops[FLX_NUM_CELL_TYPES];
+  char               name[FLX_NAME_LEN];
+  char               material[FLX_NAME_LEN];
+  char               groups[FLX_MAX_NAMES][FLX_NAME_LEN];
+  PetscInt           ngroups;
+  PetscBool          shell; /* shell (thickness) or beam (A, Iy, Iz, J) */
+  FlxSectionShape    shape; /* beams: shape the properties come from (or none) */
+  FlxShapeDimensions dims;
+  char               element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
+  FlxSectionProps    props;
+  FlxElementOps      ops[FLX_NUM_CELL_TYPES];
 } FlxSection;
 
 /* What a prescribed value gives: the displacement itself, or a velocity or acceleration history whose
@@ -66,7 +68,9 @@ typedef struct {
 
 typedef enum { FLX_LOAD_FORCE,
                FLX_LOAD_GRAVITY,
-               FLX_LOAD_PRESSURE } FlxLoadType;
+               FLX_LOAD_PRESSURE,
+               FLX_LOAD_LINE,
+               FLX_LOAD_TRACTION } FlxLoadType;
 
 typedef struct {
   char            name[FLX_NAME_LEN];
@@ -77,7 +81,11 @@ typedef struct {
   PetscInt        n; /* nodal: owned DOF entries (local index into the DOF vector) */
   PetscInt       *idx;
   PetscReal      *val;
-  Vec             g; /* gravity: mass times acceleration on translations; pressure: consistent nodal forces */
+  Vec             g;     /* gravity: mass times acceleration on translations; pressure, line, traction: consistent nodal forces */
+  PetscBool       local; /* line loads: value in element axes */
+  PetscInt        ne;    /* line loads on beams: owned beam cells and their consistent load vectors (12 each, global) */
+  PetscInt       *ecell;
+  PetscReal      *efd;
 } FlxLoad;
 
 typedef enum { FLX_IC_DISPLACEMENT,
@@ -99,25 +107,42 @@ typedef struct {
   PetscReal mass, inertia[3];
 } FlxPointMass;
 
+/* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
+   in local order, and the same in the natural order of the cells of each type (whole rows per rank). */
+typedef enum { FLX_FIELD_SHELL_RESULTANTS,
+               FLX_FIELD_SHELL_STRESSES,
+               FLX_FIELD_BEAM_FORCES,
+               FLX_FIELD_BEAM_STRESSES,
+               FLX_NUM_FIELDS } FlxCellFieldKind;
+typedef struct {
+  PetscInt   ncomp;
+  PetscBool  setup;
+  Vec        own[FLX_NUM_CELL_TYPES], nat[FLX_NUM_CELL_TYPES]; /* NULL for types without the field */
+  VecScatter sct[FLX_NUM_CELL_TYPES];
+} FlxCellField;
+
 struct _p_FlxModel {
-  MPI_Comm               comm;
-  FlxMesh                mesh;
-  PetscInt               nmat, nsec, nbc, nload, nic, npm;
-  FlxMaterial            mat[FLX_MAX_NAMES];
-  FlxSection             sec[FLX_MAX_NAMES];
-  FlxBC                  bc[FLX_MAX_NAMES];
-  FlxLoad                load[FLX_MAX_NAMES];
-  FlxIC                  ic[FLX_MAX_NAMES];
-  FlxPointMass           pm[FLX_MAX_NAMES];
-  FlxBase                base;
-  FlxMotion              motion;
-  PetscReal              aM, bK;
-  PetscReal              omega_bound; /* element-by-element bound of omega_max (rad/s) */
-  PetscInt               crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
-  PetscReal              crit_lambda; /* its lambda_max(M_e^-1 K_e) */
-  PetscBool              allow_rigid;
-  PetscInt              *cell_section; /* section of each local cell */
-  PetscInt               nconstrained; /* global number of prescribed DOFs */
+  MPI_Comm     comm;
+  FlxMesh      mesh;
+  PetscInt     nmat, nsec, nbc, nload, nic, npm;
+  FlxMaterial  mat[FLX_MAX_NAMES];
+  FlxSection   sec[FLX_MAX_NAMES];
+  FlxBC        bc[FLX_MAX_NAMES];
+  FlxLoad      load[FLX_MAX_NAMES];
+  FlxIC        ic[FLX_MAX_NAMES];
+  FlxPointMass pm[FLX_MAX_NAMES];
+  FlxBase      base;
+  FlxMotion    motion;
+  PetscReal    aM, bK;
+  PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
+  PetscInt     crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
+  PetscReal    crit_lambda; /* its lambda_max(M_e^-1 K_e) */
+  PetscBool    allow_rigid;
+  PetscInt    *cell_section;      /* section of each local cell; -1 for node-set cells (a group without a section) */
+  char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
+  PetscInt               nusegroup;
+  PetscReal              shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
+  PetscInt               nconstrained;  /* global number of prescribed DOFs */
   Vec                    mass, free, work;
   Mat                    K, Mc;
   FlxKMult               kmult; /* deterministic K x (kmult.c) */
@@ -126,15 +151,22 @@ struct _p_FlxModel {
   Vec                    xnat;
   FlxSystem              sys;
   PetscBool              setup;
-  /* shell resultants (resultants.c), set up on first use */
-  VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
-  Vec        uloc;
-  Vec        rown[FLX_NUM_CELL_TYPES], rnat[FLX_NUM_CELL_TYPES]; /* owned cells; natural order */
-  VecScatter res2nat[FLX_NUM_CELL_TYPES];
-  PetscBool  res_setup;
+  /* cell fields (resultants.c), set up on first use */
+  VecScatter   toloc; /* global DOF vector -> local (owned and ghost nodes) */
+  Vec          uloc;
+  PetscInt    *crow;   /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
+  PetscReal   *fdcell; /* consistent distributed-load vector (12) of each local cell at the time of the output */
+  FlxCellField field[FLX_NUM_FIELDS];
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+/* Read "-<what>_names a,b,c" into names. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
+/* sections.c: read the sections; check the node sets that bcs, loads, ics and point masses name (they exist and
+   have nodes); map every local cell to its section (-1: node set) and refuse unused cell groups. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadSections(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelCheckNodeSets(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelAssignSections(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyResultants(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);
@@ -151,4 +183,7 @@ PETSC_INTERN PetscErrorCode FlxModelReadModeShape(FlxModel model, const char pat
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
 /* Index of the physical group called group, or a collective error that names what asked for it and lists the mesh's groups. */
 PETSC_INTERN PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g);
+/* Consistent distributed-load vectors of the beam line loads at time t (FLX_LOADS_FULL: full value) into
+   m->fdcell. Not collective. */
+PETSC_INTERN PetscErrorCode FlxModelDistributedLoads(FlxModel model, PetscReal t);
 PETSC_INTERN PetscErrorCode FlxModelCellDescription(FlxModel model, PetscInt cell, char buf[], size_t len);
