@@ -48,6 +48,7 @@ twice = write("twice.yaml", case + "ts:\n  max_time: 0.1\n")
 failure("YAML syntax error", [syntax] + out, [f"{syntax}:6:2: YAML syntax error: did not find expected key"])
 line = case.splitlines().index("  max_time: 0.3") + 1  # of the case's ts: max_time
 failure("duplicate key", [twice] + out, [f"{twice}:{len(case.splitlines()) + 2}:3: 'ts_max_time' is set twice (also at line {line})"])
+failure("YAML syntax error in -options_file_yaml", [CASE, "-options_file_yaml", syntax] + out, [f"{syntax}:6:2: YAML syntax error"])
 failure("missing case file", [os.path.join(d, "nothere.yaml")] + out, [f"case file '{os.path.join(d, 'nothere.yaml')}' not found"])
 failure("directory as case file", [d] + out, [f"'{d}' is a directory, not a case file"])
 failure("unknown subcommand", ["statik", CASE] + out, ["unknown subcommand 'statik': use run, static, modes or stability"])

@@ -8,6 +8,7 @@
 #include <slepcsys.h>
 #include <time.h>
 #include <unistd.h>
+#include <strings.h>
 
 static const char usage[] = "flexure: distributed structural dynamics of beams and shells (PETSc, SLEPc, METIS, HDF5).\n"
                             "Usage: mpirun -np P flexure [SUBCOMMAND] CASE.yaml [options]\n"
@@ -237,14 +238,14 @@ static char *JoinArgs(int argc, char **argv)
 
 /* Rank 0 reads the case file; every rank gets its bytes and validates them (the same verdict everywhere). A YAML
    file is parsed here only (plain options files are left to PETSc's -options_file). */
-static int LoadCaseFile(MPI_Comm comm, const char *path, FlxCaseFile *cf, PetscBool *yaml, char err[], size_t errlen)
+static int LoadCaseFile(MPI_Comm comm, const char *path, PetscBool forceyaml, FlxCaseFile *cf, PetscBool *yaml, char err[], size_t errlen)
 {
   int       rank;
   long long n   = 0;
   char     *buf = NULL;
   size_t    len = 0, l = strlen(path);
 
-  *yaml = (PetscBool)((l > 5 && !strcmp(path + l - 5, ".yaml")) || (l > 4 && !strcmp(path + l - 4, ".yml")));
+  *yaml = (PetscBool)(forceyaml || (l > 5 && !strcmp(path + l - 5, ".yaml")) || (l > 4 && !strcmp(path + l - 4, ".yml")));
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) n = FlxCaseFileRead(path, &buf, &len, err, errlen) ? -1 : (long long)len;
   MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
@@ -294,8 +295,15 @@ int main(int argc, char **argv)
     MPI_Comm_free(&agree);
     MPI_Finalize();
     return 0;
-  } else if (cl.casefile && LoadCaseFile(MPI_COMM_WORLD, cl.casefile, &cf, &yaml, err, sizeof(err)))
+  } else if (cl.casefile && LoadCaseFile(MPI_COMM_WORLD, cl.casefile, PETSC_FALSE, &cf, &yaml, err, sizeof(err)))
     code = FLX_EXIT_INPUT;
+  for (int k = 0; !code && k < cl.nopt; k++) { /* YAML files given to PETSc's -options_file(_yaml): checked the same way */
+    FlxCaseFile extra = {0};
+    PetscBool   isyaml;
+    if (!cl.value[k] || (strcasecmp(cl.name[k], "-options_file_yaml") && strcasecmp(cl.name[k], "-options_file"))) continue;
+    if (LoadCaseFile(MPI_COMM_WORLD, cl.value[k], (PetscBool)!strcasecmp(cl.name[k], "-options_file_yaml"), &extra, &isyaml, err, sizeof(err))) code = FLX_EXIT_INPUT;
+    FlxCaseFileFree(&extra);
+  }
   if (code) { /* before PETSc: every rank knows the same (the file's verdict was broadcast) */
     code = Agree(agree, code, err, (int)sizeof(err));
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
