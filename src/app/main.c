@@ -108,7 +108,7 @@ static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxStepperSetSystem(app->ts, sys));
   PetscCall(FlxModelGetInitialConditions(app->model, app->x, app->v));
   PetscCall(FlxStepperSetInitialConditions(app->ts, 0.0, app->x, app->v));
-  PetscCall(FlxPhaseBegin(comm, "setting up the time stepper (critical step)"));
+  PetscCall(FlxPhaseBegin(comm, "setting up the time stepper"));
   PetscCall(FlxStepperSetUp(app->ts));
   PetscCall(FlxPhaseBegin(comm, "setting up the output"));
   PetscCall(FlxOutputSetUp(app->out, app->model, app->ts, cmdline));
