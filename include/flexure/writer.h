@@ -5,7 +5,7 @@
    Every HDF5 failure, on any rank, is decided collectively: all ranks stop at the same call, the file is closed (what
    was flushed before stays readable) and PETSC_ERR_FILE_WRITE is raised everywhere with the cause ("no space left on
    device"). Space for each write is reserved before HDF5 writes it, so a full disk is found before the file is
-   touched. Each frame is flushed; the XDMF is replaced atomically, so a killed run leaves both files readable. */
+   touched. Each frame is flushed once complete; the XDMF is replaced atomically, so a killed run leaves both files readable. */
 #pragma once
 #include <flexure/mesh.h>
 #include <flexure/stepper.h>
@@ -24,15 +24,16 @@ PETSC_EXTERN PetscErrorCode FlxWriterSetAttribute(FlxWriter w, const char name[]
 PETSC_EXTERN PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscReal value);
 /* Append one output step: /time and the node fields displacement, velocity, acceleration given in natural order
    (6 per node). Starts a frame; the frame's other fields follow with FlxWriterWriteFrameNodeField and
-   FlxWriterWriteCellField. Flushed. Collective. */
+   FlxWriterWriteCellField, then FlxWriterFlush (one flush per frame; a frame left unflushed is flushed when the next
+   one starts or the writer is destroyed). Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec a);
 /* An extra node field (6 per node, natural order, e.g. "reaction") at the frame just written: /fields/NAME
-   (T x N x 6); in a file without frames (static), /static/NAME (N x 6). Listed in the XDMF. Flushed. Collective. */
+   (T x N x 6); in a file without frames (static), /static/NAME (N x 6). Listed in the XDMF. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec xnat);
 /* A cell field: r[t] holds ncomp values per cell of type t in natural order (NULL for types without this field).
    In a transient file, at the frame just written: /fields/NAME/TYPE (T x E_t x ncomp); in a file without frames:
    /static/NAME/TYPE (E_t x ncomp). Attribute "components" names the columns (compnames). Each component is a cell
-   attribute "NAME_COMPONENT" of the XDMF. Flushed. Collective. */
+   attribute "NAME_COMPONENT" of the XDMF. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[]);
 /* Write a single node field (N x 6, natural order) as dataset name, e.g. "/static/displacement" (listed in the XDMF
    when under /static). Collective. */
@@ -59,7 +60,7 @@ PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const
 PETSC_EXTERN PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[]);
 /* Append n rows of probe p: times, and values ndof x 3 (x, v, a) per row, valid on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt p, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride);
-/* Flush to disk (H5Fflush) and rewrite the XDMF file. Collective. */
+/* Flush to disk (H5Fflush) and rewrite the XDMF file: call it once a frame's fields are written. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterFlush(FlxWriter w);
 /* Close the file (and release the writer). Safe on every error path: after an I/O error the file is already closed
    and only memory is freed. Collective. */

@@ -76,12 +76,29 @@ void FlxH5Local(FlxH5IO *io, const char call[])
   if (!io->pending[0]) Reason(io, errno, call, io->pending, sizeof(io->pending));
 }
 
+/* Test hook: FLX_TEST_H5_FAIL=RANK:N makes the N-th collective check on rank RANK report a failure, so the tests can
+   show that an HDF5 error on any one rank stops every rank (no hang) with the file closed and readable. */
+static PetscBool Injected(FlxH5IO *io)
+{
+  static int  parsed = 0, frank = -1;
+  static long fcount = -1, count = 0;
+
+  if (!parsed) {
+    const char *e = getenv("FLX_TEST_H5_FAIL");
+    parsed        = 1;
+    if (e && sscanf(e, "%d:%ld", &frank, &fcount) != 2) frank = -1;
+  }
+  return (PetscBool)(frank == io->rank && ++count == fcount);
+}
+
 PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[])
 {
-  int  err = errno, mine = failed || io->pending[0], any;
+  int  err       = errno, mine, any;
   char msg[1024] = "";
 
   PetscFunctionBegin;
+  if (Injected(io) && !failed && !io->pending[0]) snprintf(io->pending, sizeof(io->pending), "cannot write the results file %.700s (writing %.150s): HDF5 call %s failed: injected by FLX_TEST_H5_FAIL", io->path, io->what ? io->what : "", call);
+  mine = failed || io->pending[0];
   PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, io->comm));
   if (!any) PetscFunctionReturn(0);
   if (io->pending[0])
@@ -92,32 +109,35 @@ PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[])
   PetscFunctionReturn(0);
 }
 
+/* Space kept free beyond the estimate of HDF5's end of allocation (metadata HDF5 allocates that no helper counted). */
+#define FLX_H5_MARGIN 262144.0
+
 PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes)
 {
-  int  err       = 0;
-  char msg[1024] = "";
+  int    err = 0;
+  double target;
+  char   msg[1024] = "", what[160] = "";
 
   PetscFunctionBegin;
   PetscCheck(!io->failed, io->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", io->path);
+  io->eoa += bytes; /* every rank counts the same: the decision below is the same everywhere */
+  if (io->eoa + FLX_H5_MARGIN <= io->reserved) PetscFunctionReturn(0);
+  target = io->eoa + 2 * FLX_H5_MARGIN; /* reserve ahead, so most calls need no communication */
   if (io->rank == 0 && io->fd >= 0) {
-    haddr_t     eoa = 0;
     struct stat st;
-    if (H5Fget_eoa(io->file, &eoa) >= 0 && !fstat(io->fd, &st)) {
-      off_t target = (off_t)eoa + (off_t)(2 * bytes) + (off_t)(1 << 20); /* twice the data (chunks) and 1 MiB of metadata */
-      if (target > st.st_size) {
-        if (io->fallocate && fallocate(io->fd, 0, st.st_size, target - st.st_size)) {
-          if (errno == EOPNOTSUPP || errno == ENOSYS)
-            io->fallocate = PETSC_FALSE;
-          else
-            err = errno;
-        }
-        if (!io->fallocate && !err && ftruncate(io->fd, target)) err = errno; /* no reservation: at least the size */
+    if (!fstat(io->fd, &st) && (double)st.st_size < target) {
+      if (io->fallocate && fallocate(io->fd, 0, st.st_size, (off_t)target - st.st_size)) {
+        if (errno == EOPNOTSUPP || errno == ENOSYS)
+          io->fallocate = PETSC_FALSE;
+        else
+          err = errno;
       }
+      if (!io->fallocate && !err && ftruncate(io->fd, (off_t)target)) err = errno; /* no blocks: at least the size */
     }
   }
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, io->comm));
+  io->reserved = target;
   if (err) {
-    char what[160] = "";
     if (io->what && io->what[0]) snprintf(what, sizeof(what), " (writing %s)", io->what);
     if (err == ENOSPC)
       snprintf(msg, sizeof(msg), "cannot write the results file %.700s%s: no space left on device", io->path, what);
@@ -128,6 +148,63 @@ PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes)
     PetscCall(FlxH5Fail(io, (PetscBool)(io->rank == 0), msg));
   }
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5Resync(FlxH5IO *io)
+{
+  double size = -1;
+
+  PetscFunctionBegin;
+  if (io->rank == 0 && io->fd >= 0) {
+    struct stat st;
+    if (!fstat(io->fd, &st)) size = (double)st.st_size;
+  }
+  PetscCallMPI(MPI_Bcast(&size, 1, MPI_DOUBLE, 0, io->comm));
+  if (size >= 0) { /* HDF5 sets the size to its end of allocation when that moved: a bound of it, exact then */
+    io->reserved = size;
+    io->eoa      = PetscMin(io->eoa, size);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5PreCheck(FlxH5IO *io, const char tmp[])
+{
+  int  err = 0;
+  char msg[1024];
+
+  PetscFunctionBegin;
+  if (io->rank == 0) {
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+      err = errno;
+    else {
+      if (fallocate(fd, 0, 0, (off_t)(2 * FLX_H5_MARGIN)) && errno != EOPNOTSUPP && errno != ENOSYS) err = errno;
+      close(fd);
+      if (err) (void)unlink(tmp);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, io->comm));
+  if (!err) PetscFunctionReturn(0);
+  snprintf(msg, sizeof(msg), "cannot create the results file %.700s (-output_file): %s", io->path, err == ENOSPC ? "no space left on device" : err == EDQUOT ? "disk quota exceeded"
+                                                                                                                                                             : strerror(err));
+  SETERRQ(io->comm, err == ENOSPC || err == EDQUOT ? PETSC_ERR_FILE_WRITE : PETSC_ERR_FILE_OPEN, "%s%s", msg, err == ENOSPC || err == EDQUOT ? "" : ": does its directory exist and is it writable?");
+}
+
+static PetscBool closeFailed_ = PETSC_FALSE;
+
+void FlxH5Init(void)
+{
+  static PetscBool done = PETSC_FALSE;
+
+  if (done) return;
+  done = PETSC_TRUE;
+  /* HDF5 must not clean up at exit, after MPI_Finalize: PetscFinalize closes the library (CloseAllAtFinalize) */
+  (void)H5dont_atexit();
+}
+
+void FlxH5CloseFailed(void)
+{
+  closeFailed_ = PETSC_TRUE;
 }
 
 void FlxH5TrimReserve(const char path[])
@@ -157,13 +234,17 @@ static PetscBool finalizeRegistered_ = PETSC_FALSE;
 static PetscErrorCode CloseAllAtFinalize(void)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < nOpen_; k++)
-    if (Open_[k]->file >= 0 && Open_[k]->abort) (void)Open_[k]->abort(Open_[k]);
-  nOpen_ = 0;
+  while (nOpen_ > 0) { /* writers an error path never destroyed: close them (collective, every rank has the same) */
+    FlxH5IO *io = Open_[nOpen_ - 1];
+    FlxH5Unregister(io);
+    if (io->file >= 0 && io->abort) (void)io->abort(io);
+  }
   PetscCall(PetscFree(Open_));
   capOpen_            = 0;
   finalizeRegistered_ = PETSC_FALSE;
-  H5close(); /* now, while MPI is alive: HDF5's own exit handler would run after MPI_Finalize */
+  /* now, while MPI is alive (HDF5's own exit handler would run after MPI_Finalize); not after a failed H5Fclose:
+     HDF5 keeps a half-destroyed file then, and closing the library would crash on it */
+  if (!closeFailed_) H5close();
   PetscFunctionReturn(0);
 }
 
@@ -219,12 +300,63 @@ PetscErrorCode FlxH5CreateExtendible(FlxH5IO *io, hid_t loc, const char name[], 
   if (r == 1) chunk[0] = 1024;
   if (r == 2 && dims[1] * 1024 <= 65536) chunk[0] = 1024 / (dims[1] ? dims[1] : 1) + 1;
   if (r == 3 && dims[1] > 65536) chunk[1] = 65536;
+  PetscCall(FlxH5Reserve(io, 4096)); /* its object header (chunks are counted when the dataset grows) */
   FLX_H5LID(io, space, H5Screate_simple(r, cur, max));
   FLX_H5LID(io, plist, H5Pcreate(H5P_DATASET_CREATE));
   FLX_H5L(io, H5Pset_chunk(plist, r, chunk));
   FLX_H5ID(io, *dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT));
   FLX_H5L(io, H5Pclose(plist));
   FLX_H5L(io, H5Sclose(space));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5CreateDataset(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], hid_t *dset)
+{
+  hid_t  space;
+  double bytes = (double)H5Tget_size(type);
+
+  PetscFunctionBegin;
+  for (int i = 0; i < r; i++)
+    bytes *= (double)dims[i];
+  PetscCall(FlxH5Reserve(io, bytes + 4096)); /* contiguous storage is allocated when created (parallel HDF5) */
+  FLX_H5LID(io, space, H5Screate_simple(r, dims, NULL));
+  FLX_H5ID(io, *dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5L(io, H5Sclose(space));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5CreateGroup(FlxH5IO *io, hid_t loc, const char name[], hid_t *g)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxH5Reserve(io, 4096));
+  FLX_H5ID(io, *g, H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxH5SetExtent(FlxH5IO *io, hid_t dset, const hsize_t dims[])
+{
+  hid_t   space, plist;
+  hsize_t old[4], chunk[4];
+  int     r;
+  double  nold = 1, nnew = 1, csize;
+
+  PetscFunctionBegin;
+  FLX_H5LID(io, space, H5Dget_space(dset));
+  FLX_H5LID(io, r, H5Sget_simple_extent_dims(space, old, NULL));
+  FLX_H5L(io, H5Sclose(space));
+  FLX_H5LID(io, plist, H5Dget_create_plist(dset));
+  FLX_H5L(io, H5Pget_chunk(plist, 4, chunk));
+  FLX_H5L(io, H5Pclose(plist));
+  FLX_H5LID(io, space, H5Dget_type(dset));
+  csize = (double)H5Tget_size(space);
+  FLX_H5L(io, H5Tclose(space));
+  for (int i = 0; i < r && i < 4; i++) { /* chunks allocated when the new rows are written */
+    nold *= PetscCeilReal((double)old[i] / (double)chunk[i]);
+    nnew *= PetscCeilReal((double)dims[i] / (double)chunk[i]);
+    csize *= (double)chunk[i];
+  }
+  PetscCall(FlxH5Reserve(io, nnew > nold ? (nnew - nold) * (csize + 8192) : 0)); /* and chunk-index nodes */
+  FLX_H5(io, H5Dset_extent(dset, dims));
   PetscFunctionReturn(0);
 }
 
@@ -241,8 +373,8 @@ PetscErrorCode FlxH5WriteRoot(FlxH5IO *io, hid_t loc, const char name[], hid_t t
   hid_t space, dset, xfer;
 
   PetscFunctionBegin;
-  FLX_H5LID(io, space, H5Screate_simple(r, dims, NULL));
-  FLX_H5ID(io, dset, H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(io, loc, name, type, r, dims, &dset));
+  FLX_H5LID(io, space, H5Dget_space(dset));
   PetscCall(CollectiveXfer(io, &xfer));
   if (io->rank) FLX_H5L(io, H5Sselect_none(space));
   FLX_H5(io, H5Dwrite(dset, type, io->rank ? space : H5S_ALL, space, xfer, data));
@@ -265,7 +397,7 @@ PetscErrorCode FlxH5AppendRoot(FlxH5IO *io, hid_t dset, hid_t type, hsize_t n, c
   FLX_H5L(io, H5Sclose(fspace));
   start[0] = dims[0];
   dims[0] += n;
-  FLX_H5(io, H5Dset_extent(dset, dims));
+  PetscCall(FlxH5SetExtent(io, dset, dims));
   FLX_H5LID(io, fspace, H5Dget_space(dset));
   for (int i = 0; i < r; i++)
     count[i] = i ? dims[i] : n;
@@ -290,6 +422,8 @@ PetscErrorCode FlxH5WriteStringAttribute(FlxH5IO *io, hid_t loc, const char name
   size_t len = strlen(value);
 
   PetscFunctionBegin;
+  PetscCheck(len < 65000, io->comm, PETSC_ERR_ARG_SIZ, "%s: %d characters do not fit in an HDF5 attribute (64 KiB)", name, (int)len);
+  PetscCall(FlxH5Reserve(io, 4096.0 + len));
   FLX_H5LID(io, type, H5Tcopy(H5T_C_S1));
   FLX_H5L(io, H5Tset_size(type, len ? len : 1));
   FLX_H5LID(io, space, H5Screate(H5S_SCALAR));
@@ -310,7 +444,7 @@ PetscErrorCode FlxH5EnsureGroup(FlxH5IO *io, const char path[])
   FLX_H5ID(io, exists, H5Lexists(io->file, path, H5P_DEFAULT));
   if (!exists) {
     hid_t g;
-    FLX_H5ID(io, g, H5Gcreate2(io->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(FlxH5CreateGroup(io, io->file, path, &g));
     FLX_H5L(io, H5Gclose(g));
   }
   PetscFunctionReturn(0);
@@ -324,6 +458,7 @@ PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal 
   char        msg[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBegin;
+  FlxH5Init();
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
     H5E_auto2_t fn;

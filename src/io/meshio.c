@@ -15,7 +15,7 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     Nc += mesh->Ncells[t];
   PetscCheck(mesh->rank != 0 || sm, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the serial mesh was released before it was written");
-  FLX_H5ID(io, g, H5Gcreate2(file, "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateGroup(io, file, "/mesh", &g));
   dims[0] = (hsize_t)mesh->Nnodes;
   dims[1] = 3;
   PetscCall(FlxH5WriteRoot(io, g, "coordinates", H5T_NATIVE_DOUBLE, 2, dims, mesh->rank == 0 ? sm->xyz : NULL));
@@ -44,7 +44,7 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
         grp[k++] = sm->group[c];
       }
     }
-    FLX_H5ID(io, gt, H5Gcreate2(g, FlxCellTypeNames[t], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(FlxH5CreateGroup(io, g, FlxCellTypeNames[t], &gt));
     dims[0] = (hsize_t)mesh->Ncells[t];
     dims[1] = (hsize_t)nn;
     PetscCall(FlxH5WriteRoot(io, gt, "connectivity", H5T_NATIVE_LLONG, 2, dims, conn));
@@ -54,20 +54,17 @@ PetscErrorCode FlxMeshWriteHDF5(FlxMesh mesh, long long file_id)
     if (mesh->rank == 0) PetscCall(PetscFree3(conn, part, grp));
   }
   { /* group names, comma separated, in group-index order */
-    char  names[4096] = "";
-    hid_t type, space, attr;
+    char  *names;
+    size_t len = 1;
+    for (PetscInt k = 0; k < mesh->ngroups; k++)
+      len += strlen(mesh->gname[k]) + 1;
+    PetscCall(PetscCalloc1(len, &names));
     for (PetscInt k = 0; k < mesh->ngroups; k++) {
-      PetscCall(PetscStrlcat(names, k ? "," : "", sizeof(names)));
-      PetscCall(PetscStrlcat(names, mesh->gname[k], sizeof(names)));
+      PetscCall(PetscStrlcat(names, k ? "," : "", len));
+      PetscCall(PetscStrlcat(names, mesh->gname[k], len));
     }
-    FLX_H5LID(io, type, H5Tcopy(H5T_C_S1));
-    FLX_H5L(io, H5Tset_size(type, strlen(names) + 1));
-    FLX_H5LID(io, space, H5Screate(H5S_SCALAR));
-    FLX_H5ID(io, attr, H5Acreate2(g, "groups", type, space, H5P_DEFAULT, H5P_DEFAULT));
-    FLX_H5(io, H5Awrite(attr, type, names));
-    FLX_H5L(io, H5Aclose(attr));
-    FLX_H5L(io, H5Sclose(space));
-    FLX_H5L(io, H5Tclose(type));
+    PetscCall(FlxH5WriteStringAttribute(io, g, "groups", names));
+    PetscCall(PetscFree(names));
   }
   FLX_H5L(io, H5Gclose(g));
   PetscFunctionReturn(0);

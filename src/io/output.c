@@ -1,6 +1,7 @@
 /* FlxOutput: the output of a run. Reads -output_* and -probe_* options, opens the results file,
    writes mesh and attributes, defines the probes and connects the stepper's output callbacks. */
 #include <flexure/flexure.h>
+#include <sys/stat.h>
 
 #define FLX_MAX_PROBE_NAMES 64
 
@@ -47,9 +48,16 @@ PetscErrorCode FlxOutputSetFromOptions(FlxOutput out)
   PetscOptionsEnd();
   PetscCheck(out->interval >= 0 && out->frames > 0, out->comm, PETSC_ERR_USER_INPUT, "-output_interval must be >= 0 and -output_frames > 0");
   out->nprobe = n;
+  for (PetscInt k = 0; k < n; k++) { /* names become HDF5 groups /probes/NAME */
+    size_t len = strlen(names[k]);
+    PetscCheck(len > 0 && len < FLX_NAME_LEN, out->comm, PETSC_ERR_USER_INPUT, "-probe_names: probe name '%s' must have 1 to %d characters", names[k], FLX_NAME_LEN - 1);
+    PetscCheck(!strchr(names[k], '/') && strcmp(names[k], ".") && strcmp(names[k], ".."), out->comm, PETSC_ERR_USER_INPUT, "-probe_names: probe name '%s' must not contain '/' (nor be . or ..)", names[k]);
+    for (PetscInt j = 0; j < k; j++)
+      PetscCheck(strcmp(names[j], names[k]), out->comm, PETSC_ERR_USER_INPUT, "-probe_names: probe '%s' is listed twice", names[k]);
+  }
   for (PetscInt k = 0; k < n; k++) {
     ProbeDef *p = &out->probe[k];
-    char      pre[128], dofs[128] = "ux,uy,uz,rx,ry,rz", buf[128], *tok, *save = NULL;
+    char      pre[128], dofs[128] = "ux,uy,uz,rx,ry,rz", buf[128], *tok, *save = NULL, group[PETSC_MAX_PATH_LEN] = "";
     PetscBool setn, setg;
     PetscCall(PetscStrncpy(p->name, names[k], sizeof(p->name)));
     PetscCall(PetscFree(names[k]));
@@ -57,10 +65,12 @@ PetscErrorCode FlxOutputSetFromOptions(FlxOutput out)
     p->node = -1;
     PetscOptionsBegin(out->comm, pre, "Probe", "FlxOutput");
     PetscCall(PetscOptionsInt("-node", "Node number (0-based, natural order of the mesh)", "FlxOutputSetFromOptions", p->node, &p->node, &setn));
-    PetscCall(PetscOptionsString("-group", "Physical group of exactly one node", "FlxOutputSetFromOptions", p->group, p->group, sizeof(p->group), &setg));
+    PetscCall(PetscOptionsString("-group", "Physical group of exactly one node", "FlxOutputSetFromOptions", group, group, sizeof(group), &setg));
     PetscCall(PetscOptionsString("-dofs", "DOFs recorded: list of ux,uy,uz,rx,ry,rz", "FlxOutputSetFromOptions", dofs, dofs, sizeof(dofs), NULL));
     PetscOptionsEnd();
     PetscCheck(setn != setg, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': give exactly one of -%snode or -%sgroup", p->name, pre, pre);
+    PetscCheck(strlen(group) < sizeof(p->group), out->comm, PETSC_ERR_USER_INPUT, "-%sgroup: group name '%s' is longer than %d characters", pre, group, (int)sizeof(p->group) - 1);
+    PetscCall(PetscStrncpy(p->group, group, sizeof(p->group)));
     PetscCall(PetscStrncpy(buf, dofs, sizeof(buf)));
     p->ndof = 0;
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -115,6 +125,7 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
     PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
   PetscCall(FlxModelWriteCellFields(out->model, out->writer, t, x)); /* shell resultants and stresses, beam forces and stresses */
+  PetscCall(FlxWriterFlush(out->writer)); /* the frame is complete: one flush for all its fields */
   PetscFunctionReturn(0);
 }
 
@@ -141,6 +152,59 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
   PetscFunctionReturn(0);
 }
 
+/* Rank 0: whether path is the same file as the existing file cand (same device and inode: links, symlinks and
+   relative spellings are all seen through). */
+static PetscBool SameFile(const char path[], const char cand[])
+{
+  struct stat a, b;
+
+  return (PetscBool)(!stat(path, &a) && !stat(cand, &b) && S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+/* Refuse an output path (the results file, its XDMF or its temporary name) that is an input of the run: a file named
+   by any option (the mesh, -ts_omega_max_file, tables...) or on the command line (the case file). Collective. */
+static PetscErrorCode CheckNotAnInput(FlxOutput out, const char cmdline[])
+{
+  char       *all, *cmd, *tok, *save = NULL, msg[2 * PETSC_MAX_PATH_LEN + 256] = "", prev[256] = "";
+  const char *outs[3];
+  char        tmp[PETSC_MAX_PATH_LEN + 8];
+  PetscMPIInt rank;
+  int         bad = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(out->comm, &rank));
+  PetscCall(FlxOutputGetPath(out, &outs[0], &outs[1]));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", out->path));
+  outs[2] = tmp;
+  if (rank == 0) {
+    PetscCall(PetscOptionsGetAll(NULL, &all));
+    PetscCall(PetscStrallocpy(cmdline ? cmdline : "", &cmd));
+    for (int src = 0; src < 2 && !bad; src++) {
+      save    = NULL;
+      prev[0] = 0;
+      for (tok = strtok_r(src ? cmd : all, " ", &save); tok && !bad; tok = strtok_r(NULL, " ", &save)) {
+        PetscBool isout;
+        PetscCall(PetscStrcmp(prev, "-output_file", &isout));
+        if (tok[0] == '-') {
+          PetscCall(PetscStrncpy(prev, tok, sizeof(prev)));
+          continue;
+        }
+        if (!isout)
+          for (int k = 0; k < 3 && !bad; k++)
+            if (SameFile(outs[k], tok)) {
+              bad = 1;
+              PetscCall(PetscSNPrintf(msg, sizeof(msg), "-output_file %s would overwrite %s, an input of this run (%s): choose another output name", out->path, tok, prev[0] ? prev : "the case file"));
+            }
+        prev[0] = 0;
+      }
+    }
+    PetscCall(PetscFree(all));
+    PetscCall(PetscFree(cmd));
+  }
+  PetscCall(FlxCheckCollective(out->comm, (PetscBool)bad, PETSC_ERR_USER_INPUT, msg));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, const char cmdline[])
 {
   FlxMesh     mesh;
@@ -152,6 +216,9 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   PetscFunctionBegin;
   out->model = model;
   PetscCall(FlxModelGetMesh(model, &mesh));
+  for (PetscInt p = 0; p < out->nprobe; p++)
+    PetscCall(ProbeNode(out, mesh, &out->probe[p])); /* input errors before the file exists */
+  PetscCall(CheckNotAnInput(out, cmdline));
   PetscCall(FlxWriterCreate(out->comm, out->path, &out->writer));
   PetscCall(FlxWriterWriteMesh(out->writer, mesh));
   PetscCall(FlxWriterSetAttribute(out->writer, "flexure_version", FLX_VERSION_STRING));
@@ -161,8 +228,6 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
   PetscCall(FlxWriterSetAttributeReal(out->writer, "ranks", size));
   for (int j = 0; j < 3; j++)
     PetscCall(FlxModelCreateNaturalVector(model, &out->nat[j]));
-  for (PetscInt p = 0; p < out->nprobe; p++)
-    PetscCall(ProbeNode(out, mesh, &out->probe[p]));
   if (ts) {
     PetscReal dt, hcrit, Om, wp, wb;
     PetscCall(FlxStepperGetDescription(ts, &type, desc, sizeof(desc)));

@@ -10,7 +10,7 @@ PetscErrorCode FlxWriterCreateSeries(FlxWriter w)
   hid_t g;
 
   PetscFunctionBegin;
-  FLX_H5ID(&w->io, g, H5Gcreate2(w->io.file, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateGroup(&w->io, w->io.file, "/energy", &g));
   for (int k = 0; k < 6; k++) {
     hsize_t dims[1] = {0};
     PetscCall(FlxH5CreateExtendible(&w->io, g, EnergyNames[k], H5T_NATIVE_DOUBLE, 1, dims, &w->energy[k]));
@@ -53,7 +53,6 @@ PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const FlxLedgerRow
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the energy ledger");
-  PetscCall(FlxH5Reserve(&w->io, 6.0 * 8.0 * (n + 2048)));
   PetscCall(FlxWriterStaging(w, n + 1, &col));
   for (int k = 0; k < 6; k++) {
     for (PetscInt i = 0; i < n; i++)
@@ -86,7 +85,6 @@ PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndo
     PetscCheck(strcmp(w->probe[k].name, name), w->comm, PETSC_ERR_USER_INPUT, "probe '%s' is listed twice in -probe_names", name);
   PetscCheck(ndof > 0 && ndof <= 6, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "probe '%s' records %" PetscInt_FMT " DOFs (1 to 6)", name, ndof);
   FlxWriterSetWhat(w, "the probe %s", name);
-  PetscCall(FlxH5Reserve(&w->io, 4096.0));
   if (w->nprobe == w->capprobe) {
     Probe *tmp;
     w->capprobe = 2 * w->capprobe + 8;
@@ -100,7 +98,7 @@ PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndo
   p->time = p->val[0] = p->val[1] = p->val[2] = -1;
   PetscCall(PetscStrallocpy(name, &p->name));
   PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", name));
-  FLX_H5ID(&w->io, g, H5Gcreate2(w->io.file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateGroup(&w->io, w->io.file, path, &g));
   PetscCall(FlxH5CreateExtendible(&w->io, g, "time", H5T_NATIVE_DOUBLE, 1, dims, &p->time));
   for (int k = 0; k < 3; k++)
     PetscCall(FlxH5CreateExtendible(&w->io, g, vn[k], H5T_NATIVE_DOUBLE, 2, dims, &p->val[k]));
@@ -117,7 +115,6 @@ PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the probe %s", p->name);
-  PetscCall(FlxH5Reserve(&w->io, 8.0 * (3 * p->ndof + 1) * (n + 1024)));
   PetscCall(FlxWriterStaging(w, n * PetscMax(p->ndof, 1) + 1, &buf));
   if (w->rank == 0)
     for (PetscInt i = 0; i < n; i++)
@@ -151,7 +148,6 @@ PetscErrorCode FlxWriterDefineHistory(FlxWriter w, const char name[], PetscInt n
     PetscCheck(strncmp(w->hist[k].name, name, l) || name[l] != '/', w->comm, PETSC_ERR_USER_INPUT, "history series %s would be inside the series %s", name, w->hist[k].name);
   }
   FlxWriterSetWhat(w, "the history series %s", name);
-  PetscCall(FlxH5Reserve(&w->io, 8.0 * ncol * 1024 + 4096));
   PetscCall(FlxH5EnsureGroup(&w->io, "/history"));
   if (slash) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%.*s", (int)(slash - name), name));
@@ -186,7 +182,6 @@ PetscErrorCode FlxWriterAppendHistory(FlxWriter w, PetscInt id, PetscInt n, cons
   PetscCheck(id >= 0 && id < w->nhist, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "no history series %" PetscInt_FMT, id);
   h = &w->hist[id];
   FlxWriterSetWhat(w, "the history series %s", h->name);
-  PetscCall(FlxH5Reserve(&w->io, 8.0 * h->ncol * (n + 2048)));
   PetscCall(FlxWriterStaging(w, n * h->ncol + 1, &buf));
   if (w->rank == 0)
     for (PetscInt i = 0; i < n * h->ncol; i++)
@@ -202,7 +197,6 @@ PetscErrorCode FlxWriterAppendHistoryTime(FlxWriter w, PetscInt n, const PetscRe
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "/history/time");
-  PetscCall(FlxH5Reserve(&w->io, 8.0 * (n + 2048)));
   if (w->htime < 0) {
     hsize_t dims[1] = {0};
     PetscCall(FlxH5EnsureGroup(&w->io, "/history"));

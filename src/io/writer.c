@@ -11,6 +11,7 @@
 /* Open MPI's I/O layer copies the file name into 256-byte buffers (sharedfp/lockedfile adds ".locktest.RANK"): a longer
    name aborts inside MPI_File_open. Longer paths are opened through their directory's descriptor (/proc/self/fd). */
 #define FLX_MPIIO_NAME_MAX 230
+#define FLX_NAME_MAX 200 /* the file's name: "/proc/self/fd/N/" + name + ".tmp" stays within FLX_MPIIO_NAME_MAX */
 
 static const char *KinNames[3] = {"displacement", "velocity", "acceleration"};
 
@@ -62,6 +63,7 @@ static int CloseObjects(FlxWriter w)
   if (w->time >= 0) H5Dclose(w->time), w->time = -1;
   FlxWriterCloseSeries(w);
   if (io->file >= 0) bad = H5Fclose(io->file) < 0;
+  if (bad) FlxH5CloseFailed();
   io->file = -1;
   if (io->rank == 0) {
     if (io->fd >= 0) close(io->fd);
@@ -75,10 +77,19 @@ static int CloseObjects(FlxWriter w)
   return bad;
 }
 
-/* The error path (and PetscFinalize for a writer never destroyed): close everything, errors ignored. Collective. */
+/* The error path (and PetscFinalize for a writer never destroyed): close everything, errors ignored. Collective.
+   A writer that had no I/O error (another error ended the run) also gets its last XDMF. */
 static PetscErrorCode CloseAll(FlxH5IO *io)
 {
-  (void)CloseObjects((FlxWriter)io);
+  FlxWriter w = (FlxWriter)io;
+  PetscBool ok;
+  int       err;
+
+  (void)CloseObjects(w);
+  if (!io->failed && w->renamed) {
+    w->xdmf_cost = 0;
+    (void)FlxWriterWriteXdmf(w, &ok, &err);
+  }
   return 0;
 }
 
@@ -100,8 +111,8 @@ static PetscErrorCode MPIName(FlxWriter w, char name[], size_t len, int *dirfd)
     PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
   fd = open(dir, O_RDONLY | O_DIRECTORY);
   if (fd >= 0) PetscCall(PetscSNPrintf(name, len, "/proc/self/fd/%d/%s", fd, slash ? slash + 1 : w->h5tmp));
-  ok = fd >= 0 && strlen(name) <= FLX_MPIIO_NAME_MAX && !access("/proc/self/fd", X_OK);
-  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_USER_INPUT, "the results file name is too long for Open MPI's I/O layer (at most " PetscStringize(FLX_MPIIO_NAME_MAX) " characters for its last component): choose a shorter -output_file"));
+  ok = fd >= 0 && strlen(name) <= FLX_MPIIO_NAME_MAX;
+  PetscCall(FlxCheckCollective(w->comm, (PetscBool)!ok, PETSC_ERR_FILE_OPEN, "-output_file: the path is too long for Open MPI's I/O layer and its directory cannot be opened to shorten it: choose a shorter path"));
   *dirfd = fd;
   PetscFunctionReturn(0);
 }
@@ -114,6 +125,7 @@ static PetscErrorCode SetPaths(FlxWriter w, const char path[])
   PetscFunctionBegin;
   PetscCheck(len > 0 && len + 8 < sizeof(w->h5), w->comm, PETSC_ERR_USER_INPUT, "-output_file must name a file (at most %d characters)", (int)sizeof(w->h5) - 8);
   PetscCheck(base[0], w->comm, PETSC_ERR_USER_INPUT, "-output_file %s names a directory, not a file", path);
+  PetscCheck(strlen(base) <= FLX_NAME_MAX, w->comm, PETSC_ERR_USER_INPUT, "-output_file: the file's name (after the last '/') has %d characters, more than the %d that Open MPI's I/O layer accepts: choose a shorter name", (int)strlen(base), FLX_NAME_MAX);
   /* the XDMF refers to the file as NAME:/dataset and Xdmf3 splits at ':' and '|' */
   PetscCheck(!strpbrk(base, ":|"), w->comm, PETSC_ERR_USER_INPUT, "-output_file %s: the file name must not contain ':' or '|' (the XDMF cannot refer to it)", path);
   PetscCall(PetscStrncpy(w->h5, path, sizeof(w->h5)));
@@ -147,9 +159,16 @@ static PetscErrorCode OpenFile(FlxWriter w)
   int   dirfd, err = 0, ok;
 
   PetscFunctionBegin;
+  if (w->rank == 0) {
+    struct stat st;
+    MakeDirs(w->h5);
+    err = !stat(w->h5, &st) && !S_ISREG(st.st_mode); /* a directory, a device (/dev/null): never replaced */
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, w->comm));
+  PetscCheck(!err, w->comm, PETSC_ERR_USER_INPUT, "-output_file %s exists and is not a regular file", w->h5);
   PetscCall(MPIName(w, name, sizeof(name), &dirfd));
-  if (w->rank == 0) MakeDirs(w->h5);
-  PetscCallMPI(MPI_Barrier(w->comm));
+  FlxH5Init();
+  PetscCall(FlxH5PreCheck(&w->io, w->h5tmp)); /* a full disk at start, before HDF5 touches the file */
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   FLX_H5LID(&w->io, fapl, H5Pcreate(H5P_FILE_ACCESS));
   FLX_H5L(&w->io, H5Pset_fapl_mpio(fapl, w->comm, MPI_INFO_NULL));
@@ -163,6 +182,7 @@ static PetscErrorCode OpenFile(FlxWriter w)
   if (!ok) {
     if (w->io.file >= 0) H5Fclose(w->io.file);
     w->io.file = -1;
+    if (w->rank == 0) (void)unlink(w->h5tmp);
     PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, w->comm));
     if (err == ENOSPC)
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot create the results file %s (-output_file): no space left on device", w->h5));
@@ -204,7 +224,6 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   }
   *wout = w;
   FlxWriterSetWhat(w, "the file's groups");
-  PetscCall(FlxH5Reserve(&w->io, 65536));
   PetscCall(FlxWriterCreateSeries(w));
   PetscFunctionReturn(0);
 }
@@ -261,7 +280,7 @@ static PetscErrorCode WriteNodeGroups(FlxWriter w, FlxMesh mesh)
   Vec                mem;
   const PetscScalar *a;
   unsigned char     *u;
-  hid_t              space, dset;
+  hid_t              dset;
   hsize_t            dims[2];
   char               names[8192] = "";
 
@@ -295,12 +314,10 @@ static PetscErrorCode WriteNodeGroups(FlxWriter w, FlxMesh mesh)
   PetscCall(VecRestoreArrayRead(mem, &a));
   dims[0] = (hsize_t)w->N;
   dims[1] = (hsize_t)G;
-  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/mesh/node_groups", H5T_NATIVE_UCHAR, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, "/mesh/node_groups", H5T_NATIVE_UCHAR, 2, dims, &dset));
   PetscCall(WriteRowsRaw(w, dset, -1, lo / G, (hi - lo) / G, G, H5T_NATIVE_UCHAR, u));
   PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "groups", names));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   PetscCall(PetscFree(u));
   PetscCall(VecDestroy(&mem));
   PetscFunctionReturn(0);
@@ -321,7 +338,6 @@ PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
     bytes += (double)w->ncells[t] * (8.0 * FlxCellTypeNodes[t] + 32.0);
   }
   FlxWriterSetWhat(w, "the mesh");
-  PetscCall(FlxH5Reserve(&w->io, bytes));
   PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->io.file));
   PetscCall(WriteNodeGroups(w, mesh));
   w->mesh_written = PETSC_TRUE;
@@ -346,6 +362,7 @@ PetscErrorCode FlxWriterSetAttributeReal(FlxWriter w, const char name[], PetscRe
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the attribute %s", name);
+  PetscCall(FlxH5Reserve(&w->io, 4096));
   FLX_H5LID(&w->io, space, H5Screate(H5S_SCALAR));
   if (H5Aexists(w->io.file, name) > 0) FLX_H5(&w->io, H5Adelete(w->io.file, name));
   FLX_H5ID(&w->io, attr, H5Acreate2(w->io.file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
@@ -407,7 +424,7 @@ static PetscErrorCode FrameNodeField(FlxWriter w, const char name[], Vec xnat)
   }
   f       = &w->nf[k];
   dims[0] = (hsize_t)w->nframes;
-  FLX_H5(&w->io, H5Dset_extent(f->dset, dims));
+  PetscCall(FlxH5SetExtent(&w->io, f->dset, dims));
   PetscCall(WriteRows(w, f->dset, w->nframes - 1, xnat, 6));
   f->nrows = w->nframes;
   PetscFunctionReturn(0);
@@ -420,8 +437,8 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  if (w->dirty) PetscCall(FlxWriterFlush(w)); /* the previous frame, if its writer did not flush it */
   FlxWriterSetWhat(w, "frame %" PetscInt_FMT " (t = %g s)", w->nframes, (double)t);
-  PetscCall(FlxH5Reserve(&w->io, 3.0 * 48.0 * w->N + 8.0 * 1024));
   if (w->time < 0) {
     hsize_t dims[1] = {0};
     PetscCall(FlxH5EnsureGroup(&w->io, "/fields"));
@@ -439,23 +456,21 @@ PetscErrorCode FlxWriterWriteFields(FlxWriter w, PetscReal t, Vec x, Vec v, Vec 
   for (int k = 0; k < 3; k++)
     PetscCall(FrameNodeField(w, KinNames[k], vecs[k]));
   PetscCall(FlxH5AppendRoot(&w->io, w->time, H5T_NATIVE_DOUBLE, 1, &tt));
-  PetscCall(FlxWriterFlush(w));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
 /* Write a static node field /static/name (N x 6) and register it for the XDMF. */
 static PetscErrorCode StaticNodeField(FlxWriter w, const char path[], const char label[], Vec x)
 {
-  hid_t    space, dset;
+  hid_t    dset;
   hsize_t  dims[2] = {(hsize_t)w->N, 6};
   PetscInt k;
 
   PetscFunctionBegin;
-  FLX_H5LID(&w->io, space, H5Screate_simple(2, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims, &dset));
   PetscCall(WriteRows(w, dset, -1, x, 6));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   if (!strncmp(path, "/static/", 8) && FindNodeField(w, path + 1) < 0) PetscCall(AddNodeField(w, path + 1, label, &k));
   PetscFunctionReturn(0);
 }
@@ -466,7 +481,6 @@ PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec 
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   PetscCall(FlxWriterCheckName(w, name, "node field", PETSC_FALSE));
   FlxWriterSetWhat(w, "the node field %s", name);
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
   if (w->nframes)
     PetscCall(FrameNodeField(w, name, xnat));
   else {
@@ -475,7 +489,7 @@ PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char name[], Vec 
     PetscCall(FlxH5EnsureGroup(&w->io, "/static"));
     PetscCall(StaticNodeField(w, path, name, xnat));
   }
-  PetscCall(FlxWriterFlush(w));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
@@ -487,7 +501,6 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "%s", name);
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N));
   PetscCall(PetscStrncpy(grp, name, sizeof(grp)));
   slash = strrchr(grp, '/');
   if (slash && slash != grp) {
@@ -498,16 +511,23 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k)
+/* Find or register cell field name; *isnew says whether it was registered now. */
+static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k, PetscBool *isnew)
 {
   CellField *f;
+  size_t     len = 1;
 
   PetscFunctionBegin;
+  *isnew = PETSC_FALSE;
   for (*k = 0; *k < w->ncf; (*k)++)
     if (!strcmp(w->cf[*k].name, name) && w->cf[*k].isstatic == isstatic) break;
   if (*k < w->ncf) {
     PetscCheck(w->cf[*k].ncomp == ncomp, w->comm, PETSC_ERR_ARG_WRONG, "cell field %s written with %" PetscInt_FMT " components, earlier with %" PetscInt_FMT, name, ncomp, w->cf[*k].ncomp);
     PetscFunctionReturn(0);
+  }
+  for (PetscInt c = 0; c < ncomp; c++) {
+    PetscCheck(compnames[c][0] && !strchr(compnames[c], ','), w->comm, PETSC_ERR_ARG_WRONG, "cell field %s: component name '%s' must be non-empty and hold no ','", name, compnames[c]);
+    len += strlen(compnames[c]) + 1;
   }
   if (w->ncf == w->capcf) {
     CellField *tmp;
@@ -522,16 +542,21 @@ static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncom
   f->ncomp    = ncomp;
   f->isstatic = isstatic;
   PetscCall(PetscMalloc1(ncomp, &f->comp));
-  for (PetscInt c = 0; c < ncomp; c++)
+  PetscCall(PetscCalloc1(len, &f->comps));
+  for (PetscInt c = 0; c < ncomp; c++) {
     PetscCall(PetscStrallocpy(compnames[c], &f->comp[c]));
+    PetscCall(PetscStrlcat(f->comps, c ? "," : "", len));
+    PetscCall(PetscStrlcat(f->comps, compnames[c], len));
+  }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     f->dset[t] = -1;
-  *k = w->ncf++;
+  *k     = w->ncf++;
+  *isnew = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
 /* The cell field of one type: static /static/NAME/TYPE, or row nframes-1 of /fields/NAME/TYPE. */
-static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, const char comps[])
+static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r)
 {
   char    path[400];
   hsize_t dims[3] = {0, (hsize_t)w->ncells[t], (hsize_t)f->ncomp};
@@ -539,24 +564,22 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/%s/%s", f->isstatic ? "static" : "fields", f->name, FlxCellTypeNames[t]));
   if (f->isstatic) {
-    hid_t space, dset;
-    FLX_H5LID(&w->io, space, H5Screate_simple(2, dims + 1, NULL));
-    FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, path, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    hid_t dset;
+    PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims + 1, &dset));
     PetscCall(WriteRows(w, dset, -1, r, f->ncomp));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", comps));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", f->comps));
     FLX_H5L(&w->io, H5Dclose(dset));
-    FLX_H5L(&w->io, H5Sclose(space));
     f->has[t] = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   if (f->dset[t] < 0) {
     PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 3, dims, &f->dset[t]));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", comps));
+    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", f->comps));
     f->first[t] = w->nframes - 1;
     f->has[t]   = PETSC_TRUE;
   }
   dims[0] = (hsize_t)w->nframes;
-  FLX_H5(&w->io, H5Dset_extent(f->dset[t], dims));
+  PetscCall(FlxH5SetExtent(&w->io, f->dset[t], dims));
   PetscCall(WriteRows(w, f->dset[t], w->nframes - 1, r, f->ncomp));
   f->nrows[t] = w->nframes;
   PetscFunctionReturn(0);
@@ -564,38 +587,24 @@ static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r, c
 
 PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[])
 {
-  PetscBool isstatic = (PetscBool)(w->nframes == 0);
+  PetscBool isstatic = (PetscBool)(w->nframes == 0), isnew;
   PetscInt  k;
-  double    bytes = 0;
-  char     *comps;
-  size_t    len = 1;
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   PetscCall(FlxWriterCheckName(w, name, "cell field", PETSC_FALSE));
   PetscCheck(ncomp > 0, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "cell field %s needs at least one component", name);
   FlxWriterSetWhat(w, "the cell field %s", name);
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (r[t]) bytes += 8.0 * ncomp * w->ncells[t];
-  PetscCall(FlxH5Reserve(&w->io, bytes));
-  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k));
-  for (PetscInt c = 0; c < ncomp; c++)
-    len += strlen(compnames[c]) + 1;
-  PetscCall(PetscCalloc1(len, &comps));
-  for (PetscInt c = 0; c < ncomp; c++) {
-    if (c) strcat(comps, ",");
-    strcat(comps, compnames[c]);
-  }
-  {
+  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k, &isnew));
+  if (isnew) {
     char grp[300];
     PetscCall(FlxH5EnsureGroup(&w->io, isstatic ? "/static" : "/fields"));
     PetscCall(PetscSNPrintf(grp, sizeof(grp), "/%s/%s", isstatic ? "static" : "fields", name));
     PetscCall(FlxH5EnsureGroup(&w->io, grp));
   }
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t], comps));
-  PetscCall(PetscFree(comps));
-  PetscCall(FlxWriterFlush(w));
+    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t]));
+  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
   PetscFunctionReturn(0);
 }
 
@@ -608,7 +617,7 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
 
 PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
 {
-  hid_t    space, dset;
+  hid_t    dset;
   hsize_t  dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, one = 1, nd = (hsize_t)n;
   double  *f, om = (double)omega_max;
   int     *r;
@@ -617,7 +626,6 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
   FlxWriterSetWhat(w, "the modes");
-  PetscCall(FlxH5Reserve(&w->io, 48.0 * w->N * n + 16.0 * n));
   PetscCall(FlxH5EnsureGroup(&w->io, "/modes"));
   PetscCall(PetscMalloc2(n + 1, &f, n + 1, &r));
   for (PetscInt i = 0; i < n; i++) {
@@ -628,12 +636,10 @@ PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq
   PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/rigid_body", H5T_NATIVE_INT, 1, &nd, r));
   PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/modes/omega_max", H5T_NATIVE_DOUBLE, 1, &one, &om));
   PetscCall(PetscFree2(f, r));
-  FLX_H5LID(&w->io, space, H5Screate_simple(3, dims, NULL));
-  FLX_H5ID(&w->io, dset, H5Dcreate2(w->io.file, "/modes/shape", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, "/modes/shape", H5T_NATIVE_DOUBLE, 3, dims, &dset));
   for (PetscInt i = 0; i < n; i++)
     PetscCall(WriteRows(w, dset, i, shapes[i], 6));
   FLX_H5L(&w->io, H5Dclose(dset));
-  FLX_H5L(&w->io, H5Sclose(space));
   PetscCall(PetscFree(w->mode_freq));
   PetscCall(PetscMalloc1(n + 1, &w->mode_freq));
   for (PetscInt i = 0; i < n; i++)
@@ -668,15 +674,17 @@ PetscErrorCode FlxWriterFlush(FlxWriter w)
 
   PetscFunctionBegin;
   PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
-  PetscCall(FlxH5Reserve(&w->io, 0));
+  w->dirty = PETSC_FALSE;
   FLX_H5(&w->io, H5Fflush(w->io.file, H5F_SCOPE_GLOBAL));
-  PetscCall(Rename(w));
+  PetscCall(FlxH5Resync(&w->io));
+  if (!w->renamed && w->mesh_written) w->xdmf_cost = 0; /* the XDMF exists before the file gets its name */
   PetscCall(FlxWriterWriteXdmf(w, &ok, &err));
   if (err == ENOSPC)
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: no space left on device", w->xdmf));
   else
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write the XDMF file %s: %s", w->xdmf, strerror(err)));
   PetscCall(FlxH5Fail(&w->io, (PetscBool)!ok, msg));
+  PetscCall(Rename(w));
   PetscFunctionReturn(0);
 }
 
@@ -692,6 +700,7 @@ static PetscErrorCode FreeAll(FlxWriter w)
     for (PetscInt c = 0; c < w->cf[k].ncomp; c++)
       PetscCall(PetscFree(w->cf[k].comp[c]));
     PetscCall(PetscFree(w->cf[k].comp));
+    PetscCall(PetscFree(w->cf[k].comps));
     PetscCall(PetscFree(w->cf[k].name));
   }
   for (PetscInt g = 0; g < w->ngroups && w->gname; g++)

@@ -227,7 +227,7 @@ PetscErrorCode FlxWriterWriteXdmf(FlxWriter w, PetscBool *ok, int *err)
   if (w->rank != 0) PetscFunctionReturn(0);
   PetscCall(PetscTime(&t0));
   /* a long run with many frames: rewrite a large file at most 5% of the time (it then lags a little behind) */
-  if (w->xdmf_cost > 0.01 && t0 - w->xdmf_last < 20 * w->xdmf_cost) PetscFunctionReturn(0);
+  if (w->xdmf_cost > 0 && t0 - w->xdmf_last < 20 * w->xdmf_cost) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
   errno = 0;
   fp    = fopen(tmp, "w");

@@ -197,6 +197,8 @@ PetscErrorCode FlxErrorHandler(MPI_Comm comm, int line, const char *func, const 
     FlxLastCode = n;
     if (IsInputError(n, mess) || n == PETSC_ERR_NOT_CONVERGED)
       snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess ? mess : "unknown error");
+    else if (n == PETSC_ERR_FILE_WRITE) /* the writer names the file and the cause (no space left on device) */
+      snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess && mess[0] ? mess : "a write failed");
     else if (IsSystemError(n))
       snprintf(FlxLastError, sizeof(FlxLastError), "%s [in %s()]", mess && mess[0] ? mess : n == PETSC_ERR_MEM ? "out of memory"
                                                                                                                : "system error",

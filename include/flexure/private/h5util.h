@@ -18,6 +18,8 @@ struct _FlxH5IO {
   PetscBool   fallocate;                /* the file system allocates blocks for us (fallocate works) */
   const char *what;                     /* what is being written, for messages (a dataset name or "the mesh") */
   char        pending[1024];            /* a local call failed: reported at the next collective check */
+  double      eoa;                      /* upper bound of HDF5's end of allocation (same on every rank) */
+  double      reserved;                 /* the file's size as rank 0 last made or saw it (same on every rank) */
   /* Collective: close every open object and the file after a failure (errors ignored). Set by the owner. */
   PetscErrorCode (*abort)(FlxH5IO *);
 };
@@ -27,11 +29,21 @@ struct _FlxH5IO {
 PETSC_INTERN PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[]);
 /* Collective: fail as FlxH5Check does, with a message given by the first rank where failed is set. */
 PETSC_INTERN PetscErrorCode FlxH5Fail(FlxH5IO *io, PetscBool failed, const char msg[]);
-/* Collective: make sure the file can grow by at least bytes beyond HDF5's end of allocation before they are written
-   (rank 0 allocates the blocks with fallocate), so a full disk is found before HDF5 writes anything and the file,
-   closed at once, stays complete; the file's size also stays above every address HDF5 records, so a run killed during a
-   flush leaves a file that opens. */
+/* Collective: HDF5 is about to allocate up to bytes more (chunks, contiguous data, object headers): keep the file's
+   blocks allocated (rank 0, fallocate) beyond the bound of HDF5's end of allocation plus a margin, so a full disk is
+   found here, before HDF5 writes anything, and the file, closed at once, stays complete (its metadata goes to blocks
+   already held); the file's size also stays above every address HDF5 records, so a run killed during a flush leaves a
+   file that opens. Communicates only when the reserve must grow. */
 PETSC_INTERN PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes);
+/* Collective, after H5Fflush: learn the file's size (HDF5 cuts it to its end of allocation). */
+PETSC_INTERN PetscErrorCode FlxH5Resync(FlxH5IO *io);
+/* Collective, before HDF5 creates tmp: rank 0 creates it and allocates the first reserve, so a full disk at start is
+   reported (no space left on device) before HDF5 touches the file. */
+PETSC_INTERN PetscErrorCode FlxH5PreCheck(FlxH5IO *io, const char tmp[]);
+/* Keep HDF5 from cleaning up at exit, after MPI_Finalize (PetscFinalize closes it). Call before any HDF5 call. */
+PETSC_INTERN void FlxH5Init(void);
+/* An H5Fclose failed: HDF5 must not be closed at PetscFinalize (it would crash on the half-closed file). */
+PETSC_INTERN void FlxH5CloseFailed(void);
 /* Whether the file system holding path is full (under 64 KiB left). Not collective. */
 PETSC_INTERN PetscBool FlxH5DiskFull(const char path[]);
 /* Rank 0 after the file is closed: trim the reserve (the file ends at HDF5's end of allocation). Not collective. */
@@ -64,6 +76,11 @@ PETSC_INTERN void FlxH5Local(FlxH5IO *io, const char call[]);
 
 /* Create a chunked dataset of rank r with an unlimited first dimension (initial extent 0). Collective. */
 PETSC_INTERN PetscErrorCode FlxH5CreateExtendible(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], hid_t *dset);
+/* Create a contiguous dataset (its storage reserved), a group, or grow a chunked dataset to dims (the new chunks
+   reserved). Collective. */
+PETSC_INTERN PetscErrorCode FlxH5CreateDataset(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], hid_t *dset);
+PETSC_INTERN PetscErrorCode FlxH5CreateGroup(FlxH5IO *io, hid_t loc, const char name[], hid_t *g);
+PETSC_INTERN PetscErrorCode FlxH5SetExtent(FlxH5IO *io, hid_t dset, const hsize_t dims[]);
 /* Write a whole dataset from rank 0 (other ranks pass nothing). Collective. */
 PETSC_INTERN PetscErrorCode FlxH5WriteRoot(FlxH5IO *io, hid_t loc, const char name[], hid_t type, int r, const hsize_t dims[], const void *data);
 /* Grow dataset's first dimension by n rows and write them from rank 0. Collective. */

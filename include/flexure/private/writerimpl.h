@@ -20,6 +20,7 @@ typedef struct {
   char     *name;
   PetscInt  ncomp;
   char    **comp;
+  char     *comps; /* the components, comma-separated (attribute "components") */
   PetscBool isstatic;
   PetscBool has[FLX_NUM_CELL_TYPES];
   hid_t     dset[FLX_NUM_CELL_TYPES]; /* transient: open extendible datasets (-1: none) */
@@ -69,6 +70,7 @@ struct _p_FlxWriter {
   PetscInt    ngroups; /* physical groups: node membership in /mesh/node_groups (N x G) */
   char      **gname;
   PetscBool   mesh_written;
+  PetscBool   dirty;                /* written since the last flush */
   double      xdmf_cost, xdmf_last; /* wall time of the last XDMF write and when it ended */
 };
 
