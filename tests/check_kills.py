@@ -25,6 +25,38 @@ def read_all(f):
     return f["time"].shape[0] if "time" in f else 0
 
 
+def session(sid):
+    """The processes of session sid (mpiexec starts each rank in a process group of its own)."""
+    pids = []
+    for x in os.listdir("/proc"):
+        if x.isdigit():
+            try:
+                with open(f"/proc/{x}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[3]) == sid and fields[0] != "Z":
+                    pids.append(int(x))
+            except (OSError, IndexError, ValueError):
+                pass
+    return pids
+
+
+def kill_job(p, sig):
+    """Signal every process of the job at once, as a batch system does (its cgroup), and wait until all are gone:
+    a rank left running after mpiexec dies would still be writing while the file is read."""
+    for pid in session(p.pid):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+    t0 = time.time()
+    while session(p.pid) and time.time() - t0 < 60:
+        p.poll()
+        time.sleep(0.01)
+    for pid in session(p.pid):  # a job that ignored the signal for a minute
+        os.kill(pid, signal.SIGKILL)
+    p.wait()
+
+
 def one(c, i, sig, delay, d):
     h5 = os.path.join(d, "results.h5")
     for x in os.listdir(d):
@@ -36,15 +68,7 @@ def one(c, i, sig, delay, d):
     while not os.path.exists(h5) and p.poll() is None and time.time() - t0 < 60:
         time.sleep(0.001)
     time.sleep(delay)
-    try:
-        os.killpg(p.pid, sig)
-    except ProcessLookupError:
-        pass
-    try:
-        p.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
+    kill_job(p, sig)
     what = f"run {i}: {sig.name} {delay:.3f} s after the file appeared"
     try:
         with h5py.File(h5, "r") as f:

@@ -7,6 +7,8 @@ SOURCE = os.environ.get("FLX_SOURCE", os.path.dirname(os.path.dirname(os.path.ab
 BIN = os.environ.get("FLX_BIN", os.path.join(SOURCE, "build", "bin"))
 MPIEXEC = os.environ.get("FLX_MPIEXEC", "mpirun")
 CASE = os.path.join(SOURCE, "examples", "cantilever", "case.yaml")
+# Slow builds (scripts/sanitize) stretch every timeout by this factor (ctest's own timeouts too).
+TIMEOUT_SCALE = float(os.environ.get("FLX_TIMEOUT_SCALE", "1"))
 
 # The example's data (examples/cantilever/case.yaml)
 E, NU, RHO = 210e9, 0.3, 7850.0
@@ -34,7 +36,7 @@ def run(np_, args, timeout=240, check=True):
     cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure")] + list(args)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
-    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=timeout * TIMEOUT_SCALE)
     if check and p.returncode != 0:
         print(p.stdout)
         print(p.stderr, file=sys.stderr)

@@ -43,36 +43,40 @@ static PetscErrorCode DefaultOption(const char name[], const char value[])
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
+/* The objects of a run, destroyed by FlxExampleRunODE whether the run succeeded or not (no leak after an
+   error, scripts/sanitize). */
+typedef struct {
+  FlxSystem  sys;
+  FlxStepper ts;
+  Vec        mass, free, x0, v0;
+} ODEObjects;
+
+static PetscErrorCode RunODE(const FlxExampleODE *ode, ODEObjects *o, Monitor *mon)
 {
-  Monitor      mon = {ode, 0, 0, 0, 0};
-  FlxSystem    sys;
-  FlxStepper   ts;
-  Vec          mass, free, x0, v0;
   PetscScalar *a;
   PetscBool    help;
 
   PetscFunctionBegin;
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, ode->n, &mass));
-  PetscCall(VecDuplicate(mass, &free));
-  PetscCall(VecDuplicate(mass, &x0));
-  PetscCall(VecDuplicate(mass, &v0));
-  PetscCall(VecSet(mass, 1.0));
-  PetscCall(VecSet(free, 1.0));
-  PetscCall(VecGetArrayWrite(x0, &a));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, ode->n, &o->mass));
+  PetscCall(VecDuplicate(o->mass, &o->free));
+  PetscCall(VecDuplicate(o->mass, &o->x0));
+  PetscCall(VecDuplicate(o->mass, &o->v0));
+  PetscCall(VecSet(o->mass, 1.0));
+  PetscCall(VecSet(o->free, 1.0));
+  PetscCall(VecGetArrayWrite(o->x0, &a));
   for (PetscInt i = 0; i < ode->n; i++)
     a[i] = ode->x0[i];
-  PetscCall(VecRestoreArrayWrite(x0, &a));
-  PetscCall(VecGetArrayWrite(v0, &a));
+  PetscCall(VecRestoreArrayWrite(o->x0, &a));
+  PetscCall(VecGetArrayWrite(o->v0, &a));
   for (PetscInt i = 0; i < ode->n; i++)
     a[i] = ode->v0[i];
-  PetscCall(VecRestoreArrayWrite(v0, &a));
-  PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &sys));
-  PetscCall(FlxSystemSetMass(sys, mass, free));
-  PetscCall(FlxSystemSetInternalForce(sys, ode->fint, PETSC_FALSE, ode->ctx));
-  PetscCall(FlxSystemSetVelocityDependent(sys, ode->vdep));
-  PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(FlxStepperSetMaxTime(ts, 10.0));
+  PetscCall(VecRestoreArrayWrite(o->v0, &a));
+  PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &o->sys));
+  PetscCall(FlxSystemSetMass(o->sys, o->mass, o->free));
+  PetscCall(FlxSystemSetInternalForce(o->sys, ode->fint, PETSC_FALSE, ode->ctx));
+  PetscCall(FlxSystemSetVelocityDependent(o->sys, ode->vdep));
+  PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &o->ts));
+  PetscCall(FlxStepperSetMaxTime(o->ts, 10.0));
   PetscCall(DefaultOption("-ts_monitor_interval", "-1")); /* quiet unless asked */
   {
     char      type[64] = FLXSTEPPERGCD;
@@ -90,26 +94,39 @@ PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
     /* the paper started its examples with the higher derivatives at 0 (its Table 7 is reproduced only so) */
     if (gcd) PetscCall(DefaultOption("-ts_gcd_startup", "zero"));
   }
-  PetscCall(FlxStepperSetFromOptions(ts));
+  PetscCall(FlxStepperSetFromOptions(o->ts));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (!help) { /* with -help the options are printed: nothing to run */
-    PetscCall(FlxStepperSetSystem(ts, sys));
-    PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
-    PetscCall(FlxStepperSetPostStep(ts, EnergyMonitor, &mon));
-    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxStepperSetSystem(o->ts, o->sys));
+    PetscCall(FlxStepperSetInitialConditions(o->ts, 0.0, o->x0, o->v0));
+    PetscCall(FlxStepperSetPostStep(o->ts, EnergyMonitor, mon));
+    PetscCall(FlxStepperSetUp(o->ts));
     PetscCall(FlxOptionsCheckUnused(PETSC_COMM_SELF, NULL));
-    if (ode->view) PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
-    PetscCall(FlxStepperSolve(ts));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s; at the end E - E_0 = %.6e\n", (double)mon.tmax, (double)mon.last));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.6e\n", (double)mon.maxerr));
+    if (ode->view) PetscCall(FlxStepperView(o->ts, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(FlxStepperSolve(o->ts));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s; at the end E - E_0 = %.6e\n", (double)mon->tmax, (double)mon->last));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.6e\n", (double)mon->maxerr));
   }
-  PetscCall(FlxStepperDestroy(&ts));
-  PetscCall(FlxSystemDestroy(&sys));
-  PetscCall(VecDestroy(&mass));
-  PetscCall(VecDestroy(&free));
-  PetscCall(VecDestroy(&x0));
-  PetscCall(VecDestroy(&v0));
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
+{
+  Monitor        mon = {ode, 0, 0, 0, 0};
+  ODEObjects     o   = {NULL, NULL, NULL, NULL, NULL, NULL};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = RunODE(ode, &o, &mon);
+  if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* keep the first message */
+  PetscCall(FlxStepperDestroy(&o.ts));
+  PetscCall(FlxSystemDestroy(&o.sys));
+  PetscCall(VecDestroy(&o.mass));
+  PetscCall(VecDestroy(&o.free));
+  PetscCall(VecDestroy(&o.x0));
+  PetscCall(VecDestroy(&o.v0));
+  if (ierr) PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(ierr);
 }
 
 int FlxExampleMain(int argc, char **argv, const char *help, const char *name, PetscErrorCode (*run)(void))

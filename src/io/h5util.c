@@ -9,6 +9,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+static void Publish(FlxH5IO *);
+
 typedef struct {
   char inner[256]; /* innermost description on the HDF5 error stack */
   int  nospace, quota;
@@ -100,13 +102,57 @@ PetscErrorCode FlxH5Check(FlxH5IO *io, PetscBool failed, const char call[])
   if (Injected(io) && !failed && !io->pending[0]) snprintf(io->pending, sizeof(io->pending), "cannot write the results file %.700s (writing %.150s): HDF5 call %s failed: injected by FLX_TEST_H5_FAIL", io->path, io->what ? io->what : "", call);
   mine = failed || io->pending[0];
   PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, io->comm));
-  if (!any) PetscFunctionReturn(0);
+  if (!any) {
+    Publish(io);
+    PetscFunctionReturn(0);
+  }
   if (io->pending[0])
     PetscCall(PetscStrncpy(msg, io->pending, sizeof(msg)));
   else if (failed)
     Reason(io, err, call, msg, sizeof(msg));
   PetscCall(FlxH5Fail(io, (PetscBool)mine, msg));
   PetscFunctionReturn(0);
+}
+
+/* Rank 0: write into the superblock on disk an end-of-file address at least the file's size and HDF5's end of
+   allocation, the file extended to it first. HDF5 flushes its metadata before the superblock that covers it, so a
+   run killed between the two would leave metadata pointing past the recorded end ("addr overflow"); with the
+   recorded end kept at the reserved size, every address HDF5 allocated before the next reservation lies below it
+   and within the file, at every instant. Superblocks of versions 0 and 1 (the default format, no checksum) only. */
+static void Publish(FlxH5IO *io)
+{
+  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  unsigned char              head[64], val[8];
+  struct stat                st;
+  unsigned long long         stored = 0, target;
+
+  if (io->rank != 0 || io->fd < 0 || io->file < 0 || io->failed || io->sboff < 0) return;
+  if (pread(io->fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) || memcmp(head, sig, 8)) return; /* not flushed yet */
+  if (!io->sboff) io->sboff = head[8] == 0 && head[13] == 8 ? 40 : head[8] == 1 && head[13] == 8 ? 44
+                                                                                                 : -1;
+  if (io->sboff < 0 || fstat(io->fd, &st)) return;
+  for (int i = 7; i >= 0; i--)
+    stored = stored << 8 | head[io->sboff + i];
+  target = PetscMax(stored, (unsigned long long)st.st_size); /* what HDF5 last recorded, or more */
+  target = PetscMax(target, (unsigned long long)io->reserved);
+  if ((unsigned long long)st.st_size < target && ftruncate(io->fd, (off_t)target)) return;
+  if (target == stored) return;
+  for (int i = 0; i < 8; i++)
+    val[i] = (unsigned char)(target >> (8 * i) & 0xff);
+  if (pwrite(io->fd, val, sizeof(val), io->sboff) == (ssize_t)sizeof(val)) io->published = target;
+}
+
+/* Rank 0: HDF5's end of allocation as its superblock on disk records it, when HDF5 wrote it after our last Publish
+   (it does so at a flush that moved it); -1 otherwise. */
+static double Recorded(FlxH5IO *io)
+{
+  unsigned char      b[8];
+  unsigned long long stored = 0;
+
+  if (io->rank != 0 || io->fd < 0 || io->sboff <= 0 || pread(io->fd, b, 8, io->sboff) != 8) return -1;
+  for (int i = 7; i >= 0; i--)
+    stored = stored << 8 | b[i];
+  return stored == io->published ? -1 : (double)stored;
 }
 
 /* Space kept free beyond the estimate of HDF5's end of allocation (metadata HDF5 allocates that no helper counted). */
@@ -134,6 +180,7 @@ PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes)
       }
       if (!io->fallocate && !err && ftruncate(io->fd, (off_t)target)) err = errno; /* no blocks: at least the size */
     }
+    if (!err) Publish(io);
   }
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, io->comm));
   io->reserved = target;
@@ -152,18 +199,21 @@ PetscErrorCode FlxH5Reserve(FlxH5IO *io, double bytes)
 
 PetscErrorCode FlxH5Resync(FlxH5IO *io)
 {
-  double size = -1;
+  double v[2] = {-1, -1};
 
   PetscFunctionBegin;
   if (io->rank == 0 && io->fd >= 0) {
     struct stat st;
-    if (!fstat(io->fd, &st)) size = (double)st.st_size;
+    if (!fstat(io->fd, &st)) v[0] = (double)st.st_size;
+    v[1] = Recorded(io);
   }
-  PetscCallMPI(MPI_Bcast(&size, 1, MPI_DOUBLE, 0, io->comm));
-  if (size >= 0) { /* HDF5 sets the size to its end of allocation when that moved: a bound of it, exact then */
-    io->reserved = size;
-    io->eoa      = PetscMin(io->eoa, size);
+  PetscCallMPI(MPI_Bcast(v, 2, MPI_DOUBLE, 0, io->comm));
+  if (v[0] >= 0) { /* HDF5 sets the size to its end of allocation when that moved: a bound of it, exact then */
+    io->reserved = v[0];
+    io->eoa      = PetscMin(io->eoa, v[0]);
   }
+  if (v[1] >= 0) io->eoa = v[1]; /* exact: the superblock HDF5 wrote at this flush */
+  Publish(io);
   PetscFunctionReturn(0);
 }
 

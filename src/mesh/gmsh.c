@@ -1,450 +1,551 @@
-/* Gmsh MSH 4.1 ASCII reader (rank 0). Reads nodes, 2-node lines, 3-node triangles, 4-node quads and
-   points, and the physical groups with their names. Every error names the file, the line and what was expected. */
-#include <flexure/private/meshimpl.h>
-#include <ctype.h>
+/* Gmsh mesh files (rank 0): MSH 4.1 and MSH 2.2, ASCII or binary, told apart by $MeshFormat. This file opens
+   the file (regular files only, read whole into memory), reads $MeshFormat and $PhysicalNames and dispatches
+   the other sections to mshsections.c; sections flexure does not use are skipped. Reads nodes (any
+   positive tags, in any order), 2-node lines, 3-node triangles, 4-node quadrangles and points, and the
+   physical groups with their names. Every error names the file and the line (binary data: the byte offset)
+   and says what was expected and what was found. See msh.h. */
+#include "msh.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-typedef struct {
-  FILE       *fp;
-  const char *file;
-  char        line[4096];
-  char       *pos;
-  PetscInt    lineno;
-  PetscBool   eof, failed;
-  char        err[1024];
-  const char *section; /* current section, for messages */
-} Lexer;
-
-#define LEXFAIL(lx, ...)                                                                                \
-  do {                                                                                                  \
-    if (!(lx)->failed) {                                                                                \
-      char _m[768];                                                                                     \
-      snprintf(_m, sizeof(_m), __VA_ARGS__);                                                            \
-      snprintf((lx)->err, sizeof((lx)->err), "%s:%" PetscInt_FMT ": %s", (lx)->file, (lx)->lineno, _m); \
-      (lx)->failed = PETSC_TRUE;                                                                        \
-    }                                                                                                   \
-    return 0;                                                                                           \
-  } while (0)
-
-/* Next whitespace-separated token, reading lines as needed. Returns NULL at end of file. */
-static const char *NextToken(Lexer *lx)
+/* Tokens, numbers and binary values, each checked: a token may be of any length, a number garbage or out of
+   range, a count beyond what the bytes left can hold. */
+const char *FlxMshWhere(FlxMshReader *r)
 {
-  static char tok[512];
+  if (r->binary)
+    snprintf(r->where, sizeof(r->where), "%s: byte %zu (%s)", r->file, r->itempos, r->section);
+  else
+    snprintf(r->where, sizeof(r->where), "%s:%" PetscInt_FMT, r->file, r->itemline);
+  return r->where;
+}
+
+/* A printable excerpt of a token for a message: at most 40 characters, non-printable bytes as '?'. */
+const char *FlxMshFound(FlxMshReader *r, const unsigned char *t, size_t len)
+{
+  size_t n = len < 40 ? len : 40, k;
+
+  for (k = 0; k < n; k++)
+    r->found[k] = (t[k] >= 32 && t[k] < 127) ? (char)t[k] : '?';
+  r->found[k] = 0;
+  if (len > n) snprintf(r->found + n, sizeof(r->found) - n, "... (%zu characters)", len);
+  return r->found;
+}
+
+static inline PetscBool IsSpace(unsigned char c)
+{
+  return (PetscBool)(c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f');
+}
+
+/* Next whitespace-separated token. what: what is expected, for the message at the end of the file; NULL if
+   the end of the file is allowed (then *t = NULL there). */
+PetscErrorCode FlxMshToken(FlxMshReader *r, const char *what, const unsigned char **t, size_t *len)
+{
+  PetscFunctionBegin;
+  while (r->pos < r->size && IsSpace(r->buf[r->pos])) {
+    if (r->buf[r->pos] == '\n') r->line++;
+    r->pos++;
+  }
+  r->itempos  = r->pos;
+  r->itemline = r->line;
+  *t          = NULL;
+  *len        = 0;
+  if (r->pos == r->size) {
+    FlxMshCheck(r, !what, "expected %s in %s, found the end of the file (is the file truncated?)", what, r->section);
+    PetscFunctionReturn(0);
+  }
+  *t = r->buf + r->pos;
+  while (r->pos < r->size && !IsSpace(r->buf[r->pos]))
+    r->pos++;
+  *len = (size_t)(r->buf + r->pos - *t);
+  PetscFunctionReturn(0);
+}
+
+PetscBool FlxMshTokenIs(const unsigned char *t, size_t len, const char *word)
+{
+  return (PetscBool)(t && len == strlen(word) && !memcmp(t, word, len));
+}
+
+PetscErrorCode FlxMshExpectWord(FlxMshReader *r, const char *word)
+{
+  const unsigned char *t;
+  size_t               len;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMshToken(r, word, &t, &len));
+  FlxMshCheck(r, FlxMshTokenIs(t, len, word), "expected %s, found '%s'", word, FlxMshFound(r, t, len));
+  PetscFunctionReturn(0);
+}
+
+/* Binary files: the rest of a header line (spaces, a carriage return) and its newline, after which the binary
+   data begins. */
+PetscErrorCode FlxMshEndLine(FlxMshReader *r)
+{
+  PetscFunctionBegin;
+  while (r->pos < r->size && (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t' || r->buf[r->pos] == '\r'))
+    r->pos++;
+  r->itempos = r->pos;
+  FlxMshCheck(r, r->pos < r->size, "expected a newline and binary data in %s, found the end of the file (is the file truncated?)", r->section);
+  FlxMshCheck(r, r->buf[r->pos] == '\n', "expected a newline before the binary data in %s, found '%s'", r->section, FlxMshFound(r, r->buf + r->pos, 1));
+  r->pos++;
+  r->line++;
+  PetscFunctionReturn(0);
+}
+
+/* Decimal integer of any length, optional sign; saturates at +-2^62 (beyond any range we accept). */
+static PetscBool ParseInt(const unsigned char *t, size_t len, long long *v)
+{
+  size_t    k   = 0;
+  long long val = 0, sign = 1;
+
+  if (k < len && (t[k] == '+' || t[k] == '-')) sign = t[k++] == '-' ? -1 : 1;
+  if (k == len) return PETSC_FALSE;
+  for (; k < len; k++) {
+    if (t[k] < '0' || t[k] > '9') return PETSC_FALSE;
+    val = val < (1LL << 58) ? 10 * val + (t[k] - '0') : 1LL << 62;
+  }
+  *v = sign * val;
+  return PETSC_TRUE;
+}
+
+static void RangeText(char *buf, size_t n, long long lo, long long hi)
+{
+  if (hi == LLONG_MAX)
+    snprintf(buf, n, "an integer of at least %lld", lo);
+  else
+    snprintf(buf, n, "an integer in [%lld, %lld]", lo, hi);
+}
+
+/* Why a tag is out of range, when the range is that of tags. */
+static const char *TagHint(long long v, long long lo, long long hi)
+{
+  if (hi == FLX_MSH_MAX_TAG && v > hi) return ": flexure's indices are 32-bit, so tags must stay below 2^31 (renumber the mesh)";
+  if (lo >= 1 && v <= 0) return ": Gmsh tags start at 1";
+  return "";
+}
+
+PetscErrorCode FlxMshAsciiInt(FlxMshReader *r, const char *what, long long lo, long long hi, long long *v)
+{
+  const unsigned char *t;
+  size_t               len;
+  char                 range[96];
+
+  PetscFunctionBegin;
+  PetscCall(FlxMshToken(r, what, &t, &len));
+  FlxMshCheck(r, ParseInt(t, len, v), "expected %s (an integer) in %s, found '%s'", what, r->section, FlxMshFound(r, t, len));
+  if (*v >= lo && *v <= hi) PetscFunctionReturn(0);
+  RangeText(range, sizeof(range), lo, hi);
+  FlxMshCheck(r, PETSC_FALSE, "expected %s in %s (%s), found %s%s", what, r->section, range, FlxMshFound(r, t, len), TagHint(*v, lo, hi));
+  PetscFunctionReturn(0);
+}
+
+/* n bytes of binary data at the current position. */
+static PetscErrorCode Bytes(FlxMshReader *r, size_t n, const char *what, const unsigned char **p)
+{
+  PetscFunctionBegin;
+  r->itempos = r->pos;
+  FlxMshCheck(r, r->size - r->pos >= n, "expected %s (%zu bytes) in %s, found %s (is the file truncated?)", what, n, r->section, r->size == r->pos ? "the end of the file" : "fewer bytes before the end of the file");
+  *p = r->buf + r->pos;
+  r->pos += n;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BinaryRange(FlxMshReader *r, const char *what, long long lo, long long hi, long long v, unsigned long long u, PetscBool isunsigned)
+{
+  char range[96];
+
+  PetscFunctionBegin;
+  if (isunsigned ? u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi : v >= lo && v <= hi) PetscFunctionReturn(0);
+  RangeText(range, sizeof(range), lo, hi); /* only for the message: formatting is slow */
+  if (isunsigned)
+    FlxMshCheck(r, u <= (unsigned long long)LLONG_MAX && (long long)u >= lo && (long long)u <= hi, "expected %s in %s (%s), found %llu%s", what, r->section, range, u, TagHint(u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u, lo, hi));
+  else
+    FlxMshCheck(r, v >= lo && v <= hi, "expected %s in %s (%s), found %lld%s", what, r->section, range, v, TagHint(v, lo, hi));
+  PetscFunctionReturn(0);
+}
+
+/* An int of the file: a token in ASCII, 4 bytes in binary. */
+PetscErrorCode FlxMshInt(FlxMshReader *r, const char *what, long long lo, long long hi, long long *v)
+{
+  const unsigned char *p;
+  int                  i;
+
+  PetscFunctionBegin;
+  if (!r->binary) {
+    PetscCall(FlxMshAsciiInt(r, what, lo, hi, v));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Bytes(r, 4, what, &p));
+  memcpy(&i, p, 4);
+  *v = i;
+  PetscCall(BinaryRange(r, what, lo, hi, *v, 0, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* A size_t of MSH 4.1: a token in ASCII, data-size bytes (4 or 8) in binary. */
+PetscErrorCode FlxMshSize(FlxMshReader *r, const char *what, long long lo, long long hi, long long *v)
+{
+  const unsigned char *p;
+  unsigned long long   u;
+
+  PetscFunctionBegin;
+  if (!r->binary) {
+    PetscCall(FlxMshAsciiInt(r, what, lo, hi, v));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Bytes(r, (size_t)r->sizet, what, &p));
+  if (r->sizet == 8)
+    memcpy(&u, p, 8);
+  else {
+    unsigned int u4;
+    memcpy(&u4, p, 4);
+    u = u4;
+  }
+  PetscCall(BinaryRange(r, what, lo, hi, 0, u, PETSC_TRUE));
+  *v = (long long)u;
+  PetscFunctionReturn(0);
+}
+
+/* A double of the file (8 bytes in binary); NaN and infinity are refused. */
+PetscErrorCode FlxMshReal(FlxMshReader *r, const char *what, PetscReal *v)
+{
+  const unsigned char *t;
+  size_t               len;
+  double               d;
+
+  PetscFunctionBegin;
+  if (r->binary) {
+    PetscCall(Bytes(r, 8, what, &t));
+    memcpy(&d, t, 8);
+    FlxMshCheck(r, isfinite(d), "expected %s (a finite number), found %g", what, d);
+  } else {
+    char *end;
+    PetscCall(FlxMshToken(r, what, &t, &len));
+    if (len + 1 > r->numcap) { /* a copy for strtod, sized to the token */
+      PetscCall(PetscFree(r->num));
+      r->numcap = 2 * len + 64;
+      PetscCall(PetscMalloc1(r->numcap, &r->num));
+    }
+    memcpy(r->num, t, len);
+    r->num[len] = 0;
+    d           = strtod(r->num, &end);
+    FlxMshCheck(r, len > 0 && end == r->num + len, "expected %s (a number) in %s, found '%s'", what, r->section, FlxMshFound(r, t, len));
+    FlxMshCheck(r, isfinite(d), "expected %s (a finite number) in %s, found '%s'", what, r->section, FlxMshFound(r, t, len));
+  }
+  *v = (PetscReal)d;
+  PetscFunctionReturn(0);
+}
+
+/* Check that the bytes left can hold count items of at least ascii_tokens tokens (two bytes each: a character
+   and a separator) or binary_bytes bytes, before anything is allocated for them. */
+PetscErrorCode FlxMshRoom(FlxMshReader *r, long long count, long long ascii_tokens, long long binary_bytes, const char *what)
+{
+  unsigned long long per = (unsigned long long)(r->binary ? binary_bytes : 2 * ascii_tokens), left = r->size - r->pos;
+
+  PetscFunctionBegin;
+  FlxMshCheck(r, count >= 0 && (unsigned long long)count <= left / per, "%s announces %lld %s, but the %llu bytes left in the file hold at most %llu (is the count garbled or the file truncated?)", r->section, count, what, left, left / per);
+  PetscFunctionReturn(0);
+}
+
+/* Skip a section we do not read, up to its $End line. name: the section's token ("$Foo"). */
+PetscErrorCode FlxMshSkipSection(FlxMshReader *r, const unsigned char *name, size_t len)
+{
+  char   end[256];
+  size_t n, start = r->pos;
+
+  PetscFunctionBegin;
+  FlxMshCheck(r, len < sizeof(end) - 4, "expected a section name, found '%s'", FlxMshFound(r, name, len));
+  memcpy(end, "$End", 4);
+  memcpy(end + 4, name + 1, len - 1);
+  n = len + 3;
+  for (size_t p = r->pos; p + n <= r->size; p++) {
+    const unsigned char *hit = memchr(r->buf + p, '$', r->size - p - n + 1);
+    if (!hit) break;
+    p = (size_t)(hit - r->buf);
+    if (!memcmp(hit, end, n) && p > 0 && IsSpace(r->buf[p - 1]) && (p + n == r->size || IsSpace(r->buf[p + n]))) {
+      for (size_t q = start; q < p; q++)
+        r->line += r->buf[q] == '\n';
+      r->pos = p + n;
+      PetscFunctionReturn(0);
+    }
+  }
+  end[n] = 0;
+  FlxMshCheck(r, PETSC_FALSE, "section %s has no %s (is the file truncated?)", FlxMshFound(r, name, len), end);
+  PetscFunctionReturn(0);
+}
+
+/* Hash tables: open addressing with linear probing, at most half full. */
+static inline size_t Slot(long long key, size_t cap)
+{
+  unsigned long long x = (unsigned long long)key;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)(x & (cap - 1));
+}
+
+PetscErrorCode FlxMshHashInit(FlxMshHash *h, size_t n)
+{
+  size_t cap = 16;
+
+  PetscFunctionBegin;
+  while (cap < 2 * n)
+    cap *= 2;
+  PetscCall(FlxMshHashFree(h));
+  PetscCall(PetscMalloc2(cap, &h->key, cap, &h->val));
+  for (size_t i = 0; i < cap; i++)
+    h->key[i] = -1;
+  h->cap = cap;
+  h->n   = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMshHashFree(FlxMshHash *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(h->key, h->val));
+  h->cap = h->n = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscBool FlxMshHashFind(const FlxMshHash *h, long long key, PetscInt *val)
+{
+  if (!h->cap) return PETSC_FALSE;
+  for (size_t i = Slot(key, h->cap);; i = (i + 1) & (h->cap - 1)) {
+    if (h->key[i] == key) {
+      if (val) *val = h->val[i];
+      return PETSC_TRUE;
+    }
+    if (h->key[i] < 0) return PETSC_FALSE;
+  }
+}
+
+/* Add key -> val; when key is there already, leave it and return its value in *old with *added false. */
+PetscErrorCode FlxMshHashAdd(FlxMshHash *h, long long key, PetscInt val, PetscInt *old, PetscBool *added)
+{
+  size_t i;
+
+  PetscFunctionBegin;
+  if (2 * (h->n + 1) > h->cap) {
+    FlxMshHash big = {NULL, NULL, 0, 0};
+    PetscCall(FlxMshHashInit(&big, h->n + 1 > h->cap ? h->n + 1 : h->cap));
+    for (size_t k = 0; k < h->cap; k++)
+      if (h->key[k] >= 0) {
+        size_t j = Slot(h->key[k], big.cap);
+        while (big.key[j] >= 0)
+          j = (j + 1) & (big.cap - 1);
+        big.key[j] = h->key[k];
+        big.val[j] = h->val[k];
+      }
+    big.n = h->n;
+    PetscCall(FlxMshHashFree(h));
+    *h = big;
+  }
+  for (i = Slot(key, h->cap); h->key[i] >= 0; i = (i + 1) & (h->cap - 1))
+    if (h->key[i] == key) {
+      if (old) *old = h->val[i];
+      *added = PETSC_FALSE;
+      PetscFunctionReturn(0);
+    }
+  h->key[i] = key;
+  h->val[i] = val;
+  h->n++;
+  *added = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* $MeshFormat: version file-type data-size, and in binary files the integer 1 (byte order). */
+static PetscErrorCode ReadFormat(FlxMshReader *r)
+{
+  const unsigned char *t;
+  size_t               len;
+  long long            ftype, dsize;
+  int                  one;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMshToken(r, "$MeshFormat", &t, &len));
+  FlxMshCheck(r, FlxMshTokenIs(t, len, "$MeshFormat"), "not a Gmsh mesh file: expected $MeshFormat at the start, found '%s'", FlxMshFound(r, t, len));
+  r->section = "$MeshFormat";
+  PetscCall(FlxMshToken(r, "the format version", &t, &len));
+  if (FlxMshTokenIs(t, len, "4.1"))
+    r->version = 41;
+  else if (FlxMshTokenIs(t, len, "2.2"))
+    r->version = 22;
+  FlxMshCheck(r, r->version, "MSH format version '%s' is not read: flexure reads MSH 4.1 and 2.2, ASCII or binary (gmsh -format msh41 or -format msh22)", FlxMshFound(r, t, len));
+  PetscCall(FlxMshAsciiInt(r, "the file type (0 ASCII, 1 binary)", 0, 1, &ftype));
+  PetscCall(FlxMshAsciiInt(r, "the data size", 4, 8, &dsize));
+  FlxMshCheck(r, dsize == 8 || (r->version == 41 && dsize == 4), "expected the data size %s in $MeshFormat, found %lld", r->version == 41 ? "4 or 8 (the bytes of a size_t)" : "8 (the bytes of a double)", dsize);
+  r->sizet = (PetscInt)dsize;
+  if (ftype) {
+    const unsigned char *p;
+    r->binary = PETSC_TRUE;
+    PetscCall(FlxMshEndLine(r));
+    r->itempos = r->pos;
+    FlxMshCheck(r, r->size - r->pos >= 4, "expected the binary integer 1 after the header line of $MeshFormat, found the end of the file (is the file truncated?)");
+    p = r->buf + r->pos;
+    memcpy(&one, p, 4);
+    r->pos += 4;
+    FlxMshCheck(r, one != 0x01000000, "the binary file was written on a machine of the other byte order: save it as ASCII (gmsh without -bin)");
+    FlxMshCheck(r, one == 1, "expected the binary integer 1 after the header line of $MeshFormat, found %d (is the file garbled?)", one);
+  }
+  PetscCall(FlxMshExpectWord(r, "$EndMeshFormat"));
+  PetscFunctionReturn(0);
+}
+
+/* A quoted name on the current line. */
+static PetscErrorCode QuotedName(FlxMshReader *r, const char **name, size_t *len)
+{
+  size_t start;
+
+  PetscFunctionBegin;
+  while (r->pos < r->size && (r->buf[r->pos] == ' ' || r->buf[r->pos] == '\t'))
+    r->pos++;
+  r->itempos  = r->pos;
+  r->itemline = r->line;
+  FlxMshCheck(r, r->pos < r->size, "expected a quoted physical name in $PhysicalNames, found the end of the file (is the file truncated?)");
+  FlxMshCheck(r, r->buf[r->pos] == '"', "expected a quoted physical name (\"name\") in $PhysicalNames, found '%s'", FlxMshFound(r, r->buf + r->pos, 1));
+  start = ++r->pos;
+  while (r->pos < r->size && r->buf[r->pos] != '"' && r->buf[r->pos] != '\n')
+    r->pos++;
+  FlxMshCheck(r, r->pos < r->size && r->buf[r->pos] == '"', "the physical name '%s' has no closing quote on its line", FlxMshFound(r, r->buf + start, r->pos - start));
+  *name = (const char *)r->buf + start;
+  *len  = r->pos - start;
+  r->pos++;
+  PetscFunctionReturn(0);
+}
+
+/* $PhysicalNames (ASCII in binary files too): number, then dimension tag "name" per line. */
+static PetscErrorCode ReadPhysicalNames(FlxMshReader *r)
+{
+  long long n, dim, tag;
+
+  PetscFunctionBegin;
+  FlxMshCheck(r, !r->nnamed, "a second $PhysicalNames section");
+  FlxMshCheck(r, !r->sm->type, "$PhysicalNames after $Elements: the names must come first");
+  PetscCall(FlxMshAsciiInt(r, "the number of physical names", 0, LLONG_MAX, &n));
+  PetscCall(FlxMshRoom(r, n, 4, 8, "physical names"));
+  for (long long k = 0; k < n; k++) {
+    const char *name;
+    size_t      len;
+    PetscCall(FlxMshAsciiInt(r, "the dimension of a physical group (0 to 3)", 0, 3, &dim));
+    PetscCall(FlxMshAsciiInt(r, "a physical tag", -FLX_MSH_MAX_TAG, FLX_MSH_MAX_TAG, &tag));
+    FlxMshCheck(r, tag != 0, "expected a physical tag in $PhysicalNames, found 0 (physical tags are non-zero)");
+    PetscCall(QuotedName(r, &name, &len));
+    PetscCall(FlxMshAddNamedGroup(r, (PetscInt)dim, tag, name, len));
+  }
+  PetscCall(FlxMshExpectWord(r, "$EndPhysicalNames"));
+  PetscFunctionReturn(0);
+}
+
+/* The sections after $MeshFormat, in any order that keeps names, entities and nodes before the elements. */
+static PetscErrorCode ReadSections(FlxMshReader *r)
+{
+  const unsigned char *t;
+  size_t               len;
+
+  PetscFunctionBegin;
   for (;;) {
-    if (lx->pos) {
-      while (*lx->pos && isspace((unsigned char)*lx->pos))
-        lx->pos++;
-      if (*lx->pos) {
-        size_t n = 0;
-        if (*lx->pos == '"') { /* quoted name */
-          lx->pos++;
-          while (*lx->pos && *lx->pos != '"' && n < sizeof(tok) - 1)
-            tok[n++] = *lx->pos++;
-          if (*lx->pos == '"') lx->pos++;
-        } else {
-          while (*lx->pos && !isspace((unsigned char)*lx->pos) && n < sizeof(tok) - 1)
-            tok[n++] = *lx->pos++;
-        }
-        tok[n] = 0;
-        return tok;
-      }
-    }
-    if (!fgets(lx->line, sizeof(lx->line), lx->fp)) {
-      lx->eof = PETSC_TRUE;
-      lx->pos = NULL;
-      return NULL;
-    }
-    lx->lineno++;
-    lx->pos = lx->line;
-  }
-}
-
-static PetscErrorCode ExpectInt(Lexer *lx, const char *what, PetscInt *v)
-{
-  const char *t;
-  char       *end;
-  long long   val;
-
-  PetscFunctionBegin;
-  if (lx->failed) PetscFunctionReturn(0);
-  t = NextToken(lx);
-  if (!t) LEXFAIL(lx, "unexpected end of file in section %s while reading %s (is the file truncated?)", lx->section, what);
-  val = strtoll(t, &end, 10);
-  if (*end) LEXFAIL(lx, "expected %s (an integer) in section %s, found '%s'", what, lx->section, t);
-  *v = (PetscInt)val;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ExpectReal(Lexer *lx, const char *what, PetscReal *v)
-{
-  const char *t;
-  char       *end;
-
-  PetscFunctionBegin;
-  if (lx->failed) PetscFunctionReturn(0);
-  t = NextToken(lx);
-  if (!t) LEXFAIL(lx, "unexpected end of file in section %s while reading %s (is the file truncated?)", lx->section, what);
-  *v = (PetscReal)strtod(t, &end);
-  if (*end) LEXFAIL(lx, "expected %s (a number) in section %s, found '%s'", what, lx->section, t);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ExpectWord(Lexer *lx, const char *word)
-{
-  const char *t;
-  PetscBool   eq;
-
-  PetscFunctionBegin;
-  if (lx->failed) PetscFunctionReturn(0);
-  t = NextToken(lx);
-  if (!t) LEXFAIL(lx, "unexpected end of file: expected '%s' (is the file truncated?)", word);
-  PetscCall(PetscStrcmp(t, word, &eq));
-  if (!eq) LEXFAIL(lx, "expected '%s', found '%s'", word, t);
-  PetscFunctionReturn(0);
-}
-
-/* Physical tags of the entities, per dimension: entity tag -> its physical tags (CSR) */
-typedef struct {
-  PetscInt  n[4];
-  PetscInt *tag[4], *pptr[4], *ptags[4];
-} Entities;
-
-static PetscErrorCode ReadEntities(Lexer *lx, Entities *ent)
-{
-  PetscFunctionBegin;
-  for (int d = 0; d < 4; d++)
-    PetscCall(ExpectInt(lx, "number of entities", &ent->n[d]));
-  if (lx->failed) PetscFunctionReturn(0);
-  for (int d = 0; d < 4; d++) {
-    PetscInt cap = ent->n[d] + 1;
-    PetscCall(PetscMalloc2(ent->n[d] + 1, &ent->tag[d], ent->n[d] + 1, &ent->pptr[d]));
-    PetscCall(PetscMalloc1(cap, &ent->ptags[d]));
-    ent->pptr[d][0] = 0;
-    for (PetscInt e = 0; e < ent->n[d] && !lx->failed; e++) {
-      PetscReal x;
-      PetscInt  nphys, nb, tmp;
-      PetscCall(ExpectInt(lx, "entity tag", &ent->tag[d][e]));
-      for (int k = 0; k < (d == 0 ? 3 : 6); k++)
-        PetscCall(ExpectReal(lx, "entity coordinate", &x));
-      PetscCall(ExpectInt(lx, "number of physical tags", &nphys));
-      if (lx->failed) break;
-      if (nphys < 0 || nphys > 1000) LEXFAIL(lx, "implausible number of physical tags %" PetscInt_FMT, nphys);
-      if (ent->pptr[d][e] + nphys > cap) {
-        PetscInt *t;
-        cap = 2 * (ent->pptr[d][e] + nphys);
-        PetscCall(PetscMalloc1(cap, &t));
-        PetscCall(PetscArraycpy(t, ent->ptags[d], ent->pptr[d][e]));
-        PetscCall(PetscFree(ent->ptags[d]));
-        ent->ptags[d] = t;
-      }
-      for (PetscInt k = 0; k < nphys; k++)
-        PetscCall(ExpectInt(lx, "physical tag", &ent->ptags[d][ent->pptr[d][e] + k]));
-      ent->pptr[d][e + 1] = ent->pptr[d][e] + nphys;
-      if (d > 0) {
-        PetscCall(ExpectInt(lx, "number of bounding entities", &nb));
-        for (PetscInt k = 0; k < nb; k++)
-          PetscCall(ExpectInt(lx, "bounding entity tag", &tmp));
-      }
+    r->section = "the file";
+    PetscCall(FlxMshToken(r, NULL, &t, &len));
+    if (!t) break;
+    if (FlxMshTokenIs(t, len, "$PhysicalNames")) {
+      r->section = "$PhysicalNames";
+      PetscCall(ReadPhysicalNames(r));
+    } else if (FlxMshTokenIs(t, len, "$Entities") && r->version == 41) {
+      r->section = "$Entities";
+      if (r->binary) PetscCall(FlxMshEndLine(r));
+      PetscCall(FlxMsh41ReadEntities(r));
+    } else if (FlxMshTokenIs(t, len, "$Nodes")) {
+      r->section = "$Nodes";
+      FlxMshCheck(r, !r->sm->xyz, "a second $Nodes section");
+      if (r->version == 41 && r->binary) PetscCall(FlxMshEndLine(r));
+      PetscCall(r->version == 41 ? FlxMsh41ReadNodes(r) : FlxMsh22ReadNodes(r));
+    } else if (FlxMshTokenIs(t, len, "$Elements")) {
+      r->section = "$Elements";
+      FlxMshCheck(r, !r->sm->type, "a second $Elements section");
+      FlxMshCheck(r, r->sm->xyz, "$Elements before $Nodes: the nodes must come first");
+      if (r->version == 41 && r->binary) PetscCall(FlxMshEndLine(r));
+      PetscCall(r->version == 41 ? FlxMsh41ReadElements(r) : FlxMsh22ReadElements(r));
+    } else if (FlxMshTokenIs(t, len, "$PartitionedEntities")) {
+      FlxMshCheck(r, PETSC_FALSE, "partitioned meshes are not read: save the mesh unpartitioned (flexure partitions it itself)");
+    } else if (len > 1 && t[0] == '$' && !(len > 4 && !memcmp(t, "$End", 4))) {
+      PetscCall(FlxMshSkipSection(r, t, len));
+    } else {
+      FlxMshCheck(r, PETSC_FALSE, "expected a section such as $Nodes or $Elements, found '%s'", FlxMshFound(r, t, len));
     }
   }
-  PetscCall(ExpectWord(lx, "$EndEntities"));
   PetscFunctionReturn(0);
 }
 
-/* Physical tags of entity (dim, tag): count and pointer (0 when it is in no physical group). */
-static PetscInt EntityPhysical(const Entities *ent, PetscInt dim, PetscInt tag, const PetscInt **tags)
-{
-  for (PetscInt e = 0; e < ent->n[dim]; e++)
-    if (ent->tag[dim][e] == tag) {
-      *tags = ent->ptags[dim] + ent->pptr[dim][e];
-      return ent->pptr[dim][e + 1] - ent->pptr[dim][e];
-    }
-  return 0;
-}
-
-/* Append (node, group) to the point-membership list, growing it. */
-static PetscErrorCode AddMember(PetscInt **pts, PetscInt **ptsg, PetscInt *n, PetscInt *cap, PetscInt node, PetscInt g)
+static PetscErrorCode ReadAll(FlxMshReader *r)
 {
   PetscFunctionBegin;
-  if (*n == *cap) {
-    PetscInt *a, *b;
-    *cap = 2 * *cap + 16;
-    PetscCall(PetscMalloc2(*cap, &a, *cap, &b));
-    PetscCall(PetscArraycpy(a, *pts, *n));
-    PetscCall(PetscArraycpy(b, *ptsg, *n));
-    PetscCall(PetscFree2(*pts, *ptsg));
-    *pts  = a;
-    *ptsg = b;
-  }
-  (*pts)[*n]      = node;
-  (*ptsg)[(*n)++] = g;
+  PetscCall(ReadFormat(r));
+  PetscCall(ReadSections(r));
+  PetscCall(FlxMshFinish(r));
   PetscFunctionReturn(0);
 }
 
-/* group index of physical (dim, tag), adding an unnamed group when needed */
-static PetscErrorCode GroupOf(FlxSerialMesh *sm, PetscInt *pdim, PetscInt *ptag, PetscInt nnamed, PetscInt dim, PetscInt tag, PetscInt *g)
+PetscErrorCode FlxSerialMeshReadGmshBuffer(const char name[], const char buf[], size_t size, FlxSerialMesh *sm)
 {
-  char name[FLX_NAME_LEN];
+  FlxMshReader   r;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < nnamed; k++)
-    if (pdim[k] == dim && ptag[k] == tag) {
-      *g = k;
-      PetscFunctionReturn(0);
-    }
-  PetscCall(PetscSNPrintf(name, sizeof(name), "physical_%" PetscInt_FMT "_%" PetscInt_FMT, dim, tag));
-  for (PetscInt k = nnamed; k < sm->ngroups; k++) {
-    PetscBool eq;
-    PetscCall(PetscStrcmp(sm->gname[k], name, &eq));
-    if (eq) {
-      *g = k;
-      PetscFunctionReturn(0);
-    }
-  }
-  PetscCall(FlxSerialMeshAddGroup(sm, name, dim, g));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ReadNodes(Lexer *lx, FlxSerialMesh *sm, PetscInt **tagmap, PetscInt *maxtag)
-{
-  PetscInt nblocks, nnodes, mintag, n = 0;
-
-  PetscFunctionBegin;
-  PetscCall(ExpectInt(lx, "number of node blocks", &nblocks));
-  PetscCall(ExpectInt(lx, "number of nodes", &nnodes));
-  PetscCall(ExpectInt(lx, "minimum node tag", &mintag));
-  PetscCall(ExpectInt(lx, "maximum node tag", maxtag));
-  if (lx->failed) PetscFunctionReturn(0);
-  if (nnodes < 0 || *maxtag < 0 || *maxtag > 100000000 || *maxtag < nnodes - 1) LEXFAIL(lx, "implausible node count %" PetscInt_FMT " or maximum tag %" PetscInt_FMT, nnodes, *maxtag);
-  PetscCall(PetscMalloc1(3 * nnodes, &sm->xyz));
-  PetscCall(PetscMalloc1(*maxtag + 1, tagmap));
-  for (PetscInt i = 0; i <= *maxtag; i++)
-    (*tagmap)[i] = -1;
-  sm->nnodes = nnodes;
-  for (PetscInt b = 0; b < nblocks && !lx->failed; b++) {
-    PetscInt edim, etag, param, nb, *tags;
-    PetscCall(ExpectInt(lx, "entity dimension", &edim));
-    PetscCall(ExpectInt(lx, "entity tag", &etag));
-    PetscCall(ExpectInt(lx, "parametric flag", &param));
-    PetscCall(ExpectInt(lx, "number of nodes in block", &nb));
-    if (lx->failed) break;
-    if (n + nb > nnodes) LEXFAIL(lx, "node blocks hold more nodes than the %" PetscInt_FMT " announced", nnodes);
-    if (param) LEXFAIL(lx, "parametric node coordinates are not supported: save the mesh without them (Mesh.SaveParametric = 0)");
-    PetscCall(PetscMalloc1(nb, &tags));
-    for (PetscInt i = 0; i < nb; i++) {
-      PetscCall(ExpectInt(lx, "node tag", &tags[i]));
-      if (lx->failed) break;
-      if (tags[i] < 1 || tags[i] > *maxtag) {
-        PetscCall(PetscFree(tags));
-        LEXFAIL(lx, "node tag %" PetscInt_FMT " is outside [1, %" PetscInt_FMT "] announced in the header", tags[i], *maxtag);
-      }
-      (*tagmap)[tags[i]] = n + i;
-    }
-    for (PetscInt i = 0; i < nb; i++)
-      for (int c = 0; c < 3; c++)
-        PetscCall(ExpectReal(lx, "node coordinate", &sm->xyz[3 * (n + i) + c]));
-    PetscCall(PetscFree(tags));
-    n += nb;
-  }
-  if (!lx->failed && n != nnodes) LEXFAIL(lx, "found %" PetscInt_FMT " nodes but the header announced %" PetscInt_FMT, n, nnodes);
-  PetscCall(ExpectWord(lx, "$EndNodes"));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ReadElements(Lexer *lx, FlxSerialMesh *sm, const Entities *ent, PetscInt *pdim, PetscInt *ptag, PetscInt nnamed, const PetscInt *tagmap, PetscInt maxtag)
-{
-  PetscInt  nblocks, nelem, mintag, maxetag, nc = 0, nconn = 0, nread = 0;
-  PetscInt *pts = NULL, npts = 0, *ptsg = NULL, cap = 0;
-
-  PetscFunctionBegin;
-  PetscCall(ExpectInt(lx, "number of element blocks", &nblocks));
-  PetscCall(ExpectInt(lx, "number of elements", &nelem));
-  PetscCall(ExpectInt(lx, "minimum element tag", &mintag));
-  PetscCall(ExpectInt(lx, "maximum element tag", &maxetag));
-  if (lx->failed) PetscFunctionReturn(0);
-  if (!tagmap) LEXFAIL(lx, "$Elements before $Nodes");
-  if (nelem < 0) LEXFAIL(lx, "negative element count");
-  PetscCall(PetscMalloc4(nelem, &sm->type, nelem + 1, &sm->cptr, 4 * nelem, &sm->conn, nelem, &sm->group));
-  cap = nelem + 16;
-  PetscCall(PetscMalloc2(cap, &pts, cap, &ptsg));
-  sm->cptr[0] = 0;
-  for (PetscInt b = 0; b < nblocks && !lx->failed; b++) {
-    PetscInt        edim, etag, gtype, nb, nn, nphys, g = -1, gextra[8], nextra = 0;
-    const PetscInt *phys = NULL;
-    FlxCellType     ct   = FLX_CELL_LINE2;
-    PetscCall(ExpectInt(lx, "entity dimension", &edim));
-    PetscCall(ExpectInt(lx, "entity tag", &etag));
-    PetscCall(ExpectInt(lx, "element type", &gtype));
-    PetscCall(ExpectInt(lx, "number of elements in block", &nb));
-    if (lx->failed) break;
-    switch (gtype) {
-    case 1:
-      ct = FLX_CELL_LINE2;
-      nn = 2;
-      break;
-    case 2:
-      ct = FLX_CELL_TRI3;
-      nn = 3;
-      break;
-    case 3:
-      ct = FLX_CELL_QUAD4;
-      nn = 4;
-      break;
-    case 15:
-      nn = 1;
-      break;
-    default:
-      LEXFAIL(lx, "unknown or unsupported element type %" PetscInt_FMT " (flexure reads Gmsh types 1 = 2-node line, 2 = 3-node triangle, 3 = 4-node quad, 15 = point; use first-order elements)", gtype);
-    }
-    if (edim < 0 || edim > 3) LEXFAIL(lx, "entity dimension %" PetscInt_FMT " is not in 0..3", edim);
-    if (nb < 0 || nread + nb > nelem) LEXFAIL(lx, "element blocks hold more elements than the %" PetscInt_FMT " announced in the header", nelem);
-    nread += nb;
-    /* an entity in several physical groups: its cells take the first one (sections, element groups);
-       their nodes belong to all of them (boundary conditions, loads, probes) */
-    nphys = EntityPhysical(ent, edim, etag, &phys);
-    if (nphys > 0) PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[0], &g));
-    for (PetscInt k = 1; k < nphys && nextra < 8; k++)
-      PetscCall(GroupOf(sm, pdim, ptag, nnamed, edim, phys[k], &gextra[nextra++]));
-    for (PetscInt e = 0; e < nb && !lx->failed; e++) {
-      PetscInt etagv, nodes[4];
-      PetscCall(ExpectInt(lx, "element tag", &etagv));
-      for (PetscInt k = 0; k < nn; k++) {
-        PetscCall(ExpectInt(lx, "element node tag", &nodes[k]));
-        if (lx->failed) break;
-        if (nodes[k] < 1 || nodes[k] > maxtag || tagmap[nodes[k]] < 0) LEXFAIL(lx, "element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which is not defined in $Nodes", etagv, nodes[k]);
-      }
-      if (lx->failed) break;
-      if (g < 0) continue; /* outside every physical group: not part of the model */
-      for (PetscInt x = 0; x < nextra; x++)
-        for (PetscInt k = 0; k < nn; k++)
-          PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[k]], gextra[x]));
-      if (gtype == 15) {
-        PetscCall(AddMember(&pts, &ptsg, &npts, &cap, tagmap[nodes[0]], g));
-        continue;
-      }
-      sm->type[nc]  = ct;
-      sm->group[nc] = g;
-      for (PetscInt k = 0; k < nn; k++)
-        sm->conn[nconn++] = tagmap[nodes[k]];
-      sm->cptr[++nc] = nconn;
-    }
-  }
-  sm->ncells = nc;
-  if (!lx->failed && nread != nelem) LEXFAIL(lx, "found %" PetscInt_FMT " elements but the header announced %" PetscInt_FMT, nread, nelem);
-  PetscCall(ExpectWord(lx, "$EndElements"));
-  if (!lx->failed) { /* point groups: CSR of their nodes */
-    PetscCall(PetscCalloc1(sm->ngroups + 1, &sm->gpptr));
-    for (PetscInt i = 0; i < npts; i++)
-      sm->gpptr[ptsg[i] + 1]++;
-    for (PetscInt g = 0; g < sm->ngroups; g++)
-      sm->gpptr[g + 1] += sm->gpptr[g];
-    PetscCall(PetscMalloc1(npts + 1, &sm->gpnodes));
-    {
-      PetscInt *off;
-      PetscCall(PetscMalloc1(sm->ngroups, &off));
-      for (PetscInt g = 0; g < sm->ngroups; g++)
-        off[g] = sm->gpptr[g];
-      for (PetscInt i = 0; i < npts; i++)
-        sm->gpnodes[off[ptsg[i]]++] = pts[i];
-      PetscCall(PetscFree(off));
-    }
-  }
-  PetscCall(PetscFree2(pts, ptsg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SkipSection(Lexer *lx, const char *name)
-{
-  char        endname[256];
-  const char *t;
-  PetscBool   eq = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(endname, sizeof(endname), "$End%s", name + 1));
-  while (!eq && (t = NextToken(lx)))
-    PetscCall(PetscStrcmp(t, endname, &eq));
-  if (!eq) LEXFAIL(lx, "unexpected end of file: section %s has no %s (is the file truncated?)", name, endname);
-  PetscFunctionReturn(0);
-}
-
-/* Read the file into sm. On a user error, sets err (file:line: message) and returns 0 with *failed set. */
-static PetscErrorCode ReadGmshFile(Lexer *lx, FlxSerialMesh *sm)
-{
-  Entities    ent  = {{0}, {0}, {0}, {0}};
-  PetscInt   *pdim = NULL, *ptag = NULL, nnamed = 0, *tagmap = NULL, maxtag = 0;
-  PetscBool   haveFmt = PETSC_FALSE, haveNodes = PETSC_FALSE, haveElems = PETSC_FALSE;
-  const char *t;
-
-  PetscFunctionBegin;
-  while (!lx->failed && (t = NextToken(lx))) {
-    char sec[256];
-    PetscCall(PetscStrncpy(sec, t, sizeof(sec)));
-    lx->section = sec;
-    if (!strcmp(sec, "$MeshFormat")) {
-      PetscReal ver;
-      PetscInt  ftype, dsize;
-      PetscCall(ExpectReal(lx, "format version", &ver));
-      PetscCall(ExpectInt(lx, "file type", &ftype));
-      PetscCall(ExpectInt(lx, "data size", &dsize));
-      if (lx->failed) break;
-      if (ver < 4.1 - 1e-9 || ver >= 5) LEXFAIL(lx, "MSH format version %g is not supported: save as MSH 4.1 (gmsh -format msh41)", (double)ver);
-      if (ftype != 0) LEXFAIL(lx, "binary MSH files are not supported: save as ASCII (Mesh.Binary = 0)");
-      PetscCall(ExpectWord(lx, "$EndMeshFormat"));
-      haveFmt = PETSC_TRUE;
-    } else if (!strcmp(sec, "$PhysicalNames")) {
-      PetscInt n;
-      PetscCall(ExpectInt(lx, "number of physical names", &n));
-      if (lx->failed) break;
-      PetscCall(PetscMalloc2(n, &pdim, n, &ptag));
-      for (PetscInt k = 0; k < n && !lx->failed; k++) {
-        const char *name;
-        PetscInt    g;
-        PetscCall(ExpectInt(lx, "physical dimension", &pdim[k]));
-        PetscCall(ExpectInt(lx, "physical tag", &ptag[k]));
-        if (lx->failed) break;
-        name = NextToken(lx);
-        if (!name) LEXFAIL(lx, "unexpected end of file in $PhysicalNames (is the file truncated?)");
-        PetscCall(FlxSerialMeshAddGroup(sm, name, pdim[k], &g));
-      }
-      nnamed = n;
-      PetscCall(ExpectWord(lx, "$EndPhysicalNames"));
-    } else if (!strcmp(sec, "$Entities")) {
-      PetscCall(ReadEntities(lx, &ent));
-    } else if (!strcmp(sec, "$Nodes")) {
-      if (!haveFmt) LEXFAIL(lx, "$Nodes before $MeshFormat: not a Gmsh MSH 4.1 file");
-      PetscCall(ReadNodes(lx, sm, &tagmap, &maxtag));
-      haveNodes = PETSC_TRUE;
-    } else if (!strcmp(sec, "$Elements")) {
-      PetscCall(ReadElements(lx, sm, &ent, pdim, ptag, nnamed, tagmap, maxtag));
-      haveElems = PETSC_TRUE;
-    } else if (sec[0] == '$') {
-      PetscCall(SkipSection(lx, sec));
-    } else
-      LEXFAIL(lx, "expected a section header such as $Nodes, found '%s'", sec);
-  }
-  if (!lx->failed && !haveFmt) LEXFAIL(lx, "no $MeshFormat section: not a Gmsh MSH 4.1 file");
-  if (!lx->failed && (!haveNodes || !haveElems)) LEXFAIL(lx, "the file has no %s section (is the file truncated?)", haveNodes ? "$Elements" : "$Nodes");
-  if (!lx->failed && sm->ncells == 0) LEXFAIL(lx, "no elements in any physical group: define physical groups in the .geo file");
-  for (int d = 0; d < 4; d++) {
-    PetscCall(PetscFree2(ent.tag[d], ent.pptr[d]));
-    PetscCall(PetscFree(ent.ptags[d]));
-  }
-  PetscCall(PetscFree2(pdim, ptag));
-  PetscCall(PetscFree(tagmap));
-  PetscFunctionReturn(0);
+  PetscCheck(!sm->nnodes && !sm->ncells && !sm->ngroups && !sm->xyz, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the serial mesh must be empty");
+  PetscCall(PetscMemzero(&r, sizeof(r)));
+  r.file     = name;
+  r.buf      = (const unsigned char *)buf;
+  r.size     = size;
+  r.line     = 1;
+  r.itemline = 1;
+  r.section  = "the file";
+  r.sm       = sm;
+  ierr       = ReadAll(&r);
+  PetscCall(FlxMshReaderDestroy(&r));
+  PetscFunctionReturn(ierr);
 }
 
 PetscErrorCode FlxSerialMeshReadGmsh(const char file[], FlxSerialMesh *sm)
 {
-  Lexer lx;
+  struct stat    st;
+  int            fd, err = 0;
+  char          *buf;
+  size_t         size, got = 0;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(&lx, sizeof(lx)));
-  lx.file    = file;
-  lx.section = "(start of file)";
-  lx.fp      = fopen(file, "r");
-  PetscCheck(lx.fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open mesh file %s (-mesh_file)", file);
-  PetscCall(ReadGmshFile(&lx, sm));
-  fclose(lx.fp);
-  PetscCheck(!lx.failed, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s", lx.err);
-  PetscFunctionReturn(0);
+  fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* O_NONBLOCK: a FIFO must not block the open */
+  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the mesh file %s: %s", file, strerror(errno));
+  if (fstat(fd, &st)) {
+    err = errno;
+    close(fd);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read the mesh file %s: %s", file, strerror(err));
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+    close(fd);
+    PetscCheck(!S_ISDIR(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "the mesh file %s is a directory: give a Gmsh .msh file", file);
+    PetscCheck(!S_ISREG(st.st_mode), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh file %s is empty", file);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "the mesh file %s is not a regular file (a device, a FIFO or a socket): give a Gmsh .msh file", file);
+  }
+  size = (size_t)st.st_size;
+  if (PetscMalloc1(size, &buf)) {
+    close(fd);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "the mesh file %s (%zu bytes) does not fit in memory", file, size);
+  }
+  while (got < size) { /* a file that shrinks while it is read is read as far as it goes */
+    ssize_t n = read(fd, buf + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) err = errno;
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  close(fd);
+  if (err) PetscCall(PetscFree(buf));
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot read the mesh file %s: %s", file, strerror(err));
+  ierr = FlxSerialMeshReadGmshBuffer(file, buf, got, sm);
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(ierr);
 }

@@ -83,7 +83,7 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
 
   PetscFunctionBegin;
   PetscOptionsBegin(mesh->comm, NULL, "Mesh options", "FlxMesh");
-  PetscCall(PetscOptionsString("-mesh_file", "Gmsh MSH 4.1 ASCII mesh file", "FlxMeshSetFromOptions", mesh->file, mesh->file, sizeof(mesh->file), &set));
+  PetscCall(PetscOptionsString("-mesh_file", "Gmsh mesh file: MSH 4.1 or 2.2, ASCII or binary", "FlxMeshSetFromOptions", mesh->file, mesh->file, sizeof(mesh->file), &set));
   PetscCall(PetscOptionsString("-mesh_generate", "Built-in generator instead of a file: beam, tower, plate or cylinder", "FlxMeshSetFromOptions", mesh->generator, mesh->generator, sizeof(mesh->generator), &setg));
   PetscCall(PetscOptionsReal("-mesh_beam_length", "Length of the generated beam", "FlxMeshSetFromOptions", mesh->beam_length, &mesh->beam_length, NULL));
   PetscCall(PetscOptionsInt("-mesh_beam_elements", "Number of elements of the generated beam", "FlxMeshSetFromOptions", mesh->beam_elements, &mesh->beam_elements, NULL));

@@ -16,10 +16,13 @@ struct _FlxH5IO {
   PetscBool   failed;                   /* an I/O error was raised: the file is closed, the writer refuses work */
   int         fd;                       /* rank 0: the file opened once more, to reserve space ahead of HDF5 (-1: none) */
   PetscBool   fallocate;                /* the file system allocates blocks for us (fallocate works) */
-  const char *what;                     /* what is being written, for messages (a dataset name or "the mesh") */
-  char        pending[1024];            /* a local call failed: reported at the next collective check */
-  double      eoa;                      /* upper bound of HDF5's end of allocation (same on every rank) */
-  double      reserved;                 /* the file's size as rank 0 last made or saw it (same on every rank) */
+  int         sboff;                    /* rank 0: offset of the end-of-file address in the superblock (0: not yet
+                                           known, -1: a superblock version whose address is not patched) */
+  unsigned long long published;         /* rank 0: the end-of-file address Publish last wrote there */
+  const char        *what;              /* what is being written, for messages (a dataset name or "the mesh") */
+  char               pending[1024];     /* a local call failed: reported at the next collective check */
+  double             eoa;               /* upper bound of HDF5's end of allocation (same on every rank) */
+  double             reserved;          /* the file's size as rank 0 last made or saw it (same on every rank) */
   /* Collective: close every open object and the file after a failure (errors ignored). Set by the owner. */
   PetscErrorCode (*abort)(FlxH5IO *);
 };

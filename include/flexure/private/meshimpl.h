@@ -63,7 +63,11 @@ struct _p_FlxMesh {
 PETSC_INTERN PetscErrorCode FlxSerialMeshCreate(FlxSerialMesh **sm);
 PETSC_INTERN PetscErrorCode FlxSerialMeshDestroy(FlxSerialMesh **sm);
 PETSC_INTERN PetscErrorCode FlxSerialMeshAddGroup(FlxSerialMesh *sm, const char name[], PetscInt dim, PetscInt *g);
+/* Read a Gmsh MSH 4.1 or 2.2 file, ASCII or binary, into the empty sm (rank 0). Errors name the file and line
+   (or byte offset) and are raised on this rank only; sm may then hold part of the mesh (FlxSerialMeshDestroy). */
 PETSC_INTERN PetscErrorCode FlxSerialMeshReadGmsh(const char file[], FlxSerialMesh *sm);
+/* The same from the file's bytes in memory (buf[0..size), need not be NUL-terminated); name is used in messages. */
+PETSC_INTERN PetscErrorCode FlxSerialMeshReadGmshBuffer(const char name[], const char buf[], size_t size, FlxSerialMesh *sm);
 PETSC_INTERN PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm);
 /* Partition (METIS) and distribute the serial mesh of rank 0. Collective. */
 PETSC_INTERN PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh);
