@@ -97,6 +97,16 @@ PETSC_EXTERN PetscErrorCode FlxModelHasBeams(FlxModel model, PetscBool *beams, P
    groups on every rank. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelUseGroup(FlxModel model, const char group[]);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
+/* The loads at full value (time functions taken as 1), as the static solve uses them. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelComputeStaticLoad(FlxModel model, Vec f);
+/* Name of boundary condition k (NULL past the last), and the point of its moment totals (-bc_NAME_moment_point). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetBCName(FlxModel model, PetscInt k, const char **name);
+PETSC_EXTERN PetscErrorCode FlxModelGetReactionPoint(FlxModel model, PetscInt k, PetscReal p[3]);
+/* This rank's part of the reaction totals of each boundary condition k: local[6 k + 0..5] = fx fy fz mx my mz
+   (moments about its point) from the reaction vector R (FlxSystemComputeReactions). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelComputeReactionTotals(FlxModel model, Vec R, PetscReal local[]);
+/* Reactions K u - f of a static solution u (f the loads at full value) on the prescribed DOFs, zero elsewhere. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelComputeStaticReactions(FlxModel model, Vec u, Vec R);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
 
 /* Base excitation at t: formulation (0 none, 1 relative, 2 absolute) and the ground displacement, velocity and

@@ -29,9 +29,13 @@ typedef struct {
 
 /* Called at output steps with the state at t. */
 typedef PetscErrorCode (*FlxStepperOutputFn)(FlxStepper, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx);
-/* Called when the ledger and probe buffers are flushed: nrows rows; probe values (rank 0 only, else NULL)
-   are nrows x nprobe x 3 (displacement, velocity, acceleration of each probed DOF). */
-typedef PetscErrorCode (*FlxStepperFlushFn)(FlxStepper, PetscInt nrows, const FlxLedgerRow rows[], const PetscReal probes[], void *ctx);
+/* Called when the ledger and probe buffers are flushed: nrows rows (one per history step); probe values (rank 0
+   only, else NULL) are nrows x nprobe x 3 (displacement, velocity, acceleration of each probed DOF) and the
+   history values (rank 0 only, else NULL; NULL without a history callback) nrows x ncol, summed over ranks. */
+typedef PetscErrorCode (*FlxStepperFlushFn)(FlxStepper, PetscInt nrows, const FlxLedgerRow rows[], const PetscReal probes[], const PetscReal history[], void *ctx);
+/* History callback: this rank's part of ncol values at time t (summed over the ranks at the flush), e.g. reaction
+   totals. Called on every rank at each history step. */
+typedef PetscErrorCode (*FlxStepperHistoryFn)(FlxStepper, PetscReal t, PetscReal local[], void *ctx);
 typedef PetscErrorCode (*FlxStepperPostStepFn)(FlxStepper, void *ctx);
 
 /* Life cycle (all collective). */
@@ -69,6 +73,15 @@ PETSC_EXTERN PetscErrorCode FlxStepperSetProbes(FlxStepper ts, PetscInt n, const
 /* Output every interval steps (0: only first and last) and the flush callback. Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxStepperSetOutput(FlxStepper ts, PetscInt interval, FlxStepperOutputFn fields, FlxStepperFlushFn flush, void *ctx);
 PETSC_EXTERN PetscErrorCode FlxStepperSetPostStep(FlxStepper ts, FlxStepperPostStepFn fn, void *ctx);
+/* A ledger, probe and history row every interval steps (and at the first and the last step; default 1). The
+   ledger's work and damping sums still take every step. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetHistoryInterval(FlxStepper ts, PetscInt interval);
+PETSC_EXTERN PetscErrorCode FlxStepperGetHistoryInterval(FlxStepper ts, PetscInt *interval);
+/* History callback with ncol values per history step (after FlxStepperSetUp). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetHistoryFunction(FlxStepper ts, PetscInt ncol, FlxStepperHistoryFn fn, void *ctx);
+/* Reactions R = f_int(x, v) + a_M M v + M a - f_ext at the prescribed DOFs for the state at the current time
+   (FlxSystemComputeReactions); R must be zero on the free DOFs (it stays so). Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperComputeReactions(FlxStepper ts, Vec R);
 /* Type name and a one-line description of the parameters (for attributes). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxStepperGetDescription(FlxStepper ts, const char **type, char desc[], size_t len);
 

@@ -21,6 +21,13 @@ typedef enum {
   FLX_OMEGA_NOT_RUN
 } FlxOmegaConvergence;
 
+/* Velocity part of a linear internal force: f = C v with C = b_K K + C_d (the stepper applies a_M M v itself). */
+typedef PetscErrorCode (*FlxSystemDampingFn)(FlxSystem, Vec v, Vec f, void *ctx);
+/* Reactions at the prescribed DOFs, R = f_int(x, v) + a_M M v + M a - f_ext there, with x = x1 - x0 (x0 may be
+   NULL; the GCD steppers hold x_{n+1} and the last increment) and v, a, fext possibly NULL (zero). Only the
+   entries of prescribed DOFs of R are written: the caller keeps R zero on the free DOFs. */
+typedef PetscErrorCode (*FlxSystemReactionFn)(FlxSystem, Vec x1, Vec x0, Vec v, Vec a, Vec fext, Vec R, void *ctx);
+
 /* Provider of an assembled matrix (the consistent mass), owned by the provider. */
 typedef PetscErrorCode (*FlxSystemMatFn)(FlxSystem, Mat *M, void *ctx);
 /* Provider of the near-null space of K (rigid-body modes, for algebraic multigrid); the system owns it. */
@@ -63,6 +70,20 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetExternalForce(FlxSystem sys, FlxSystemEx
 /* Rayleigh damping C = aM M + bK K. Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetRayleigh(FlxSystem sys, PetscReal aM, PetscReal bK);
 PETSC_EXTERN PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, PetscReal *bK);
+/* Extra damping matrix C_d (discrete dampers, same layout as the stiffness; f_int(x, v) must include C_d v), a
+   bound of the largest eigenvalue of M^-1 C_d (1/s, for the damped stability check of explicit steppers) and
+   optionally a deterministic product f = (b_K K + C_d) v (NULL: MatMult). Reference taken; Cd NULL removes the
+   matrix (the product stays: b_K K v). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetDampingMatrix(FlxSystem sys, Mat Cd, PetscReal rate, FlxSystemDampingFn mult, void *ctx);
+/* The extra damping matrix (NULL when none) and its rate bound (either may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate);
+/* f = (b_K K + C_d) v, the velocity part of a linear f_int without a_M M v. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f);
+/* Reaction callback (a cheap one, from the rows of the prescribed DOFs). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetReactionFunction(FlxSystem sys, FlxSystemReactionFn fn, void *ctx);
+/* R = f_int(x1 - x0, v) + a_M M v + M a - f_ext on the prescribed DOFs (see FlxSystemReactionFn); without a
+   callback from full products (costly). R must be zero on the free DOFs. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeReactions(FlxSystem sys, Vec x1, Vec x0, Vec v, Vec a, Vec fext, Vec R);
 /* Assembled stiffness (optional; implicit methods and diagnostics). Reference taken. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K);
 PETSC_EXTERN PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K);
@@ -84,10 +105,10 @@ PETSC_EXTERN PetscErrorCode FlxSystemComputeInternalForce(FlxSystem sys, PetscRe
 PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForce(FlxSystem sys, PetscReal t, Vec f);
 /* Evaluate d f_ext/dt (zero when no rate is set). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeExternalForceRate(FlxSystem sys, PetscReal t, Vec f);
-/* Declare that f_int depends on the velocity (beyond Rayleigh damping): the explicit steppers then solve
+/* Declare that f_int depends on the velocity (beyond Rayleigh damping and C_d): the explicit steppers then solve
    for the acceleration (conditionally explicit). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBool vdep);
-/* PETSC_TRUE when f_int depends on v (declared, or stiffness-proportional damping). Not collective. */
+/* PETSC_TRUE when f_int depends on v (declared, stiffness-proportional damping or a damping matrix). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep);
 /* PETSC_TRUE for a linear system. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);

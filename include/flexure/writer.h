@@ -60,6 +60,8 @@ PETSC_EXTERN PetscErrorCode FlxWriterAppendEnergy(FlxWriter w, PetscInt n, const
 PETSC_EXTERN PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndof, const char dofnames[]);
 /* Append n rows of probe p: times, and values ndof x 3 (x, v, a) per row, valid on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt p, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride);
+/* Attribute 'node' (natural 0-based node id) on /probes/NAME of probe p. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterSetProbeNode(FlxWriter w, PetscInt p, PetscInt node);
 /* Flush to disk (H5Fflush) and rewrite the XDMF file: call it once a frame's fields are written. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterFlush(FlxWriter w);
 /* Close the file (and release the writer). Safe on every error path: after an I/O error the file is already closed
@@ -79,4 +81,9 @@ PETSC_EXTERN PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxSte
 PETSC_EXTERN PetscErrorCode FlxOutputGetWriter(FlxOutput out, FlxWriter *w);
 PETSC_EXTERN PetscErrorCode FlxOutputGetPath(FlxOutput out, const char **h5, const char **xdmf);
 PETSC_EXTERN PetscErrorCode FlxOutputPrintProbes(FlxOutput out, Vec u);
+/* Find the probes' nodes (by node, one-node group or nearest to a point), refusing bad ones; call after
+   FlxMeshSetUp and before the model's set-up so that errors come early (FlxOutputSetUp does it otherwise). Collective. */
+PETSC_EXTERN PetscErrorCode FlxOutputSetUpProbes(FlxOutput out, FlxMesh mesh);
+/* Reactions of a static solution u: /static/reaction and the totals per boundary condition printed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxOutputWriteStaticReactions(FlxOutput out, Vec u);
 PETSC_EXTERN PetscErrorCode FlxOutputDestroy(FlxOutput *out);

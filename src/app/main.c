@@ -87,6 +87,7 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(VecDestroy(&xnat));
   PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value */
   PetscCall(FlxOutputPrintProbes(app->out, app->x));
+  PetscCall(FlxOutputWriteStaticReactions(app->out, app->x));
   PetscCall(FlxOutputGetPath(app->out, &h5, NULL));
   PetscCall(PetscPrintf(comm, "flexure: static solution written to %s (/static)\n", h5));
   PetscFunctionReturn(0);
@@ -157,6 +158,7 @@ static PetscErrorCode Run(App *app, MPI_Comm comm, Mode mode, const char cmdline
   PetscCall(FlxMeshSetUp(app->mesh));
   PetscCall(FlxPhaseEnd(comm));
   PetscCall(FlxMeshView(app->mesh, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(FlxOutputSetUpProbes(app->out, app->mesh)); /* probe errors before the model's set-up */
   PetscCall(FlxPhaseBegin(comm, "assembling"));
   PetscCall(FlxModelSetUp(app->model));
   PetscCall(FlxPhaseEnd(comm));

@@ -24,7 +24,7 @@ static const char help[] = "flexure-tsalpha2: a flexure model integrated by PETS
 typedef struct {
   FlxModel       model;
   FlxSystem      sys;
-  Mat            K, Kaij;
+  Mat            K, Kaij, Cd, Cdaij; /* Cd: discrete dampers (NULL: none) */
   Vec            mass, free, w, f;
   PetscReal      aM, bK, diag;
   IS             fixed;
@@ -41,6 +41,7 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F,
   PetscFunctionBegin;
   PetscCall(VecWAXPY(c->w, c->bK, V, U)); /* K (U + bK V) */
   PetscCall(MatMult(c->K, c->w, F));
+  if (c->Cd) PetscCall(MatMultAdd(c->Cd, V, F, F));
   PetscCall(VecWAXPY(c->w, c->aM, V, A)); /* M (A + aM V) */
   PetscCall(VecPointwiseMult(c->w, c->w, c->mass));
   PetscCall(VecAXPY(F, 1.0, c->w));
@@ -71,6 +72,7 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscR
   PetscFunctionBegin;
   PetscCall(MatCopy(c->Kaij, P, SAME_NONZERO_PATTERN));
   PetscCall(MatScale(P, 1 + sV * c->bK));
+  if (c->Cdaij) PetscCall(MatAXPY(P, sV, c->Cdaij, SUBSET_NONZERO_PATTERN));
   PetscCall(VecCopy(c->mass, c->w));
   PetscCall(VecScale(c->w, sA + sV * c->aM));
   PetscCall(MatDiagonalSet(P, c->w, ADD_VALUES));
@@ -174,6 +176,8 @@ static PetscErrorCode Run(MPI_Comm comm)
   PetscCall(FlxSystemGetRayleigh(c.sys, &c.aM, &c.bK));
   PetscCall(FlxModelGetStiffness(c.model, &c.K));
   PetscCall(MatConvert(c.K, MATAIJ, MAT_INITIAL_MATRIX, &c.Kaij));
+  PetscCall(FlxSystemGetDampingMatrix(c.sys, &c.Cd, NULL));
+  if (c.Cd) PetscCall(MatConvert(c.Cd, MATAIJ, MAT_INITIAL_MATRIX, &c.Cdaij));
   PetscCall(VecDuplicate(c.mass, &c.w));
   PetscCall(VecDuplicate(c.mass, &c.f));
   PetscCall(VecDuplicate(c.mass, &U));
@@ -252,6 +256,7 @@ static PetscErrorCode Run(MPI_Comm comm)
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&J));
   PetscCall(MatDestroy(&c.Kaij));
+  PetscCall(MatDestroy(&c.Cdaij));
   PetscCall(ISDestroy(&c.fixed));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&V));

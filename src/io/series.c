@@ -107,6 +107,27 @@ PetscErrorCode FlxWriterDefineProbe(FlxWriter w, const char name[], PetscInt ndo
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxWriterSetProbeNode(FlxWriter w, PetscInt pi, PetscInt node)
+{
+  hid_t     g, space, attr;
+  char      path[300];
+  long long v = (long long)node;
+
+  PetscFunctionBegin;
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  PetscCheck(pi >= 0 && pi < w->nprobe, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "no probe %" PetscInt_FMT, pi);
+  FlxWriterSetWhat(w, "the node of the probe %s", w->probe[pi].name);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/probes/%s", w->probe[pi].name));
+  FLX_H5ID(&w->io, g, H5Gopen2(w->io.file, path, H5P_DEFAULT));
+  FLX_H5LID(&w->io, space, H5Screate(H5S_SCALAR));
+  FLX_H5ID(&w->io, attr, H5Acreate2(g, "node", H5T_NATIVE_LLONG, space, H5P_DEFAULT, H5P_DEFAULT));
+  FLX_H5(&w->io, H5Awrite(attr, H5T_NATIVE_LLONG, &v));
+  FLX_H5L(&w->io, H5Aclose(attr));
+  FLX_H5L(&w->io, H5Sclose(space));
+  FLX_H5L(&w->io, H5Gclose(g));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxWriterAppendProbe(FlxWriter w, PetscInt pi, PetscInt n, const PetscReal times[], const PetscReal values[], PetscInt stride)
 {
   Probe  *p   = &w->probe[pi];

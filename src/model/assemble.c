@@ -29,7 +29,7 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
 /* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass that belong to owned nodes.
    Every rank holds all cells touching its nodes (halo cells included) in natural order, so each block is
    summed in the same order at any number of ranks and nothing goes off-process. */
-static PetscErrorCode AddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
+PetscErrorCode FlxModelAddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
 {
   PetscInt nown;
 
@@ -43,7 +43,7 @@ static PetscErrorCode AddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscIn
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CreateBAIJ(FlxModel m, Mat *A)
+PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
 {
   PetscInt        nown;
   const PetscInt *dnz, *onz;
@@ -71,7 +71,7 @@ static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, char what[], s
   PetscFunctionReturn(0);
 }
 
-/* f_int = K (x + b_K v); the mass-proportional part of the damping is the stepper's. */
+/* f_int = K (x + b_K v) + C_d v; the mass-proportional part of the damping is the stepper's. */
 static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 {
   FlxModel m = (FlxModel)ctx;
@@ -82,6 +82,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     PetscCall(FlxKMultApply(m->kmult, m->work, f));
   } else
     PetscCall(FlxKMultApply(m->kmult, x, f));
+  if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f)); /* discrete dampers (springs.c) */
   PetscFunctionReturn(0);
 }
 
@@ -147,7 +148,8 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(VecSetBlockSize(m->mass, 6));
   PetscCall(VecSetLocalToGlobalMapping(m->mass, m->l2g));
   PetscCall(VecZeroEntries(m->mass));
-  PetscCall(CreateBAIJ(m, &m->K));
+  PetscCall(FlxModelCreateBAIJ(m, &m->K));
+  PetscCall(FlxModelAssembleSprings(m)); /* springs.c: spring stiffness into K, dampers into C_d */
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -156,6 +158,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscInt               nn;
     char                   err[256];
     PetscErrorCode         ierr;
+    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* assembled by FlxModelAssembleSprings */
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     if (!ops) continue; /* node-set cell */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
@@ -174,7 +177,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
       lmax         = lambda;
       m->crit_cell = c;
     }
-    PetscCall(AddOwnedRows(m, m->K, nn, nodes, Ke, me));
+    PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, me));
   }
   m->crit_lambda = lmax;
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
@@ -185,7 +188,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
   PetscCall(VecAssemblyEnd(m->mass));
   PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(FlxKMultCreate(m, &m->kmult));
+  PetscCall(FlxKMultCreate(m, m->K, 0, NULL, &m->kmult));
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {
     PetscInt        g, n;
@@ -213,6 +216,43 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscFunctionReturn(0);
 }
 
+/* The parts of the consistent mass that are not elements': the point masses (diagonal), and zero blocks where
+   the stiffness has blocks without element mass (spring cells, nodes held only by springs), so that M_c has
+   K's pattern (the implicit steppers add it to a copy of K). */
+static PetscErrorCode ConsistentMassExtras(FlxModel m)
+{
+  PetscInt   nown, nc;
+  PetscReal *pm, blk[36], Z[144] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt *nodes;
+    if (m->cell_section[c] < 0 || !m->sec[m->cell_section[c]].spring) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
+    PetscCall(FlxModelAddOwnedRows(m, m->Mc, 2, nodes, Z, NULL));
+  }
+  PetscCall(PetscCalloc1(6 * nown + 1, &pm));
+  for (PetscInt k = 0; k < m->npm; k++) {
+    PetscInt        g, n;
+    const PetscInt *nodes;
+    PetscCall(FlxMeshFindGroup(m->mesh, m->pm[k].group, &g));
+    PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+    for (PetscInt i = 0; i < n; i++)
+      for (int d = 0; d < 3; d++) {
+        pm[6 * nodes[i] + d] += m->pm[k].mass;
+        pm[6 * nodes[i] + 3 + d] += m->pm[k].inertia[d];
+      }
+  }
+  for (PetscInt i = 0; i < nown; i++) {
+    for (int a = 0; a < 36; a++)
+      blk[a] = a % 7 ? 0 : pm[6 * i + a / 7];
+    PetscCall(MatSetValuesBlockedLocal(m->Mc, 1, &i, 1, &i, blk, ADD_VALUES));
+  }
+  PetscCall(PetscFree(pm));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
 {
   PetscInt nc;
@@ -220,7 +260,7 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
   PetscFunctionBegin;
   if (!m->Mc) {
     PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
-    PetscCall(CreateBAIJ(m, &m->Mc));
+    PetscCall(FlxModelCreateBAIJ(m, &m->Mc));
     PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
     for (PetscInt c = 0; c < nc; c++) {
       const FlxSectionProps *p;
@@ -228,12 +268,14 @@ PetscErrorCode FlxModelGetConsistentMass(FlxModel m, Mat *M)
       PetscReal              xyz[12], Me[24 * 24];
       const PetscInt        *nodes;
       PetscInt               nn;
+      if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* springs have no mass */
       PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
       if (!ops) continue; /* node-set cell */
       PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
       PetscCall(ops->consistent_mass(xyz, p, Me));
-      PetscCall(AddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
+      PetscCall(FlxModelAddOwnedRows(m, m->Mc, nn, nodes, Me, NULL));
     }
+    PetscCall(ConsistentMassExtras(m));
     PetscCall(MatAssemblyBegin(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Mc, MAT_FINAL_ASSEMBLY));
     PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));

@@ -457,6 +457,13 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelComputeStaticLoad(FlxModel m, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(SumLoads(m, 0, 2, f));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelNaturalDof(FlxModel m, PetscInt node, PetscInt d, PetscInt *gdof)
 {
   PetscInt g;

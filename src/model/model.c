@@ -194,6 +194,8 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(FlxModelReadBCs(m));
   PetscCall(ReadLoads(m));
   PetscCall(ReadICsAndMasses(m));
+  PetscCall(FlxModelReadSprings(m));
+  PetscCall(FlxModelReadReactionOptions(m));
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));
@@ -254,6 +256,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(FlxModelAssignSections(m));
   PetscCall(FlxModelAssemble(m));
   PetscCall(FlxModelSetUpBCs(m));
+  PetscCall(FlxModelFinishSprings(m));
   PetscCall(FlxModelSetUpLoads(m));
   for (PetscInt k = 0; k < m->nic; k++) {
     PetscInt g;
@@ -268,6 +271,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(FlxSystemSetConsistentMassFunction(m->sys, ConsistentMassProvider, m));
   PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
+  PetscCall(FlxModelSetUpReactions(m));
   m->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -340,6 +344,7 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
   PetscCall(ViewSummary(m, viewer));
   for (PetscInt s = 0; s < m->nsec; s++) {
     const FlxSectionProps *p = &m->sec[s].props;
+    if (m->sec[s].spring) continue; /* FlxModelViewSprings */
     if (m->sec[s].shell)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: shell (%s quads, %s triangles), material %s (E %g, nu %g, rho %g), thickness %g, shear correction %g, drilling %g G t, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_QUAD4], m->sec[s].element[FLX_CELL_TRI3], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, (double)p->t, (double)p->kappa_s, (double)p->drill, (double)p->rotary_scale));
     else {
@@ -364,6 +369,7 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
     }
   }
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
+  PetscCall(FlxModelViewSprings(m, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -383,6 +389,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
     PetscCall(VecDestroy(&m->load[k].g));
   }
   PetscCall(FlxModelDestroyResultants(m));
+  PetscCall(FlxModelDestroySprings(m));
+  PetscCall(FlxModelDestroyReactions(m));
   PetscCall(PetscFree(m->cell_section));
   PetscCall(PetscFree(m->usegroup));
   for (PetscInt k = 0; k < m->nload; k++)

@@ -158,6 +158,8 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
     PetscBool        set, kappaset;
     PetscCall(PetscStrncpy(s->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "section_%s_", s->name));
+    PetscCall(FlxModelReadSpringSection(m, k, pre, &s->spring)); /* springs.c: a section with stiffness or damping */
+    if (s->spring) continue;
     p->rotary_scale = 1;
     PetscOptionsBegin(m->comm, pre, "Section", "FlxModel");
     PetscCall(PetscOptionsStringArray("-groups", "Physical groups (mesh) that take this section", "FlxModelSetFromOptions", glist, &ng, &set));
@@ -289,8 +291,16 @@ PetscErrorCode FlxModelAssignSections(FlxModel m)
       if (owned) cnt[FLX_NUM_CELL_TYPES * g + t]++;
     } else if (!m->sec[gsec[g]].ops[t] && !bad) {
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, m->sec[gsec[g]].name, m->sec[gsec[g]].shell ? "shell" : "beam", FlxCellTypeNames[t],
-                              m->sec[gsec[g]].shell ? "give line cells a beam section, or no section to make them a node set" : "give surface cells a shell section with -section_NAME_thickness"));
+      const FlxSection *sec  = &m->sec[gsec[g]];
+      const char       *kind = "beam", *hint = "give surface cells a shell section with -section_NAME_thickness";
+      if (sec->shell) {
+        kind = "shell";
+        hint = "give line cells a beam section, or no section to make them a node set";
+      } else if (sec->spring) {
+        kind = "spring";
+        hint = "springs are line cells; springs to ground go on node groups with -spring_NAME_group";
+      }
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: section '%s' is a %s section and cannot take %s cells (%s)", desc, sec->name, kind, FlxCellTypeNames[t], hint));
       bad = PETSC_TRUE;
     }
   }

@@ -42,6 +42,7 @@ typedef struct {
   Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
   Vec         Mass, Free;                                                                /* the system's */
   Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
+  Mat         Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
   KSP         ksp, kspM;
   PetscInt    nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
   PetscReal   hslot[16];
@@ -279,7 +280,7 @@ static PetscErrorCode SetUpSolver(FlxStepper_Alpha *al)
   PetscFunctionReturn(0);
 }
 
-/* K_eff for step h: (1 - af + c_C bK) K + (c_M + c_C aM) M, prescribed rows and columns replaced by the
+/* K_eff for step h: (1 - af + c_C bK) K + c_C C_d + (c_M + c_C aM) M, prescribed rows and columns replaced by the
    identity (scaled to the mean diagonal), near-null space attached; then the KSP and its preconditioner are
    set up (SetUpSolver) and kept until the next rebuild. Collective. */
 static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
@@ -319,6 +320,7 @@ static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
     else
       PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
     PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
+    if (al->Cd) PetscCall(MatAXPY(al->Keff, cC, al->Cd, SUBSET_NONZERO_PATTERN)); /* its blocks are K's */
     if (al->consistent)
       PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
     else {
@@ -383,6 +385,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscCheck(linear && al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
+  PetscCall(FlxSystemGetDampingMatrix(ts->sys, &al->Cd, NULL)); /* C = aM M + bK K + C_d */
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
     PetscCall(VecDuplicate(al->Mass, vecs[k]));
   { /* M^-1 on the free DOFs; 0 where a DOF has no mass (a massless DOF is in static equilibrium) */
@@ -530,7 +533,7 @@ static PetscErrorCode StateEnergy(FlxStepper_Alpha *al, PetscReal lsum[2])
   PetscFunctionReturn(0);
 }
 
-/* f = f_ext - K x - C v with KX = K x (and KV = K v when b_K != 0) computed here; masked to the free DOFs. */
+/* f = f_ext - K x - C v (C = aM M + bK K + C_d) with KX = K x (and KV = K v when b_K != 0) computed here; masked to the free DOFs. */
 static PetscErrorCode ResidualForce(FlxStepper ts, Vec X, Vec V, Vec Fext, Vec F)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -541,6 +544,10 @@ static PetscErrorCode ResidualForce(FlxStepper ts, Vec X, Vec V, Vec Fext, Vec F
   if (al->bK != 0) {
     PetscCall(MatMult(al->K, V, al->KV));
     PetscCall(VecAXPY(F, -al->bK, al->KV));
+  }
+  if (al->Cd) {
+    PetscCall(MatMult(al->Cd, V, al->W));
+    PetscCall(VecAXPY(F, -1.0, al->W));
   }
   if (al->aM != 0) {
     PetscCall(MassMult(al, V, al->W));
@@ -613,10 +620,16 @@ static PetscErrorCode PredictAndRhs(FlxStepper ts, PetscReal h)
   PetscCall(VecRestoreArrayRead(al->X, &X));
   if (al->nmov) PetscCall(MotionPredict(ts, h));
   if (al->consistent) PetscCall(MatMultAdd(al->Mc, al->W, al->Rhs, al->Rhs));
-  if (al->bK != 0) { /* (1 - af) bK K (q x~ - v~) */
+  if (al->bK != 0 || al->Cd) { /* (1 - af) (bK K + C_d) (q x~ - v~) */
     PetscCall(VecAXPBYPCZ(al->W, q, -1.0, 0.0, al->Xt, al->Vt));
-    PetscCall(MatMult(al->K, al->W, al->Xn));
-    PetscCall(VecAXPY(al->Rhs, (1 - af) * al->bK, al->Xn));
+    if (al->bK != 0) {
+      PetscCall(MatMult(al->K, al->W, al->Xn));
+      PetscCall(VecAXPY(al->Rhs, (1 - af) * al->bK, al->Xn));
+    }
+    if (al->Cd) {
+      PetscCall(MatMult(al->Cd, al->W, al->Xn));
+      PetscCall(VecAXPY(al->Rhs, 1 - af, al->Xn));
+    }
   }
   PetscCall(VecPointwiseMult(al->Rhs, al->Rhs, al->Free));
   if (al->hasmov) PetscCall(MotionLift(ts, h));
@@ -717,8 +730,8 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecCopy(al->W, al->V));
   PetscCall(VecCopy(al->Xn, al->X));
   dD = 0;
-  if (al->aM != 0 || al->bK != 0) { /* h <v>.C<v>, <v> = (v_n + v_{n+1}) / 2, C = aM M + bK K */
-    PetscReal d1 = 0, d2 = 0;
+  if (al->aM != 0 || al->bK != 0 || al->Cd) { /* h <v>.C<v>, <v> = (v_n + v_{n+1}) / 2, C = aM M + bK K + C_d */
+    PetscReal d1 = 0, d2 = 0, d3 = 0;
     PetscCall(VecAXPBY(al->Vt, 0.5, 0.5, al->V));
     if (al->aM != 0) {
       PetscCall(MassMult(al, al->Vt, al->W));
@@ -730,7 +743,11 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
       PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(LocalDot(al->Vt, al->W, &d2));
     }
-    dD = h * (al->aM * d1 + al->bK * d2);
+    if (al->Cd) {
+      PetscCall(MatMult(al->Cd, al->Vt, al->W));
+      PetscCall(LocalDot(al->Vt, al->W, &d3));
+    }
+    dD = h * (al->aM * d1 + al->bK * d2 + d3);
   }
   PetscCall(VecCopy(al->Fext1, al->Fext));
   PetscCall(ResidualForce(ts, al->X, al->V, al->Fext, al->F)); /* f_{n+1}, K x_{n+1} */
@@ -795,6 +812,17 @@ static PetscErrorCode AlphaProbe(FlxStepper ts, PetscInt n, const PetscInt idx[]
   PetscFunctionReturn(0);
 }
 
+/* Reactions at t_n with the algorithmic acceleration (zero on fixed supports) and f_ext(t_n) = Fext. With
+   consistent mass the inertia of the support rows is the lumped one. */
+static PetscErrorCode AlphaReaction(FlxStepper ts, Vec R)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeReactions(ts->sys, al->X, NULL, al->V, al->A, al->Fext, R));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode AlphaDescribe(FlxStepper ts, char desc[], size_t len)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -831,7 +859,7 @@ static PetscErrorCode AlphaView(FlxStepper ts, PetscViewer viewer)
   PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  implicit, unconditionally stable; spectral radius at Omega -> infinity: rho_inf = %.6f (computed)%s\n", (double)rho, 2 * al->beta >= al->gamma ? "" : " WARNING: 2 beta < gamma"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  linear path: K_eff = c_M M + c_C C + (1 - alpha_f) K assembled once per step size; KSP %s + PC %s (rtol %g on the force imbalance relative to that at x_n, solved for the increment, started from h v + h^2/2 a*)%s, set up once and reused\n", kt, pt ? pt : "none", (double)rtol, nsp ? ", near-null space: 6 rigid-body modes" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  mass: %s; Rayleigh a_M %g, b_K %g; start-up: consistent initial acceleration%s\n", al->consistent ? "consistent" : "lumped", (double)al->aM, (double)al->bK, al->nratio ? "; variable steps (eq. 14 extrapolation of a*)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  mass: %s; Rayleigh a_M %g, b_K %g%s; start-up: consistent initial acceleration%s\n", al->consistent ? "consistent" : "lumped", (double)al->aM, (double)al->bK, al->Cd ? ", discrete dampers C_d" : "", al->nratio ? "; variable steps (eq. 14 extrapolation of a*)" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -961,6 +989,7 @@ PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
   ts->ops.step            = AlphaStep;
   ts->ops.getstate        = AlphaGetState;
   ts->ops.probe           = AlphaProbe;
+  ts->ops.reaction        = AlphaReaction;
   ts->ops.spectral_radius = AlphaSpectralRadius;
   ts->ops.view            = AlphaView;
   ts->ops.report          = AlphaReport;

@@ -35,7 +35,8 @@ typedef struct {
   GCDSolve  solve;
   PetscBool linear; /* the system is linear (ksp: one solve), or not (ksp: Newton) */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
-  Mat       Aop; /* shell: (1 + aM c h) M + c h bK K, or the Newton Jacobian (ShellCtx) */
+  Mat       Aop; /* shell: (1 + aM c h) M + c h (bK K + C_d), or the Newton Jacobian (ShellCtx) */
+  Mat       Cd;  /* the system's damping matrix (borrowed; NULL: none) */
   KSP       ksp;
   PetscReal fp_rtol;
   PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
@@ -47,13 +48,13 @@ typedef struct {
 } FlxStepper_GCD;
 
 /* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
-   c h bK K, a shell over the system's own (deterministic) K x: no copy of K, and the same sums at any rank
-   count. Nonlinear model: the Newton Jacobian (1 + aM c h) M + c h df_int/dv at (x, vb), with the
+   c h (bK K + C_d), a shell over the system's own (deterministic) damping product: no copy of K, and the same
+   sums at any rank count. Nonlinear model: the Newton Jacobian (1 + aM c h) M + c h df_int/dv at (x, vb), with the
    velocity derivative as a directional difference of f_int (matrix-free, so the stepper needs no C). */
 typedef struct {
   FlxSystem sys;
   PetscBool nonlinear;
-  PetscReal s, t, nvb;           /* c h bK (linear) or c h (nonlinear); time of the Newton base point, |vb|_2 */
+  PetscReal s, t, nvb;           /* c h; time of the Newton base point, |vb|_2 */
   Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
   Vec       x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
 } ShellCtx;
@@ -251,14 +252,14 @@ static PetscErrorCode IterationCheck(FlxStepper ts, const char *what, PetscInt i
   PetscFunctionReturn(0);
 }
 
-/* Linear model: (M (1 + aM c h) + c h bK K) a = f_ext - K (x_n + bK w) - aM M w, one KSP solve. */
+/* Linear model: (M (1 + aM c h) + c h (bK K + C_d)) a = f_ext - K (x_n + bK w) - C_d w - aM M w, one KSP solve. */
 static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
 {
   FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) */
+  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) + C_d w */
   PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
   PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
   PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
@@ -592,6 +593,16 @@ static PetscErrorCode GCDProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], 
   PetscFunctionReturn(0);
 }
 
+/* Reactions at t_n: the state is x_n = X - D (X = x_{n+1}), v_n = V, a_n = A, f_ext(t_n) = F. */
+static PetscErrorCode GCDReaction(FlxStepper ts, Vec R)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeReactions(ts->sys, g->X, g->D, g->V, g->A, g->F, R));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
@@ -618,7 +629,7 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
     } else
       PetscCall(VecZeroEntries(y));
   } else {
-    PetscCall(FlxSystemComputeInternalForce(sc->sys, 0, x, sc->zero, y)); /* K x */
+    PetscCall(FlxSystemComputeDampingForce(sc->sys, x, y)); /* (b_K K + C_d) x */
     PetscCall(VecScale(y, sc->s));
   }
   PetscCall(VecPointwiseMult(y, y, sc->free));
@@ -682,15 +693,20 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   PetscCall(PetscNew(&sc));
   sc->sys       = ts->sys;
   sc->nonlinear = (PetscBool)!linear;
-  sc->s         = linear ? c * h * g->bK : c * h;
+  sc->s         = c * h;
   sc->free      = g->Free;
   sc->zero      = g->Zero;
   PetscCall(VecDuplicate(g->Mass, &sc->d));
   PetscCall(VecDuplicate(g->Mass, &sc->diag));
   PetscCall(VecCopy(g->Mass, sc->d));
   PetscCall(VecScale(sc->d, 1 + g->aM * c * h));
-  if (linear) { /* s K_ii + d_i on free DOFs, 1 on prescribed ones */
+  if (linear) { /* s (bK K_ii + Cd_ii) + d_i on free DOFs, 1 on prescribed ones */
     PetscCall(MatGetDiagonal(K, sc->diag));
+    PetscCall(VecScale(sc->diag, g->bK));
+    if (g->Cd) {
+      PetscCall(MatGetDiagonal(g->Cd, g->Vt));
+      PetscCall(VecAXPY(sc->diag, 1.0, g->Vt));
+    }
     PetscCall(VecAXPBY(sc->diag, 1.0, sc->s, sc->d));
   } else { /* Newton: the mass part d_i (Jacobi on M); base point (x_0, v_0) until the first step sets it */
     PetscCall(VecCopy(sc->d, sc->diag));
@@ -728,12 +744,13 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &g->bK));
+  PetscCall(FlxSystemGetDampingMatrix(ts->sys, &g->Cd, NULL));
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   g->Mass = mass;
   g->Free = free;
   PetscCall(FlxSystemIsVelocityDependent(ts->sys, &vdep));
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
-  PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
+  PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g, discrete dampers or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
   PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
     PetscCall(VecDuplicate(mass, vecs[k]));
@@ -800,8 +817,8 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   if (g->solve == GCD_SOLVE_EXPLICIT)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)"
-                                                                                                                                                                                                                                                                                                                             : " (CG + Jacobi, -ts_gcd_ksp_*)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  conditionally explicit (Rayleigh a_M %g, b_K %g%s): %s solve of (M + c h C) a = r, c = %g%s\n", (double)g->aM, (double)g->bK, g->Cd ? ", discrete dampers C_d" : "", GCDSolves[g->solve], (double)FlxGCDSolveCoefficient(&g->p), g->solve == GCD_SOLVE_FIXED_POINT ? " (convergence on x_{n+1} and v_n)" : !g->linear ? " (Newton on the matrix-free Jacobian M (1 + a_M c h) + c h df_int/dv, GMRES + Jacobi on M, -ts_gcd_ksp_*; convergence on x_{n+1} and v_n)"
+                                                                                                                                                                                                                                                                                                                                                                      : " (CG + Jacobi, -ts_gcd_ksp_*)"));
   PetscFunctionReturn(0);
 }
 
@@ -910,6 +927,7 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   ts->ops.step            = GCDStep;
   ts->ops.getstate        = GCDGetState;
   ts->ops.probe           = GCDProbe;
+  ts->ops.reaction        = GCDReaction;
   ts->ops.spectral_radius = GCDSpectralRadius;
   ts->ops.view            = GCDView;
   ts->ops.report          = GCDReport;

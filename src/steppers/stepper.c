@@ -45,6 +45,7 @@ PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
   s->cap              = 256;
   s->max_energy_error = 10;
   s->monitor_interval = 5;
+  s->history_interval = 1;
   *ts                 = s;
   PetscFunctionReturn(0);
 }
@@ -130,28 +131,33 @@ static PetscReal RoundStep(PetscReal h)
 
 /* With Rayleigh damping the modes sit on zeta(omega) = aM / (2 omega) + bK omega / 2: check the method's
    damped spectral radius along that curve (log-spaced from omega_max / 1000 to omega_max) and lower h_crit
-   until all are stable. Growth that a smaller step cannot remove (some higher-degree sets with mass
-   damping) is refused with the rate. */
+   until all are stable. Discrete dampers add up to r / (2 omega) to a mode's damping ratio, r the system's
+   bound of lambda_max(M^-1 C_d) (the Rayleigh quotient of C_d over a mass-normalized mode is at most r):
+   zeta is then checked at five points of [zeta(omega), zeta(omega) + r / (2 omega)]. Growth that a smaller
+   step cannot remove (some higher-degree sets with mass damping) is refused with the rate. */
 static PetscErrorCode DampedCriticalStep(FlxStepper ts)
 {
-  PetscReal aM, bK, rho = 0, Om = 0, z = 0;
+  PetscReal aM, bK, rate, rho = 0, Om = 0, z = 0;
 
   PetscFunctionBegin;
   PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-  if (aM == 0 && bK == 0) PetscFunctionReturn(0);
+  PetscCall(FlxSystemGetDampingMatrix(ts->sys, NULL, &rate));
+  if (aM == 0 && bK == 0 && rate == 0) PetscFunctionReturn(0);
   for (int it = 0; it < 200; it++) {
     PetscBool ok = PETSC_TRUE;
     for (int k = 0; k <= 48 && ok; k++) {
       PetscReal w = ts->omega_used * PetscPowReal(10.0, -3.0 * k / 48);
       Om          = w * ts->h_crit;
-      z           = aM / (2 * w) + bK * w / 2;
-      PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
-      if (rho > 1 + 1e-10) ok = PETSC_FALSE;
+      for (int j = 0; j < (rate > 0 ? 5 : 1) && ok; j++) {
+        z = aM / (2 * w) + bK * w / 2 + 0.25 * j * rate / (2 * w);
+        PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
+        if (rho > 1 + 1e-10) ok = PETSC_FALSE;
+      }
     }
     if (ok) PetscFunctionReturn(0);
     ts->h_crit *= 0.98;
   }
-  PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "no stable step for this method with the Rayleigh damping aM = %g, bK = %g: at Omega = %g, zeta = %g the spectral radius is %.10g at any step tried; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), or force with -ts_allow_unstable", (double)aM, (double)bK, (double)Om, (double)z, (double)rho);
+  PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "no stable step for this method with the damping (Rayleigh aM = %g, bK = %g, discrete dampers up to %g 1/s): at Omega = %g, zeta = %g the spectral radius is %.10g at any step tried; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), or force with -ts_allow_unstable", (double)aM, (double)bK, (double)rate, (double)Om, (double)z, (double)rho);
   PetscFunctionReturn(0);
 }
 
@@ -230,7 +236,7 @@ PetscErrorCode FlxStepperSetUp(FlxStepper ts)
   PetscCall(ts->ops.setup(ts));
   PetscCall(ChooseStep(ts));
   PetscCall(CountSteps(ts));
-  PetscCall(PetscMalloc3(4 * ts->cap, &ts->lbuf, 4 * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
+  PetscCall(PetscMalloc3(6 * ts->cap, &ts->lbuf, 6 * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
   PetscCall(PetscMalloc1(ts->cap, &ts->rows));
   ts->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -283,14 +289,68 @@ PetscErrorCode FlxStepperSetPostStep(FlxStepper ts, FlxStepperPostStepFn fn, voi
   PetscFunctionReturn(0);
 }
 
-/* Store the ledger partial sums and the probed values of the step just taken. */
-static PetscErrorCode Record(FlxStepper ts)
+PetscErrorCode FlxStepperSetHistoryInterval(FlxStepper ts, PetscInt interval)
 {
   PetscFunctionBegin;
+  PetscCheck(interval > 0, ts->comm, PETSC_ERR_USER_INPUT, "the history interval must be positive (-output_history_interval)");
+  ts->history_interval = interval;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetHistoryInterval(FlxStepper ts, PetscInt *interval)
+{
+  PetscFunctionBegin;
+  *interval = ts->history_interval;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetHistoryFunction(FlxStepper ts, PetscInt ncol, FlxStepperHistoryFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(ts->hbuf, ts->hred));
+  ts->nhist   = fn ? ncol : 0;
+  ts->histfn  = fn;
+  ts->histctx = ctx;
+  if (ts->nhist) PetscCall(PetscMalloc2(ts->nhist * ts->cap, &ts->hbuf, ts->nhist * ts->cap, &ts->hred));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperComputeReactions(FlxStepper ts, Vec R)
+{
+  PetscFunctionBegin;
+  if (ts->ops.reaction)
+    PetscCall(ts->ops.reaction(ts, R));
+  else {
+    Vec x, v, a;
+    if (!ts->Rwork) PetscCall(VecDuplicate(R, &ts->Rwork));
+    PetscCall(ts->ops.getstate(ts, &x, &v, &a));
+    PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->time, ts->Rwork));
+    PetscCall(FlxSystemComputeReactions(ts->sys, x, NULL, v, a, ts->Rwork, R));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* After each step: a ledger row with the probed values and the history values at history steps (every
+   history_interval steps, the first and the last); at the others only the work and damping increments are
+   accumulated, so the ledger's sums stay those of every step. */
+static PetscErrorCode Record(FlxStepper ts)
+{
+  PetscReal *l = ts->lbuf + 6 * ts->nbuf;
+
+  PetscFunctionBegin;
+  if (ts->step % ts->history_interval && ts->step != ts->nsteps) {
+    ts->lacc[0] += ts->lsum[2];
+    ts->lacc[1] += ts->lsum[3];
+    PetscFunctionReturn(0);
+  }
   for (int k = 0; k < 4; k++)
-    ts->lbuf[4 * ts->nbuf + k] = ts->lsum[k];
-  ts->tbuf[ts->nbuf] = ts->time;
+    l[k] = ts->lsum[k];
+  l[4]        = ts->lacc[0];
+  l[5]        = ts->lacc[1];
+  ts->lacc[0] = ts->lacc[1] = 0;
+  ts->tbuf[ts->nbuf]        = ts->time;
   if (ts->nprobe) PetscCall(ts->ops.probe(ts, ts->nprobe, ts->plocal, ts->pbuf + 3 * ts->nprobe * ts->nbuf));
+  if (ts->nhist) PetscCall(ts->histfn(ts, ts->time, ts->hbuf + ts->nhist * ts->nbuf, ts->histctx));
   ts->nbuf++;
   PetscFunctionReturn(0);
 }
@@ -323,12 +383,15 @@ static PetscErrorCode Flush(FlxStepper ts)
   if (!ts->nbuf) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FLX_LedgerFlush, 0, 0, 0, 0));
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
-  PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(4 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
+  PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(6 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
   for (PetscInt k = 0; k < ts->nbuf; k++) {
-    const PetscReal *g = ts->gbuf + 4 * k;
+    const PetscReal *g = ts->gbuf + 6 * k;
     FlxLedgerRow    *r = &ts->rows[k];
     PetscReal        B, err;
     r->time = ts->tbuf[k];
+    /* the steps since the last row */
+    ts->Wh += ts->ledger_direct ? g[4] : g[4] / 2;
+    ts->Dh += ts->ledger_direct ? g[5] : g[5] / 2;
     if (ts->ledger_direct) { /* kinetic and strain energy at t, work and damping increments of the step */
       r->kinetic       = g[0];
       r->strain        = g[1];
@@ -375,7 +438,8 @@ static PetscErrorCode Flush(FlxStepper ts)
     }
   }
   if (ts->nprobe) PetscCallMPI(MPI_Reduce(ts->pbuf, ts->pred, (PetscMPIInt)(3 * ts->nprobe * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
-  if (ts->flush) PetscCall(ts->flush(ts, ts->nbuf, ts->rows, ts->rank == 0 ? ts->pred : NULL, ts->outctx));
+  if (ts->nhist) PetscCallMPI(MPI_Reduce(ts->hbuf, ts->hred, (PetscMPIInt)(ts->nhist * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
+  if (ts->flush) PetscCall(ts->flush(ts, ts->nbuf, ts->rows, ts->rank == 0 ? ts->pred : NULL, ts->rank == 0 && ts->nhist ? ts->hred : NULL, ts->outctx));
   ts->nbuf = 0;
   PetscCall(PetscLogEventEnd(FLX_LedgerFlush, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -402,6 +466,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   ts->Wh = ts->Dh = ts->B0 = ts->scale = ts->input = ts->peak = ts->maxrel = 0; /* a fresh ledger per solve */
   ts->haveB0                                                               = PETSC_FALSE;
   ts->nbuf                                                                 = 0;
+  ts->lacc[0] = ts->lacc[1] = 0;
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;
   ts->step      = 0;
@@ -430,7 +495,8 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
     } else if (ts->nbuf == ts->cap) {
       PetscCall(Flush(ts));
       PetscCall(Progress(ts, PETSC_FALSE));
-    }
+    } else if (ts->step % 64 == 0)
+      PetscCall(Progress(ts, PETSC_FALSE)); /* long history intervals fill the buffer rarely */
   }
   PetscCall(Flush(ts));
   if (ts->reason < 0 && ts->omega_used > 0) {
@@ -494,6 +560,8 @@ PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
   PetscCall(PetscFree(s->rows));
   PetscCall(PetscFree(s->plocal));
   PetscCall(PetscFree2(s->pbuf, s->pred));
+  PetscCall(PetscFree2(s->hbuf, s->hred));
+  PetscCall(VecDestroy(&s->Rwork));
   PetscCall(PetscFree(s));
   *ts = NULL;
   PetscFunctionReturn(0);

@@ -17,7 +17,14 @@ struct _p_FlxSystem {
   void                 *mcctx, *nspctx;
   Mat                   Mc;
   MatNullSpace          nsp;
-  PetscInt              nmov; /* prescribed motion: local moving DOFs */
+  Mat                   Cd;    /* extra damping matrix (discrete dampers) */
+  PetscReal             crate; /* bound of lambda_max(M^-1 C_d) */
+  FlxSystemDampingFn    cmult; /* deterministic (b_K K + C_d) v */
+  void                 *cctx;
+  FlxSystemReactionFn   reac;
+  void                 *reacctx;
+  Vec                   rw[2]; /* work of the reaction fallback */
+  PetscInt              nmov;  /* prescribed motion: local moving DOFs */
   PetscInt             *mov;
   PetscBool             hasmov; /* on any rank */
   PetscReal            *movbuf;
@@ -45,6 +52,9 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->x0));
   PetscCall(MatDestroy(&(*sys)->K));
   PetscCall(MatNullSpaceDestroy(&(*sys)->nsp));
+  PetscCall(MatDestroy(&(*sys)->Cd));
+  PetscCall(VecDestroy(&(*sys)->rw[0]));
+  PetscCall(VecDestroy(&(*sys)->rw[1]));
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
@@ -179,7 +189,7 @@ PetscErrorCode FlxSystemSetVelocityDependent(FlxSystem sys, PetscBool vdep)
 PetscErrorCode FlxSystemIsVelocityDependent(FlxSystem sys, PetscBool *vdep)
 {
   PetscFunctionBegin;
-  *vdep = (PetscBool)(sys->vdep || sys->bK != 0);
+  *vdep = (PetscBool)(sys->vdep || sys->bK != 0 || sys->Cd);
   PetscFunctionReturn(0);
 }
 
@@ -381,6 +391,91 @@ PetscErrorCode FlxSystemCreatePrescribedIS(FlxSystem sys, IS *fixed)
     if (PetscRealPart(f[i]) < 0.5) idx[cnt++] = lo + i;
   PetscCall(VecRestoreArrayRead(sys->free, &f));
   PetscCall(ISCreateGeneral(sys->comm, cnt, idx, PETSC_OWN_POINTER, fixed));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetDampingMatrix(FlxSystem sys, Mat Cd, PetscReal rate, FlxSystemDampingFn mult, void *ctx)
+{
+  PetscFunctionBegin;
+  if (Cd) PetscCall(PetscObjectReference((PetscObject)Cd));
+  PetscCall(MatDestroy(&sys->Cd));
+  sys->Cd    = Cd;
+  sys->crate = Cd ? rate : 0;
+  sys->cmult = mult;
+  sys->cctx  = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate)
+{
+  PetscFunctionBegin;
+  if (Cd) *Cd = sys->Cd;
+  if (rate) *rate = sys->crate;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f)
+{
+  PetscFunctionBegin;
+  if (sys->cmult) {
+    PetscCall(sys->cmult(sys, v, f, sys->cctx));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecZeroEntries(f));
+  if (sys->bK != 0) {
+    PetscCheck(sys->K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "stiffness-proportional damping needs the assembled stiffness (FlxSystemSetStiffness)");
+    PetscCall(MatMult(sys->K, v, f));
+    PetscCall(VecScale(f, sys->bK));
+  }
+  if (sys->Cd) PetscCall(MatMultAdd(sys->Cd, v, f, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetReactionFunction(FlxSystem sys, FlxSystemReactionFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->reac    = fn;
+  sys->reacctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/* Fallback: full products, masked to the prescribed DOFs. */
+PetscErrorCode FlxSystemComputeReactions(FlxSystem sys, Vec x1, Vec x0, Vec v, Vec a, Vec fext, Vec R)
+{
+  Vec x, w;
+
+  PetscFunctionBegin;
+  if (sys->reac) {
+    PetscCall(sys->reac(sys, x1, x0, v, a, fext, R, sys->reacctx));
+    PetscFunctionReturn(0);
+  }
+  if (!sys->rw[0]) {
+    PetscCall(VecDuplicate(sys->mass, &sys->rw[0]));
+    PetscCall(VecDuplicate(sys->mass, &sys->rw[1]));
+  }
+  x = sys->rw[0];
+  w = sys->rw[1];
+  if (x0)
+    PetscCall(VecWAXPY(x, -1.0, x0, x1));
+  else
+    PetscCall(VecCopy(x1, x));
+  if (v)
+    PetscCall(FlxSystemComputeInternalForce(sys, 0, x, v, R));
+  else {
+    PetscCall(VecZeroEntries(w));
+    PetscCall(FlxSystemComputeInternalForce(sys, 0, x, w, R));
+  }
+  if (v && sys->aM != 0) {
+    PetscCall(VecPointwiseMult(w, sys->mass, v));
+    PetscCall(VecAXPY(R, sys->aM, w));
+  }
+  if (a) {
+    PetscCall(VecPointwiseMult(w, sys->mass, a));
+    PetscCall(VecAXPY(R, 1.0, w));
+  }
+  if (fext) PetscCall(VecAXPY(R, -1.0, fext));
+  PetscCall(VecPointwiseMult(w, R, sys->free));
+  PetscCall(VecAXPY(R, -1.0, w)); /* keep the prescribed entries */
   PetscFunctionReturn(0);
 }
 

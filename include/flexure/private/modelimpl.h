@@ -4,10 +4,22 @@
 
 #define FLX_MAX_NAMES 64
 
+/* Deterministic products with an assembled MPIBAIJ operator of the model (kmult.c): all owned block rows
+   (rows NULL) or the nrows local block rows given. Apply sets y at those rows, ApplyAdd adds to them,
+   ApplyRows writes them compactly (6 nrows values). Collective. */
 typedef struct _FlxKMult   *FlxKMult;
-PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, FlxKMult *);
+PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, Mat A, PetscInt nrows, const PetscInt rows[], FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
+PETSC_INTERN PetscErrorCode FlxKMultApplyAdd(FlxKMult, Vec, Vec);
+PETSC_INTERN PetscErrorCode FlxKMultApplyRows(FlxKMult, Vec, PetscReal[]);
+/* The rows of A (sum_j coef[j] x[j]) written compactly, the ghost blocks of the n <= FLX_KMULT_MAXCOMB vectors
+   exchanged in one round of messages. Collective. */
+#define FLX_KMULT_MAXCOMB 3
+PETSC_INTERN PetscErrorCode FlxKMultApplyRowsCombination(FlxKMult, PetscInt n, const PetscReal coef[], Vec x[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
+
+typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
+typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */
 
 typedef struct {
   char      name[FLX_NAME_LEN];
@@ -19,8 +31,9 @@ typedef struct {
   char               material[FLX_NAME_LEN];
   char               groups[FLX_MAX_NAMES][FLX_NAME_LEN];
   PetscInt           ngroups;
-  PetscBool          shell; /* shell (thickness) or beam (A, Iy, Iz, J) */
-  FlxSectionShape    shape; /* beams: shape the properties come from (or none) */
+  PetscBool          shell;  /* shell (thickness) or beam (A, Iy, Iz, J) */
+  PetscBool          spring; /* spring section (stiffness, damping): its line2 cells are springs (springs.c) */
+  FlxSectionShape    shape;  /* beams: shape the properties come from (or none) */
   FlxShapeDimensions dims;
   char               element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps    props;
@@ -145,7 +158,11 @@ struct _p_FlxModel {
   PetscInt               nconstrained;  /* global number of prescribed DOFs */
   Vec                    mass, free, work;
   Mat                    K, Mc;
-  FlxKMult               kmult; /* deterministic K x (kmult.c) */
+  FlxKMult               kmult;  /* deterministic K x (kmult.c) */
+  Mat                    Cd;     /* damping matrix of the discrete dampers (NULL: none), same layout as K */
+  FlxKMult               kmultC; /* deterministic C_d v, over the rows that have dampers */
+  FlxSprings             springs;
+  FlxReactions           reactions;
   ISLocalToGlobalMapping l2g;
   VecScatter             tonat;
   Vec                    xnat;
@@ -167,6 +184,21 @@ PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], 
 PETSC_INTERN PetscErrorCode FlxModelReadSections(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckNodeSets(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelAssignSections(FlxModel model);
+/* An MPIBAIJ matrix (block size 6) with the stiffness's exact preallocation and local-to-global mapping. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelCreateBAIJ(FlxModel model, Mat *A);
+/* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass (may be NULL) that belong to owned nodes. Not collective. */
+PETSC_INTERN PetscErrorCode FlxModelAddOwnedRows(FlxModel model, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[]);
+/* Springs and dampers (springs.c): ground springs (-spring_*) and spring sections. */
+PETSC_INTERN PetscErrorCode FlxModelReadSprings(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelReadSpringSection(FlxModel model, PetscInt s, const char pre[], PetscBool *isspring);
+PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelViewSprings(FlxModel model, PetscViewer viewer);
+PETSC_INTERN PetscErrorCode FlxModelDestroySprings(FlxModel model);
+/* Reactions (reactions.c). */
+PETSC_INTERN PetscErrorCode FlxModelReadReactionOptions(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelSetUpReactions(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelDestroyReactions(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyResultants(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpLoads(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckRigidBody(FlxModel model);

@@ -14,6 +14,7 @@ typedef struct {
   PetscErrorCode (*view)(FlxStepper, PetscViewer);
   PetscErrorCode (*describe)(FlxStepper, char[], size_t);
   PetscErrorCode (*progress)(FlxStepper, char[], size_t); /* extra text for the progress line (KSP iterations) */
+  PetscErrorCode (*reaction)(FlxStepper, Vec);            /* reactions at t_n (FlxSystemComputeReactions on the stepper's state) */
   PetscErrorCode (*destroy)(FlxStepper);
 } FlxStepperOps;
 
@@ -26,23 +27,31 @@ struct _p_FlxStepper {
   FlxSystem     sys;
   PetscBool     setup;
 
-  PetscReal t0, time, dt, max_time;
-  PetscInt  step, max_steps, nsteps;
-  PetscBool dt_set, allow_unstable, use_bound;
-  char      omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
-  PetscReal omega_given;                    /* -ts_omega_max, or read from omega_file */
-  PetscReal safety;
-  PetscReal Omega_max, omega_power, omega_bound, omega_used, h_crit;
-  PetscInt  power_its, power_maxits;
+  PetscReal           t0, time, dt, max_time;
+  PetscInt            step, max_steps, nsteps;
+  PetscBool           dt_set, allow_unstable, use_bound;
+  char                omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
+  PetscReal           omega_given;                    /* -ts_omega_max, or read from omega_file */
+  PetscReal           safety;
+  PetscReal           Omega_max, omega_power, omega_bound, omega_used, h_crit;
+  PetscInt            power_its, power_maxits;
   FlxOmegaConvergence power_how;  /* how the power iteration ended */
   PetscLogDouble      power_time; /* its wall time */
-  PetscReal power_rtol;
-  Vec       x0, v0;
+  PetscReal           power_rtol;
+  Vec                 x0, v0;
 
   /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
-  PetscReal     lsum[4];
-  PetscInt      cap, nbuf;
-  PetscReal    *lbuf, *gbuf, *tbuf; /* cap x 4 local, reduced; times */
+  PetscReal  lsum[4];
+  PetscInt   cap, nbuf;
+  PetscReal *lbuf, *gbuf, *tbuf; /* cap x 6 local (the step's sums, and the work and damping increments of the
+                                    steps since the last row), reduced; times */
+  PetscInt  history_interval;    /* a ledger, probe and history row every this many steps (and the first and last) */
+  PetscReal lacc[2];             /* work and damping increments of the steps not recorded, local */
+  PetscInt  nhist;               /* history columns of the history callback */
+  PetscErrorCode (*histfn)(FlxStepper, PetscReal, PetscReal[], void *);
+  void         *histctx;
+  PetscReal    *hbuf, *hred; /* cap x nhist local, reduced on rank 0 */
+  Vec           Rwork;       /* f_ext for the reaction fallback */
   FlxLedgerRow *rows;
   PetscReal     Wh, Dh, B0, scale, input, peak, maxrel;
   PetscBool     ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
