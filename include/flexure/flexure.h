@@ -18,6 +18,17 @@ PETSC_EXTERN PetscErrorCode FlxInitializePackage(void);
    Collective. */
 PETSC_EXTERN PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCode code, const char msg[]);
 
+/* Set-up phases: FlxPhaseBegin prints "flexure: <what> ..." on rank 0 (so a large model never sits silent) and
+   times the phase until the next FlxPhaseBegin or FlxPhaseEnd; FlxPhaseSummary prints one line with the time of
+   every phase since the last summary. Collective. */
+PETSC_EXTERN PetscErrorCode FlxPhaseBegin(MPI_Comm comm, const char what[]);
+PETSC_EXTERN PetscErrorCode FlxPhaseEnd(MPI_Comm comm);
+PETSC_EXTERN PetscErrorCode FlxPhaseSummary(MPI_Comm comm, const char what[]);
+
+/* Append t to the string s of size n, cutting it to fit (what strlcat does; PETSc 3.18's PetscStrlcat bounds
+   the copy by n - strlen(t), which cuts short strings and can write past s). Returns strlen(s) + strlen(t). */
+PETSC_EXTERN size_t FlxStrlcat(char s[], const char t[], size_t n);
+
 /* Parse a comma-separated list of reals, e.g. "1,0.5" or "4/3,1/2" (fractions allowed). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok);
 

@@ -144,7 +144,9 @@ PetscErrorCode FlxMeshSetUp(FlxMesh mesh)
 {
   PetscFunctionBegin;
   if (mesh->setup) PetscFunctionReturn(0);
+  PetscCall(FlxPhaseBegin(mesh->comm, mesh->file[0] ? "reading the mesh" : "generating the mesh"));
   PetscCall(LoadSerial(mesh));
+  PetscCall(FlxPhaseBegin(mesh->comm, "partitioning the mesh (METIS)"));
   PetscCall(FlxMeshPartitionAndDistribute(mesh));
   mesh->setup = PETSC_TRUE;
   PetscFunctionReturn(0);

@@ -445,6 +445,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
     if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
   }
   PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(FlxPhaseBegin(mesh->comm, "distributing the mesh"));
   if (mesh->rank == 0) {
     FlxSerialMesh *sm = mesh->serial;
     PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark;

@@ -2,6 +2,7 @@
 #include <flexure/flexure.h>
 #include <flexure/private/stepperimpl.h>
 #include <flexure/private/elementimpl.h>
+#include <flexure/cli.h>
 
 PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
     FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
@@ -55,6 +56,19 @@ PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCod
   if (rank == first && msg) PetscCall(PetscStrncpy(buf, msg, sizeof(buf)));
   PetscCallMPI(MPI_Bcast(buf, sizeof(buf), MPI_CHAR, first, comm));
   SETERRQ(comm, code, "%s", buf);
+}
+
+size_t FlxStrlcat(char s[], const char t[], size_t n)
+{
+  size_t l = strnlen(s, n), m = strlen(t);
+
+  if (l + 1 >= n) return l + m;
+  if (m > n - l - 1) {
+    memcpy(s + l, t, n - l - 1);
+    s[n - 1] = 0;
+  } else
+    memcpy(s + l, t, m + 1);
+  return l + m;
 }
 
 static PetscBool ParseOneReal(const char *s, PetscReal *v)
@@ -137,17 +151,64 @@ PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[])
   PetscFunctionReturn(0);
 }
 
-static char FlxLastError[2048];
+static char           FlxLastError[2048];
+static PetscErrorCode FlxLastCode;
+
+/* User input (exit 1): the checks of flexure's readers and PETSc's own argument errors (a value that is not a
+   number, PETSc's "Unknown option X for -opt" of enum options, an unknown solver type, a missing solver package,
+   a model too large for 32-bit indices). */
+static PetscBool IsInputError(PetscErrorCode n, const char *mess)
+{
+  switch (n) {
+  case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_FILE_UNEXPECTED:
+  case PETSC_ERR_FILE_READ:
+  case PETSC_ERR_ARG_OUTOFRANGE:
+  case PETSC_ERR_ARG_WRONG:
+  case PETSC_ERR_ARG_INCOMP:
+  case PETSC_ERR_ARG_WRONGSTATE:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE:
+  case PETSC_ERR_MISSING_FACTOR:
+  case PETSC_ERR_INT_OVERFLOW:
+    return PETSC_TRUE;
+  case PETSC_ERR_USER:
+    return (PetscBool)(mess && (!strncmp(mess, "Unknown option", 14) || !strncmp(mess, "Unknown logical value", 21) || !strncmp(mess, "Unable to open options file", 27)));
+  default:
+    return PETSC_FALSE;
+  }
+}
+
+/* The run went unstable or a solve failed (exit 2). */
+static PetscBool IsSolveError(PetscErrorCode n)
+{
+  return (PetscBool)(n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_CONV_FAILED || n == PETSC_ERR_MAT_LU_ZRPVT || n == PETSC_ERR_MAT_CH_ZRPVT || n == PETSC_ERR_FP);
+}
+
+/* I/O or system failure (exit 3): a write that failed (a full disk), the system, memory, MPI. */
+static PetscBool IsSystemError(PetscErrorCode n)
+{
+  return (PetscBool)(n == PETSC_ERR_FILE_WRITE || n == PETSC_ERR_SYS || n == PETSC_ERR_MEM || n == PETSC_ERR_MPI);
+}
 
 PetscErrorCode FlxErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL) {
-    if (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_WRITE || n == PETSC_ERR_FILE_UNEXPECTED || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_ARG_OUTOFRANGE || n == PETSC_ERR_ARG_WRONG || n == PETSC_ERR_ARG_INCOMP || n == PETSC_ERR_NOT_CONVERGED || n == PETSC_ERR_ARG_WRONGSTATE ||
-        (n == PETSC_ERR_USER && mess && !strncmp(mess, "Unknown option", 14))) { /* PETSc's "Unknown option X for -opt" (enum options) */
+    FlxLastCode = n;
+    if (IsInputError(n, mess) || n == PETSC_ERR_NOT_CONVERGED)
       snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess ? mess : "unknown error");
-    } else {
+    else if (n == PETSC_ERR_FILE_WRITE) /* the writer names the file and the cause (no space left on device) */
+      snprintf(FlxLastError, sizeof(FlxLastError), "%s", mess && mess[0] ? mess : "a write failed");
+    else if (IsSystemError(n))
+      snprintf(FlxLastError, sizeof(FlxLastError), "%s [in %s()]", mess && mess[0] ? mess : n == PETSC_ERR_MEM ? "out of memory"
+                                                                                                               : "system error",
+               func);
+    else
       snprintf(FlxLastError, sizeof(FlxLastError), "%s [internal error %d in %s() at %s:%d]", mess ? mess : "", (int)n, func, file, line);
-    }
+    for (char *c = FlxLastError; *c; c++) /* one line */
+      if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    for (size_t l = strlen(FlxLastError); l && FlxLastError[l - 1] == ' ';)
+      FlxLastError[--l] = 0;
   }
   return n;
 }
@@ -157,32 +218,67 @@ const char *FlxErrorGetMessage(void)
   return FlxLastError;
 }
 
-/* Fail on any option that nothing used: a silent typo in a ten-hour run is a lost day. Call it once every
-   option has been read, before the run. Solver diagnostics that PETSc reads only during a solve
-   (-*_converged_reason, -*_view*, -*_monitor*) are left to PETSc, and so are options starting with one of other[]
-   (e.g. the solver options of another mode in a shared case file). Logically collective: every rank holds the
-   same options. */
-PetscErrorCode FlxOptionsCheckUnused(MPI_Comm comm, const char *const other[])
+int FlxErrorGetExitCode(void)
 {
-  PetscInt N, nleft = 0;
-  char   **names, **values;
+  if (!FlxLastCode) return FLX_EXIT_OK;
+  if (IsInputError(FlxLastCode, FlxLastError)) return FLX_EXIT_INPUT;
+  if (IsSolveError(FlxLastCode)) return FLX_EXIT_UNSTABLE;
+  if (IsSystemError(FlxLastCode)) return FLX_EXIT_SYSTEM;
+  return FLX_EXIT_INTERNAL;
+}
+
+/* Set-up phases: one line when a phase starts (so a large model never sits silent), the times in one line. */
+static struct {
+  char           what[16][64];
+  PetscLogDouble t[16];
+  int            n, open;
+  PetscLogDouble start;
+} Phases;
+
+PetscErrorCode FlxPhaseEnd(MPI_Comm comm)
+{
+  PetscLogDouble now;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsLeftGet(NULL, &N, &names, &values));
-  {
-    char list[1024] = "";
-    for (PetscInt k = 0; k < N; k++) {
-      if (strstr(names[k], "converged_reason") || strstr(names[k], "_view") || strstr(names[k], "monitor")) continue;
-      PetscBool skip = PETSC_FALSE;
-      for (int o = 0; other && other[o]; o++)
-        if (!strncmp(names[k], other[o], strlen(other[o]))) skip = PETSC_TRUE; /* the other modes' options in a shared case file */
-      if (skip) continue;
-      nleft++;
-      PetscCall(PetscStrlcat(list, nleft > 1 ? ", -" : "-", sizeof(list)));
-      PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
-    }
-    PetscCall(PetscOptionsLeftRestore(NULL, &N, &names, &values));
-    PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown or unused option%s %s: check the spelling (-help lists every option)", nleft > 1 ? "s" : "", list);
+  if (!Phases.open) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Barrier(comm)); /* the slowest rank's time */
+  PetscCall(PetscTime(&now));
+  Phases.t[Phases.n - 1] = now - Phases.start;
+  Phases.open            = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxPhaseBegin(MPI_Comm comm, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCall(FlxPhaseEnd(comm));
+  if (Phases.n == 16) PetscFunctionReturn(0);
+  PetscCall(PetscStrncpy(Phases.what[Phases.n], what, sizeof(Phases.what[0])));
+  Phases.n++;
+  Phases.open = 1;
+  PetscCall(PetscPrintf(comm, "flexure: %s ...\n", what));
+  PetscCall(PetscTime(&Phases.start));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxPhaseSummary(MPI_Comm comm, const char what[])
+{
+  PetscLogDouble total = 0;
+  char           line[1024];
+
+  PetscFunctionBegin;
+  PetscCall(FlxPhaseEnd(comm));
+  if (!Phases.n) PetscFunctionReturn(0);
+  for (int k = 0; k < Phases.n; k++)
+    total += Phases.t[k];
+  PetscCall(PetscSNPrintf(line, sizeof(line), "flexure: %s in %.2f s (", what, (double)total));
+  for (int k = 0; k < Phases.n; k++) {
+    char item[128];
+    PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.2f s", k ? ", " : "", Phases.what[k], (double)Phases.t[k]));
+    FlxStrlcat(line, item, sizeof(line));
   }
+  FlxStrlcat(line, ")\n", sizeof(line));
+  PetscCall(PetscPrintf(comm, "%s", line));
+  Phases.n = 0;
   PetscFunctionReturn(0);
 }
