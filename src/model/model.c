@@ -194,8 +194,8 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(FlxModelReadBCs(m));
   PetscCall(ReadLoads(m));
   PetscCall(ReadICsAndMasses(m));
-  PetscCall(FlxModelReadSprings(m));
   PetscCall(FlxModelReadReactionOptions(m));
+  PetscCall(FlxModelReadSprings(m));
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));

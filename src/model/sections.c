@@ -163,6 +163,13 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
     p->rotary_scale = 1;
     PetscOptionsBegin(m->comm, pre, "Section", "FlxModel");
     PetscCall(PetscOptionsStringArray("-groups", "Physical groups (mesh) that take this section", "FlxModelSetFromOptions", glist, &ng, &set));
+    { /* not given here (a spring section was read above): listed so that -help shows how a section becomes one */
+      PetscReal none[6];
+      PetscInt  n6 = 6;
+      PetscCall(PetscOptionsRealArray("-stiffness", "Spring section: stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad); its groups' line cells become springs (-section_NAME_axes global|element|x1,x2,x3,y1,y2,y3)", "FlxModelSetFromOptions", none, &n6, NULL));
+      n6 = 6;
+      PetscCall(PetscOptionsRealArray("-damping", "Spring section: damper coefficients cx,cy,cz,crx,cry,crz (N s/m, N m s/rad)", "FlxModelSetFromOptions", none, &n6, NULL));
+    }
     PetscCheck(set && ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", s->name, pre);
     s->ngroups = ng;
     for (PetscInt g = 0; g < ng; g++) {

@@ -56,22 +56,17 @@ static PetscErrorCode GetSprings(FlxModel m, FlxSprings *sp)
 }
 
 /* Six non-negative values "a,b,c,d,e,f" of option -{pre}{key}; set: whether it was given. */
-static PetscErrorCode ReadSix(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const char pre[], const char key[], const char help[], PetscReal v[6], PetscBool *set)
+/* Check six coefficients kx,ky,kz,krx,kry,krz (or cx,...) just read as -{pre}{key} (n values, set). */
+static PetscErrorCode CheckSix(MPI_Comm comm, const char pre[], const char key[], const PetscReal v[6], PetscInt n, PetscBool set)
 {
-  PetscInt n = 6;
-  char     opt[64];
+  static const char *kn[6] = {"kx", "ky", "kz", "krx", "kry", "krz"}, *cn[6] = {"cx", "cy", "cz", "crx", "cry", "crz"};
+  PetscBool          k = (PetscBool)!strcmp(key, "stiffness");
 
   PetscFunctionBegin;
+  if (!set) PetscFunctionReturn(0);
+  PetscCheck(n == 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has %" PetscInt_FMT " value%s: give six, %s (0 where there is none)", pre, key, n, n == 1 ? "" : "s", k ? "kx,ky,kz,krx,kry,krz in N/m and N m/rad" : "cx,cy,cz,crx,cry,crz in N s/m and N m s/rad");
   for (int d = 0; d < 6; d++)
-    v[d] = 0;
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
-  PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, set));
-  if (!*set) PetscFunctionReturn(0);
-  PetscCheck(n == 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has %" PetscInt_FMT " value%s: give six, %s (0 where there is none)", pre, key, n, n == 1 ? "" : "s", !strcmp(key, "stiffness") ? "kx,ky,kz,krx,kry,krz in N/m and N m/rad" : "cx,cy,cz,crx,cry,crz in N s/m and N m s/rad");
-  for (int d = 0; d < 6; d++) {
-    static const char *kn[6] = {"kx", "ky", "kz", "krx", "kry", "krz"}, *cn[6] = {"cx", "cy", "cz", "crx", "cry", "crz"};
-    PetscCheck(v[d] >= 0, comm, PETSC_ERR_USER_INPUT, "-%s%s: %s = %g; a spring or damper coefficient must not be negative", pre, key, !strcmp(key, "stiffness") ? kn[d] : cn[d], (double)v[d]);
-  }
+    PetscCheck(v[d] >= 0, comm, PETSC_ERR_USER_INPUT, "-%s%s: %s = %g; a spring or damper coefficient must not be negative", pre, key, k ? kn[d] : cn[d], (double)v[d]);
   PetscFunctionReturn(0);
 }
 
@@ -117,10 +112,15 @@ static PetscErrorCode ReadAxes(PetscOptionItems *PetscOptionsObject, MPI_Comm co
 static PetscErrorCode ReadCoefficients(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const char pre[], const char what[], SpringDef *s)
 {
   PetscBool setk, setc;
+  PetscInt  nk = 6, nc = 6;
 
   PetscFunctionBegin;
-  PetscCall(ReadSix(PetscOptionsObject, comm, pre, "stiffness", "Spring stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad)", s->k, &setk));
-  PetscCall(ReadSix(PetscOptionsObject, comm, pre, "damping", "Damper coefficients cx,cy,cz,crx,cry,crz in the spring's axes (N s/m, N m s/rad)", s->c, &setc));
+  for (int d = 0; d < 6; d++)
+    s->k[d] = s->c[d] = 0;
+  PetscCall(PetscOptionsRealArray("-stiffness", "Spring stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad)", "FlxModelSetFromOptions", s->k, &nk, &setk));
+  PetscCall(CheckSix(comm, pre, "stiffness", s->k, nk, setk));
+  PetscCall(PetscOptionsRealArray("-damping", "Damper coefficients cx,cy,cz,crx,cry,crz in the spring's axes (N s/m, N m s/rad)", "FlxModelSetFromOptions", s->c, &nc, &setc));
+  PetscCall(CheckSix(comm, pre, "damping", s->c, nc, setc));
   PetscCheck(setk || setc, comm, PETSC_ERR_USER_INPUT, "%s has no values: give -%sstiffness kx,ky,kz,krx,kry,krz and/or -%sdamping cx,cy,cz,crx,cry,crz", what, pre, pre);
   s->damper = PETSC_FALSE;
   for (int d = 0; d < 6; d++)
@@ -150,8 +150,8 @@ PetscErrorCode FlxModelReadSprings(FlxModel m)
     PetscCall(PetscSNPrintf(what, sizeof(what), "spring '%s'", s->name));
     PetscOptionsBegin(m->comm, pre, "Spring to ground", "FlxModel");
     PetscCall(PetscOptionsString("-group", "Node group (physical group or point group): a spring to ground on each of its nodes", "FlxModelSetFromOptions", s->group, s->group, FLX_NAME_LEN, &set));
-    PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
     PetscCall(ReadAxes(PetscOptionsObject, m->comm, pre, PETSC_FALSE, s));
+    PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
     PetscOptionsEnd();
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "spring '%s' has no group: give -%sgroup NAME (its nodes get the spring to ground)", s->name, pre);
     PetscCall(FlxModelUseGroup(m, s->group)); /* a node set (a group of cells without a section is not unused) */
@@ -182,8 +182,8 @@ PetscErrorCode FlxModelReadSpringSection(FlxModel m, PetscInt si, const char pre
   PetscOptionsBegin(m->comm, pre, "Spring section", "FlxModel");
   PetscCall(PetscOptionsStringArray("-groups", "Physical groups whose line cells are springs between their two nodes", "FlxModelSetFromOptions", glist, &ng, &hk));
   PetscCheck(hk && ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", sec->name, pre);
-  PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
   PetscCall(ReadAxes(PetscOptionsObject, m->comm, pre, PETSC_TRUE, s));
+  PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
   PetscOptionsEnd();
   sec->ngroups = ng;
   for (PetscInt g = 0; g < ng; g++) {
