@@ -338,6 +338,7 @@ PetscErrorCode FlxWriterWriteMesh(FlxWriter w, FlxMesh mesh)
     bytes += (double)w->ncells[t] * (8.0 * FlxCellTypeNodes[t] + 32.0);
   }
   FlxWriterSetWhat(w, "the mesh");
+  PetscCall(FlxH5Reserve(&w->io, bytes)); /* the mesh's datasets, written by the mesh itself */
   PetscCall(FlxMeshWriteHDF5(mesh, (long long)w->io.file));
   PetscCall(WriteNodeGroups(w, mesh));
   w->mesh_written = PETSC_TRUE;
