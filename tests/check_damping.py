@@ -49,11 +49,18 @@ def check(f, bK, what, balance_tol, aM=0.0):
     c.check(err < balance_tol and e["damping"][-1] > 0, f"{what}: energy balance error {err:.2e} of the peak energy (< {balance_tol:g}), dissipated {e['damping'][-1]:.4f} J")
 
 
-bK = 3.812e-4  # damping ratio 2% on the first mode: its decay is measured over 100 ms
+bK = 3.812e-4  # damping ratio 2% on the first mode: its decay is measured over 100 ms (at 1 rank; at more ranks the
+# same KSP step runs 30 ms and its ledger is checked: the decay itself does not depend on the partition)
 out = os.path.join(a.out, f"damped_np{a.np}.h5")
-_, so, _ = run(a.np, [CASE, "-damping_stiffness", repr(bK), "-ts_max_time", "0.12", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
+_, so, _ = run(a.np, [CASE, "-damping_stiffness", repr(bK), "-ts_max_time", "0.12" if a.np == 1 else "0.03", "-output_frames", "5", "-output_file", out, "-ts_monitor_interval", "-1"])
 c.check("conditionally explicit ksp solve" in so, "conditionally explicit (KSP), " + next((l for l in so.splitlines() if "iterations per step" in l), ""))
-check(h5py.File(out, "r"), bK, "40 elements, gcd3, 2%", 5e-9)
+if a.np == 1:
+    check(h5py.File(out, "r"), bK, "40 elements, gcd3, 2%", 5e-9)
+else:
+    e = h5py.File(out, "r")["energy"]
+    B = e["kinetic"][:] + e["strain"][:] - e["external_work"][:] + e["damping"][:]
+    err = np.max(np.abs(B - B[0])) / np.max(e["kinetic"][:] + e["strain"][:])
+    c.check(err < 5e-9 and e["damping"][-1] > 0, f"40 elements, gcd3, 2%, 30 ms: energy balance error {err:.2e} of the peak energy (< 5e-9), dissipated {e['damping'][-1]:.4f} J")
 
 gen = ["-mesh_generate", "beam", "-mesh_beam_elements", "8", "-material_names", "steel", "-material_steel_E", "210e9",
        "-material_steel_nu", "0.3", "-material_steel_rho", "7850", "-section_names", "bar", "-section_bar_groups", "beam",
