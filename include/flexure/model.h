@@ -109,7 +109,12 @@ PETSC_EXTERN PetscErrorCode FlxModelComputeReactionTotals(FlxModel model, Vec R,
 PETSC_EXTERN PetscErrorCode FlxModelComputeStaticReactions(FlxModel model, Vec u, Vec R);
 PETSC_EXTERN PetscErrorCode FlxModelGetMesh(FlxModel model, FlxMesh *mesh);
 
-/* Base excitation at t: formulation (0 none, 1 relative, 2 absolute) and the ground displacement, velocity and
+/* Base excitation: none, relative (the unknowns are displacements relative to the ground, loaded by -M r a_g) or
+   absolute (the unknowns are absolute, the supports follow u_g). */
+typedef enum { FLX_BASE_NONE,
+               FLX_BASE_RELATIVE,
+               FLX_BASE_ABSOLUTE } FlxBaseFormulation;
+/* Base excitation at t: formulation (a FlxBaseFormulation) and the ground displacement, velocity and
    acceleration (translations; any of them may be NULL). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetBaseMotion(FlxModel model, PetscReal t, PetscInt *form, PetscReal ug[3], PetscReal vg[3], PetscReal ag[3]);
 

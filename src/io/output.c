@@ -32,6 +32,8 @@ struct _p_FlxOutput {
   Vec        R, Rnat;                       /* reactions (DOF layout, zero on free DOFs) and in natural order */
   PetscReal *hrow;                          /* staging of one boundary condition's rows */
   PetscInt   nhrow;
+  PetscInt   base, hbase; /* base excitation (FlxBaseFormulation) and its history /history/base */
+  Vec        bnat;        /* a frame's fields in the other formulation (natural order) */
 };
 
 PetscErrorCode FlxOutputCreate(MPI_Comm comm, FlxOutput *out)
@@ -181,6 +183,32 @@ PetscErrorCode FlxOutputUseGroups(FlxOutput out, FlxModel model)
   PetscFunctionReturn(0);
 }
 
+/* Under base excitation, the frame's fields in the formulation not solved: absolute = relative + r u_g (and its
+   derivatives), r the rigid translation of every node; fields "absolute_displacement", ... in the relative
+   formulation and "relative_displacement", ... in the absolute one. Collective. */
+static PetscErrorCode WriteOtherFormulation(FlxOutput out, PetscReal t)
+{
+  static const char *rel[3] = {"relative_displacement", "relative_velocity", "relative_acceleration"};
+  static const char *abs[3] = {"absolute_displacement", "absolute_velocity", "absolute_acceleration"};
+  PetscReal          g[3][3], sign = out->base == FLX_BASE_RELATIVE ? 1.0 : -1.0;
+  PetscInt           form, n;
+  PetscScalar       *b;
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelGetBaseMotion(out->model, t, &form, g[0], g[1], g[2]));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(VecCopy(out->nat[k], out->bnat));
+    PetscCall(VecGetLocalSize(out->bnat, &n));
+    PetscCall(VecGetArray(out->bnat, &b));
+    for (PetscInt i = 0; i < n; i += 6)
+      for (int c = 0; c < 3; c++)
+        b[i + c] += sign * g[k][c];
+    PetscCall(VecRestoreArray(out->bnat, &b));
+    PetscCall(FlxWriterWriteFrameNodeField(out->writer, out->base == FLX_BASE_RELATIVE ? abs[k] : rel[k], out->bnat));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Vec x, Vec v, Vec a, void *ctx)
 {
   FlxOutput out   = (FlxOutput)ctx;
@@ -190,6 +218,7 @@ static PetscErrorCode OutputFields(FlxStepper ts, PetscInt step, PetscReal t, Ve
   for (int k = 0; k < 3; k++)
     PetscCall(FlxModelToNatural(out->model, in[k], out->nat[k]));
   PetscCall(FlxWriterWriteFields(out->writer, t, out->nat[0], out->nat[1], out->nat[2]));
+  if (out->base != FLX_BASE_NONE) PetscCall(WriteOtherFormulation(out, t));
   PetscCall(FlxModelWriteCellFields(out->model, out->writer, t, x)); /* shell resultants and stresses, beam forces and stresses */
   if (out->nbc) {
     PetscCall(FlxStepperComputeReactions(ts, out->R));
@@ -231,12 +260,18 @@ static PetscErrorCode OutputFlush(FlxStepper ts, PetscInt n, const FlxLedgerRow 
     PetscCall(FlxWriterAppendProbe(out->writer, p, n, times, probes ? probes + 3 * off : NULL, 3 * out->ntotal));
     off += out->probe[p].ndof;
   }
-  if (!out->nbc) PetscFunctionReturn(0);
+  if (!out->nbc && out->base == FLX_BASE_NONE) PetscFunctionReturn(0);
   PetscCall(FlxWriterAppendHistoryTime(out->writer, n, times));
-  if (6 * n > out->nhrow) {
+  if (9 * n > out->nhrow) {
     PetscCall(PetscFree(out->hrow));
-    out->nhrow = 6 * n;
+    out->nhrow = 9 * n;
     PetscCall(PetscMalloc1(out->nhrow, &out->hrow));
+  }
+  if (out->base != FLX_BASE_NONE) { /* the ground's motion at the history steps */
+    PetscInt form;
+    for (PetscInt i = 0; i < n; i++)
+      PetscCall(FlxModelGetBaseMotion(out->model, times[i], &form, out->hrow + 9 * i, out->hrow + 9 * i + 3, out->hrow + 9 * i + 6));
+    PetscCall(FlxWriterAppendHistory(out->writer, out->hbase, n, out->hrow));
   }
   for (PetscInt b = 0; b < out->nbc; b++) {
     if (history)
@@ -373,6 +408,12 @@ PetscErrorCode FlxOutputSetUp(FlxOutput out, FlxModel model, FlxStepper ts, cons
     PetscCall(FlxStepperSetOutput(ts, out->interval, OutputFields, OutputFlush, out));
     PetscCall(FlxStepperSetHistoryInterval(ts, out->hinterval));
     PetscCall(DefineReactionHistories(out, ts));
+    PetscCall(FlxModelGetBaseMotion(model, 0.0, &out->base, NULL, NULL, NULL));
+    if (out->base != FLX_BASE_NONE) {
+      PetscCall(FlxWriterSetAttribute(out->writer, "base_formulation", out->base == FLX_BASE_RELATIVE ? "relative" : "absolute"));
+      PetscCall(FlxWriterDefineHistory(out->writer, "base", 9, "ux_g,uy_g,uz_g,vx_g,vy_g,vz_g,ax_g,ay_g,az_g", &out->hbase));
+      PetscCall(FlxModelCreateNaturalVector(model, &out->bnat));
+    }
   }
   PetscCall(FlxWriterFlush(out->writer));
   PetscFunctionReturn(0);
@@ -406,6 +447,7 @@ PetscErrorCode FlxOutputDestroy(FlxOutput *out)
   PetscCall(FlxWriterDestroy(&(*out)->writer));
   for (int j = 0; j < 3; j++)
     PetscCall(VecDestroy(&(*out)->nat[j]));
+  PetscCall(VecDestroy(&(*out)->bnat));
   PetscCall(VecDestroy(&(*out)->R));
   PetscCall(VecDestroy(&(*out)->Rnat));
   PetscCall(PetscFree((*out)->hrow));

@@ -59,9 +59,6 @@ typedef struct {
 /* Base excitation: a support acceleration a_g(t) = value f(t) (translations), in the relative formulation
    (load -M r a_g on the free DOFs, supports fixed) or the absolute one (the supports' translations follow
    u_g = value int int f). */
-typedef enum { FLX_BASE_NONE,
-               FLX_BASE_RELATIVE,
-               FLX_BASE_ABSOLUTE } FlxBaseFormulation;
 typedef struct {
   FlxBaseFormulation form;
   PetscReal          value[3];
