@@ -174,7 +174,7 @@ struct _p_FlxModel {
   FlxNonlinear           nl;
   struct { /* nonlinear statics (nlstatic.c) */
     PetscInt  increments, max_it, max_cuts, arc_steps;
-    PetscBool arclength;
+    PetscBool arclength, monitor;
     PetscReal rtol, stol, arc_length, arc_final;
   } st;
   /* cell fields (resultants.c), set up on first use */
