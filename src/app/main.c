@@ -60,6 +60,16 @@ static PetscErrorCode Modes(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxModesView(app->md, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxOutputGetWriter(app->out, &w));
   PetscCall(FlxModesWrite(app->md, w));
+  {
+    Vec xdef, xnat;
+    PetscCall(FlxModesGetDeformedState(app->md, &xdef));
+    if (xdef) { /* -modes_deformed: the static state the modes are about */
+      PetscCall(FlxModelCreateNaturalVector(app->model, &xnat));
+      PetscCall(FlxModelToNatural(app->model, xdef, xnat));
+      PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
+      PetscCall(VecDestroy(&xnat));
+    }
+  }
   PetscCall(FlxOutputGetPath(app->out, &h5, &xdmf));
   PetscCall(PetscPrintf(comm, "flexure: modes written to %s (/modes; open %s in ParaView to step through the shapes)\n", h5, xdmf));
   PetscFunctionReturn(0);

@@ -28,6 +28,7 @@ typedef struct {
   KSP       ksp;
   IS        fixed;
   PetscReal Fnorm, hist[FLX_MAX_HIST];
+  PetscReal W, W0; /* |du . r| of the last correction and of the step's first one (energy criterion) */
   PetscInt  nhist, its;
 } NL;
 
@@ -110,7 +111,8 @@ static PetscErrorCode LinSolve(NL *nl, Vec b, Vec y, PetscBool *ok)
 }
 
 /* Converged: the out-of-balance force below rtol of the load and the last correction below stol of the step's
-   increment, or the correction at round-off (the force then only holds round-off of the internal forces). */
+   increment; or, once the force stalls at the round-off of stiff members' internal forces, the correction at
+   round-off or the work of the last correction |du . r| below 1e-14 of the step's first one (Bathe's energy test). */
 static PetscErrorCode Converged(NL *nl, Vec x, PetscReal lambda, PetscReal rn, PetscReal dun, PetscBool *conv)
 {
   PetscReal Dun, xn;
@@ -119,7 +121,7 @@ static PetscErrorCode Converged(NL *nl, Vec x, PetscReal lambda, PetscReal rn, P
   PetscCall(VecNorm(nl->Du, NORM_2, &Dun));
   PetscCall(VecNorm(x, NORM_2, &xn));
   if (nl->m->st.monitor) PetscCall(PetscPrintf(nl->m->comm, "    Newton %2" PetscInt_FMT ": out-of-balance force %.3e, correction %.3e\n", nl->its, (double)rn, dun == PETSC_MAX_REAL ? 0.0 : (double)dun));
-  *conv = (PetscBool)((rn <= nl->m->st.rtol * PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun));
+  *conv = (PetscBool)((rn <= nl->m->st.rtol * PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun) || (dun <= nl->m->st.stol * Dun && nl->W <= 1e-14 * nl->W0));
   PetscFunctionReturn(0);
 }
 
@@ -132,6 +134,7 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
   PetscFunctionBegin;
   *conv     = PETSC_FALSE;
   nl->nhist = 0;
+  nl->W = nl->W0 = PETSC_MAX_REAL;
   for (nl->its = 0; nl->its <= nl->m->st.max_it; nl->its++) {
     PetscCall(Residual(nl, x, lambda, &rn));
     if (PetscIsInfOrNanReal(rn)) break;
@@ -142,6 +145,9 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
     PetscCall(LinSolve(nl, nl->r, nl->du, &ok));
     if (!ok) break;
     PetscCall(VecNorm(nl->du, NORM_2, &dun));
+    PetscCall(VecDot(nl->du, nl->r, &nl->W));
+    nl->W = PetscAbsReal(nl->W);
+    if (nl->its == 0) nl->W0 = nl->W;
     PetscCall(VecAXPY(nl->Du, 1.0, nl->du));
     PetscCall(FlxSystemUpdateConfiguration(nl->sys, x, nl->du, x));
   }
@@ -244,6 +250,7 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
   PetscFunctionBegin;
   *conv     = PETSC_FALSE;
   nl->nhist = 0;
+  nl->W = nl->W0 = PETSC_MAX_REAL;
   PetscCall(Factor(nl, x));
   PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
   if (!ok) PetscFunctionReturn(0);
@@ -278,6 +285,9 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
     s    = q[0] >= q[1] ? roots[0] : roots[1];
     PetscCall(VecWAXPY(nl->du, s, nl->dut, nl->dur));
     PetscCall(VecNorm(nl->du, NORM_2, &dun));
+    PetscCall(VecDot(nl->dur, nl->r, &nl->W));
+    nl->W = PetscAbsReal(nl->W);
+    if (nl->its == 1) nl->W0 = nl->W;
     PetscCall(VecAXPY(nl->Du, 1.0, nl->du));
     *lam += s;
     PetscCall(FlxSystemUpdateConfiguration(nl->sys, x, nl->du, x));
