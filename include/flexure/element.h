@@ -99,6 +99,14 @@ struct _FlxElementOps {
      K_e u - fd, with the sign of the first node reversed (tension positive; the force and moment that the
      part of the beam beyond a section exerts on the part before it, at both ends). NULL otherwise. */
   PetscErrorCode (*section_forces)(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal u[], const PetscReal fd[], PetscReal r[]);
+  /* Geometrically nonlinear form (NULL: none; docs/nonlinear.md). X0: initial node coordinates; u: element DOFs
+     (6 nnodes, the translations are used); R: nodal rotation matrices (9 per node, row-major, global frame,
+     spatial: R = exp(skew(psi))). internal_force: global nodal forces and moments f (6 nnodes, conjugate to the
+     translations and the spatial spins) and the strain energy (may be NULL). tangent: df/d(translations, spatial
+     spins), row-major, not symmetric in general. Degenerate geometry (length or frame lost): PETSC_ERR_USER_INPUT
+     after writing a reason to err. */
+  PetscErrorCode (*internal_force)(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal f[], PetscReal *energy, char err[], size_t len);
+  PetscErrorCode (*tangent)(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len);
 };
 
 /* Register an element type by name with a function that fills its kernel table. Not collective. */

@@ -42,6 +42,7 @@ PETSC_EXTERN PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscRe
 #include <flexure/stepper.h>
 #include <flexure/writer.h>
 #include <flexure/modes.h>
+#include <flexure/rotation.h>
 
 /* Error handler that records the first message of an error instead of printing a traceback; the
    command line prints it as one line. Install with PetscPushErrorHandler(FlxErrorHandler, NULL). */

@@ -97,6 +97,20 @@ PETSC_EXTERN PetscErrorCode FlxModelHasBeams(FlxModel model, PetscBool *beams, P
    groups on every rank. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelUseGroup(FlxModel model, const char group[]);
 PETSC_EXTERN PetscErrorCode FlxModelSolveStatic(FlxModel model, Vec u);
+/* Load-deflection path of a nonlinear static solve: n converged states (load factor, natural-order displacement). */
+typedef struct {
+  PetscInt   n, cap;
+  PetscReal *lambda;
+  Vec       *x;
+} FlxStaticPath;
+/* Nonlinear statics (-static_increments N: Newton at load factors 1/N .. 1, halving a step whose Newton fails;
+   -static_arclength: Crisfield's cylindrical arc length), from u = 0: the final state into u and the path (every
+   converged step; free it with FlxStaticPathDestroy). Fails collectively with the step, the residual history and a
+   hint. Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel model, Vec u, FlxStaticPath *path);
+PETSC_EXTERN PetscErrorCode FlxStaticPathDestroy(FlxStaticPath *path);
+/* Whether some section has geometry nonlinear (co-rotational elements, finite rotations in x). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelIsNonlinear(FlxModel model, PetscBool *nonlinear);
 /* The loads at full value (time functions taken as 1), as the static solve uses them. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelComputeStaticLoad(FlxModel model, Vec f);
 /* Name of boundary condition k (NULL past the last), and the point of its moment totals (-bc_NAME_moment_point). Not collective. */

@@ -23,4 +23,6 @@ PETSC_EXTERN PetscErrorCode FlxModesGetNumModes(FlxModes modes, PetscInt *n);
 PETSC_EXTERN PetscErrorCode FlxModesGetFrequency(FlxModes modes, PetscInt k, PetscReal *hz, PetscBool *rigid);
 /* Highest circular frequency of the lumped-mass system (rad/s). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModesGetOmegaMax(FlxModes modes, PetscReal *omega_max);
+/* With -modes_deformed: the deformed static state the modes are about (DOF vector, owned by modes), else NULL. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModesGetDeformedState(FlxModes modes, Vec *x);
 PETSC_EXTERN PetscErrorCode FlxModesDestroy(FlxModes *modes);

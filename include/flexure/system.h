@@ -118,3 +118,35 @@ PETSC_EXTERN PetscErrorCode FlxSystemIsLinear(FlxSystem sys, PetscBool *linear);
 PETSC_EXTERN PetscErrorCode FlxSystemEstimateOmegaMax(FlxSystem sys, PetscInt maxits, PetscReal rtol, PetscReal *omega_power, PetscInt *its, FlxOmegaConvergence *how, PetscReal *omega_bound);
 /* The upper bound of omega_max and what sets it (empty when unknown). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemDescribeOmegaBound(FlxSystem sys, char what[], size_t len);
+
+/* Nonlinear systems (finite rotations; docs/nonlinear.md). The state: 6 DOFs per node, translations then the
+   rotation vector psi of the node's frame relative to its initial frame (|psi| <= pi, R = exp(skew(psi))); v and a
+   carry the spatial angular velocity and its derivative.
+   Configuration update x_new = x (+) dx: translations add; rotations compose, R_new = exp(skew(dtheta)) R with
+   dtheta the spatial increment in dx; writes the new rotation vector into x_new (may alias x). */
+typedef PetscErrorCode (*FlxSystemUpdateFn)(FlxSystem, Vec x, Vec dx, Vec xnew, void *ctx);
+/* Set the configuration update (NULL: everything adds). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConfigurationUpdate(FlxSystem sys, FlxSystemUpdateFn fn, void *ctx);
+/* Whether a configuration update is set (the system has finite rotations). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConfigurationUpdate(FlxSystem sys, PetscBool *has);
+/* x_new = x (+) dx (x + dx when no update is set); xnew may alias x. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemUpdateConfiguration(FlxSystem sys, Vec x, Vec dx, Vec xnew);
+/* Tangent of the internal force at (t, x, v) with respect to the spatial increments: dF/dx + shiftV dF/dv,
+   assembled (ADD_VALUES, then assembled) into J, a matrix from FlxSystemCreateJacobianMatrix. Not necessarily
+   symmetric away from equilibrium. Excludes the mass (a_M M v included). */
+typedef PetscErrorCode (*FlxSystemJacobianFn)(FlxSystem, PetscReal t, Vec x, Vec v, PetscReal shiftV, Mat J, void *ctx);
+/* Set the Jacobian callback. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetJacobian(FlxSystem sys, FlxSystemJacobianFn fn, void *ctx);
+/* A matrix for the Jacobian: the stiffness's pattern and type (MPIBAIJ bs 6 for models), or without a stiffness
+   a dense-block AIJ matrix (small systems). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreateJacobianMatrix(FlxSystem sys, Mat *J);
+/* J = dF/dx + shiftV dF/dv + (shiftA + shiftV a_M) M_lumped (zeroed first; pass shiftA = 0 and add a consistent
+   mass yourself if you use one). Without a callback (linear systems): K + shiftV (b_K K + C_d). Prescribed DOFs
+   are left to the caller. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat J);
+/* Strain energy of the configuration x (the elements' sum; this rank's part). */
+typedef PetscErrorCode (*FlxSystemEnergyFn)(FlxSystem, Vec x, PetscReal *elocal, void *ctx);
+/* Set the strain energy callback (nonlinear systems; linear ones use x^T K x / 2). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEnergyFn fn, void *ctx);
+/* Strain energy summed over the ranks (0 and has = PETSC_FALSE without a callback; has may be NULL). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has);

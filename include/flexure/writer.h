@@ -40,6 +40,9 @@ PETSC_EXTERN PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name
 PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x);
 /* Shell stress resultants: FlxWriterWriteCellField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, ...). Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[]);
+/* Write the load-deflection path of a nonlinear static solve: /static/path/load_factor (n) and
+   /static/path/displacement (n x N x 6, natural node order; x[i] natural-order vectors). Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterWritePath(FlxWriter w, PetscInt n, const PetscReal lambda[], Vec x[]);
 /* Write /modes/frequency (Hz), /modes/rigid_body (1 for rigid-body modes), /modes/omega_max (rad/s) and
    /modes/shape (n x N x 6, natural node order, mass-normalized), and make the XDMF step through the modes.
    shapes are natural-order vectors. Collective. */

@@ -60,6 +60,16 @@ static PetscErrorCode Modes(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxModesView(app->md, PETSC_VIEWER_STDOUT_(comm)));
   PetscCall(FlxOutputGetWriter(app->out, &w));
   PetscCall(FlxModesWrite(app->md, w));
+  {
+    Vec xdef, xnat;
+    PetscCall(FlxModesGetDeformedState(app->md, &xdef));
+    if (xdef) { /* -modes_deformed: the static state the modes are about */
+      PetscCall(FlxModelCreateNaturalVector(app->model, &xnat));
+      PetscCall(FlxModelToNatural(app->model, xdef, xnat));
+      PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
+      PetscCall(VecDestroy(&xnat));
+    }
+  }
   PetscCall(FlxOutputGetPath(app->out, &h5, &xdmf));
   PetscCall(PetscPrintf(comm, "flexure: modes written to %s (/modes; open %s in ParaView to step through the shapes)\n", h5, xdmf));
   PetscFunctionReturn(0);
@@ -73,9 +83,18 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   Vec               xnat;
   const char *const other[] = {"ts_gcd_", "modes_", NULL};
 
+  FlxStaticPath path = {0};
+  PetscBool     nonlinear;
+
   PetscFunctionBegin;
-  PetscCall(FlxPhaseBegin(comm, "solving K u = f"));
-  PetscCall(FlxModelSolveStatic(app->model, app->x));
+  PetscCall(FlxModelIsNonlinear(app->model, &nonlinear));
+  if (nonlinear) {
+    PetscCall(FlxPhaseBegin(comm, "solving f_int(u) = lambda f (nonlinear)"));
+    PetscCall(FlxModelSolveStaticNonlinear(app->model, app->x, &path));
+  } else {
+    PetscCall(FlxPhaseBegin(comm, "solving K u = f"));
+    PetscCall(FlxModelSolveStatic(app->model, app->x));
+  }
   PetscCall(FlxOptionsCheckUnused(comm, other));
   PetscCall(FlxPhaseBegin(comm, "setting up the output"));
   PetscCall(FlxOutputSetUp(app->out, app->model, NULL, cmdline));
@@ -85,7 +104,11 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxModelToNatural(app->model, app->x, xnat));
   PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
   PetscCall(VecDestroy(&xnat));
-  PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value */
+  if (nonlinear) { /* the path; the co-rotational elements' section forces are not written yet */
+    PetscCall(FlxWriterWritePath(w, path.n, path.lambda, path.x));
+    PetscCall(FlxStaticPathDestroy(&path));
+  } else
+    PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value */
   PetscCall(FlxOutputPrintProbes(app->out, app->x));
   PetscCall(FlxOutputWriteStaticReactions(app->out, app->x));
   PetscCall(FlxOutputGetPath(app->out, &h5, NULL));

@@ -25,11 +25,8 @@
 const char *const FlxBeamForceNames[]  = {"N_1", "Vy_1", "Vz_1", "T_1", "My_1", "Mz_1", "N_2", "Vy_2", "Vz_2", "T_2", "My_2", "Mz_2"};
 const char *const FlxBeamStressNames[] = {"sigma_max_1", "sigma_min_1", "von_mises_1", "sigma_max_2", "sigma_min_2", "von_mises_2"};
 
-typedef struct {
-  PetscReal L, R[9]; /* rows: local x, y, z in global coordinates */
-} Frame;
-
-static PetscErrorCode BeamFrame(const PetscReal xyz[], const FlxSectionProps *p, Frame *f, char err[], size_t len)
+/* Element axes of the initial geometry (also the co-rotational beam's reference frame, corotbeam.c). */
+PetscErrorCode FlxBeam3dFrame(const PetscReal xyz[], const FlxSectionProps *p, FlxBeamFrame *f, char err[], size_t len)
 {
   PetscReal d[3], v[3], z[3], nz, nv;
 
@@ -110,8 +107,8 @@ static void ShearParameters(const FlxSectionProps *p, PetscReal L, PetscReal *py
   *pz = p->Asz > 0 ? 12 * p->E * p->Iy / (p->G * p->Asz * L * L) : 0;
 }
 
-/* Local stiffness (element axes, 12 x 12). */
-static void LocalStiffness(const FlxSectionProps *p, PetscReal L, PetscReal Kl[144])
+/* Local stiffness (element axes, 12 x 12); shared with the co-rotational beam (corotbeam.c). */
+void FlxBeam3dLocalStiffness(const FlxSectionProps *p, PetscReal L, PetscReal Kl[144])
 {
   PetscReal L2 = L * L, py, pz, ea = p->E * p->A / L, gj = p->G * p->J / L;
 
@@ -145,15 +142,15 @@ static void Rotate(const PetscReal R[9], PetscBool transpose, const PetscReal u[
 
 static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
 {
-  Frame     f;
-  PetscReal Kl[144];
+  FlxBeamFrame f;
+  PetscReal    Kl[144];
 
   PetscFunctionBegin;
   {
-    PetscErrorCode ierr = BeamFrame(xyz, p, &f, err, len);
+    PetscErrorCode ierr = FlxBeam3dFrame(xyz, p, &f, err, len);
     if (ierr) PetscFunctionReturn(ierr);
   }
-  LocalStiffness(p, f.L, Kl);
+  FlxBeam3dLocalStiffness(p, f.L, Kl);
   ToGlobal(f.R, Kl, K);
   PetscFunctionReturn(0);
 }
@@ -168,12 +165,12 @@ static PetscErrorCode Beam3dStiffness(const PetscReal xyz[], const FlxSectionPro
    m L Phi / (2 (1 + Phi)) on both rotations (Euler-Bernoulli: -m, +m and no moments). */
 static PetscErrorCode Beam3dLineLoad(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal q[6], PetscBool local, PetscReal f[])
 {
-  Frame     fr;
-  char      err[256];
-  PetscReal ql[6], fl[12] = {0}, L, py, pz;
+  FlxBeamFrame fr;
+  char         err[256];
+  PetscReal    ql[6], fl[12] = {0}, L, py, pz;
 
   PetscFunctionBegin;
-  PetscCall(BeamFrame(xyz, p, &fr, err, sizeof(err)));
+  PetscCall(FlxBeam3dFrame(xyz, p, &fr, err, sizeof(err)));
   L = fr.L;
   ShearParameters(p, L, &py, &pz);
   for (int h = 0; h < 2; h++)
@@ -202,13 +199,13 @@ static PetscErrorCode Beam3dLineLoad(const PetscReal xyz[], const FlxSectionProp
 /* Section forces at both ends: element axes components of K_e u - fd, the first node's negated. */
 static PetscErrorCode Beam3dSectionForces(const PetscReal xyz[], const FlxSectionProps *p, const PetscReal u[], const PetscReal fd[], PetscReal r[])
 {
-  Frame     fr;
-  char      err[256];
-  PetscReal Kl[144], ul[12], fdl[12] = {0};
+  FlxBeamFrame fr;
+  char         err[256];
+  PetscReal    Kl[144], ul[12], fdl[12] = {0};
 
   PetscFunctionBegin;
-  PetscCall(BeamFrame(xyz, p, &fr, err, sizeof(err)));
-  LocalStiffness(p, fr.L, Kl);
+  PetscCall(FlxBeam3dFrame(xyz, p, &fr, err, sizeof(err)));
+  FlxBeam3dLocalStiffness(p, fr.L, Kl);
   Rotate(fr.R, PETSC_FALSE, u, ul);
   if (fd) Rotate(fr.R, PETSC_FALSE, fd, fdl);
   for (int i = 0; i < 12; i++) {
@@ -222,12 +219,12 @@ static PetscErrorCode Beam3dSectionForces(const PetscReal xyz[], const FlxSectio
 
 static PetscErrorCode Beam3dLumpedMass(const PetscReal xyz[], const FlxSectionProps *p, PetscReal m[])
 {
-  Frame     f;
-  char      err[256];
-  PetscReal mt, J[3];
+  FlxBeamFrame f;
+  char         err[256];
+  PetscReal    mt, J[3];
 
   PetscFunctionBegin;
-  PetscCall(BeamFrame(xyz, p, &f, err, sizeof(err)));
+  PetscCall(FlxBeam3dFrame(xyz, p, &f, err, sizeof(err)));
   mt   = p->rho * p->A * f.L / 2;
   J[0] = p->rotary_scale * p->rho * f.L / 2 * (p->Iy + p->Iz);
   J[1] = p->rotary_scale * p->rho * f.L / 2 * p->Iy;
@@ -246,12 +243,12 @@ static PetscErrorCode Beam3dLumpedMass(const PetscReal xyz[], const FlxSectionPr
 /* Consistent mass of the Euler-Bernoulli beam (cubic bending, linear axial and torsion). */
 static PetscErrorCode Beam3dConsistentMass(const PetscReal xyz[], const FlxSectionProps *p, PetscReal M[])
 {
-  Frame     f;
-  char      err[256];
-  PetscReal Ml[144] = {0}, L, L2, m, mj;
+  FlxBeamFrame f;
+  char         err[256];
+  PetscReal    Ml[144] = {0}, L, L2, m, mj;
 
   PetscFunctionBegin;
-  PetscCall(BeamFrame(xyz, p, &f, err, sizeof(err)));
+  PetscCall(FlxBeam3dFrame(xyz, p, &f, err, sizeof(err)));
   L              = f.L;
   L2             = L * L;
   m              = p->rho * p->A * L;
@@ -281,5 +278,7 @@ PetscErrorCode FlxElementCreate_Beam3d(FlxElementOps ops)
   ops->consistent_mass = Beam3dConsistentMass;
   ops->line_load       = Beam3dLineLoad;
   ops->section_forces  = Beam3dSectionForces;
+  ops->internal_force  = FlxCorotBeamInternalForce; /* corotbeam.c */
+  ops->tangent         = FlxCorotBeamTangent;
   PetscFunctionReturn(0);
 }

@@ -616,6 +616,30 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxWriterWritePath(FlxWriter w, PetscInt n, const PetscReal lambda[], Vec x[])
+{
+  hid_t   dset;
+  hsize_t dims[3] = {(hsize_t)n, (hsize_t)w->N, 6}, nd = (hsize_t)n;
+  double *f;
+
+  PetscFunctionBegin;
+  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
+  FlxWriterSetWhat(w, "the static path");
+  PetscCall(FlxH5EnsureGroup(&w->io, "/static"));
+  PetscCall(FlxH5EnsureGroup(&w->io, "/static/path"));
+  PetscCall(PetscMalloc1(n + 1, &f));
+  for (PetscInt i = 0; i < n; i++)
+    f[i] = (double)lambda[i];
+  PetscCall(FlxH5WriteRoot(&w->io, w->io.file, "/static/path/load_factor", H5T_NATIVE_DOUBLE, 1, &nd, f));
+  PetscCall(PetscFree(f));
+  PetscCall(FlxH5CreateDataset(&w->io, w->io.file, "/static/path/displacement", H5T_NATIVE_DOUBLE, 3, dims, &dset));
+  for (PetscInt i = 0; i < n; i++)
+    PetscCall(WriteRows(w, dset, i, x[i], 6));
+  FLX_H5L(&w->io, H5Dclose(dset));
+  PetscCall(FlxWriterFlush(w));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxWriterWriteModes(FlxWriter w, PetscInt n, const PetscReal freq[], const PetscBool rigid[], PetscReal omega_max, Vec shapes[])
 {
   hid_t    dset;

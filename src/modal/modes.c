@@ -28,6 +28,9 @@ struct _p_FlxModes {
   PetscBool     *rigid;
   Vec           *shapes; /* natural order */
   PetscLogDouble wall;
+  PetscBool      deformed; /* about the deformed static state (nonlinear models) */
+  Mat            Kt;       /* its symmetrized tangent stiffness */
+  Vec            xdef;     /* the static state (DOF vector) */
 };
 
 PetscErrorCode FlxModesCreate(FlxModel model, FlxModes *modes)
@@ -51,6 +54,7 @@ PetscErrorCode FlxModesSetFromOptions(FlxModes md)
   PetscFunctionBegin;
   PetscOptionsBegin(md->comm, "modes_", "Modal analysis", "FlxModes");
   PetscCall(PetscOptionsInt("-n", "Number of lowest modes", "FlxModesSetFromOptions", md->nreq, &md->nreq, NULL));
+  PetscCall(PetscOptionsBool("-deformed", "Modes about the deformed static state of a model with geometry nonlinear sections: the nonlinear static solve (-static_* options) runs first and its tangent stiffness (stress stiffening) replaces K", "FlxModesSetFromOptions", md->deformed, &md->deformed, NULL));
   PetscCall(PetscOptionsReal("-shift_factor", "Shift of the shift-and-invert: sigma = -factor omega_max^2", "FlxModesSetFromOptions", md->shift_factor, &md->shift_factor, NULL));
   PetscOptionsEnd();
   PetscCheck(md->nreq > 0, md->comm, PETSC_ERR_USER_INPUT, "-modes_n must be positive");
@@ -72,6 +76,7 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
   PetscFunctionBegin;
   PetscCall(FlxModelGetSystem(md->model, &sys));
   PetscCall(FlxModelGetStiffness(md->model, &K));
+  if (md->Kt) K = md->Kt;
   PetscCall(FlxSystemGetMass(sys, &mass, NULL));
   PetscCall(VecGetLocalSize(mass, &nloc));
   PetscCall(VecGetOwnershipRange(mass, &rstart, NULL));
@@ -176,6 +181,40 @@ static PetscErrorCode RigidBasis(FlxModes md, Vec mass, Vec work, Vec R[6], Pets
   PetscFunctionReturn(0);
 }
 
+/* The nonlinear static state and its tangent, symmetrized (K_t + K_t^T)/2: at equilibrium under forces the tangent
+   with respect to spatial spins is symmetric but for terms of the applied moments and the out-of-balance force. */
+static PetscErrorCode DeformedStiffness(FlxModes md)
+{
+  FlxSystem     sys;
+  FlxStaticPath path;
+  Mat           J, Jt;
+  PetscBool     nonlinear;
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelIsNonlinear(md->model, &nonlinear));
+  PetscCheck(nonlinear, md->comm, PETSC_ERR_USER_INPUT, "-modes_deformed needs a model with a geometry nonlinear section (-section_NAME_geometry nonlinear or -model_geometry nonlinear)");
+  PetscCall(FlxModelGetSystem(md->model, &sys));
+  PetscCall(FlxModelCreateVector(md->model, &md->xdef));
+  PetscCall(FlxModelSolveStaticNonlinear(md->model, md->xdef, &path));
+  PetscCall(FlxStaticPathDestroy(&path));
+  PetscCall(FlxSystemCreateJacobianMatrix(sys, &J));
+  PetscCall(FlxSystemComputeJacobian(sys, 0, md->xdef, NULL, 0, 0, J));
+  PetscCall(MatConvert(J, MATAIJ, MAT_INITIAL_MATRIX, &md->Kt));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MatTranspose(md->Kt, MAT_INITIAL_MATRIX, &Jt));
+  PetscCall(MatAXPY(md->Kt, 1.0, Jt, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatScale(md->Kt, 0.5));
+  PetscCall(MatDestroy(&Jt));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModesGetDeformedState(FlxModes md, Vec *x)
+{
+  PetscFunctionBegin;
+  *x = md->xdef;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModesSolve(FlxModes md)
 {
   Mat            A;
@@ -192,6 +231,7 @@ PetscErrorCode FlxModesSolve(FlxModes md)
   PetscCall(PetscTime(&t0));
   PetscCall(FlxModelGetSystem(md->model, &sys));
   PetscCall(FlxSystemCheckMass(sys, "the modal analysis (K x = omega^2 M x with the lumped mass)"));
+  if (md->deformed && !md->Kt) PetscCall(DeformedStiffness(md));
   PetscCall(BuildOperator(md, &A, &d, &idx));
   PetscCall(SolveLargest(md, A));
   PetscCall(EPSCreate(md->comm, &eps));
@@ -325,6 +365,8 @@ PetscErrorCode FlxModesDestroy(FlxModes *modes)
     PetscCall(VecDestroy(&md->shapes[k]));
   PetscCall(PetscFree(md->shapes));
   PetscCall(PetscFree3(md->hz, md->lambda, md->rigid));
+  PetscCall(MatDestroy(&md->Kt));
+  PetscCall(VecDestroy(&md->xdef));
   PetscCall(PetscFree(md));
   *modes = NULL;
   PetscFunctionReturn(0);

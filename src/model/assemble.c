@@ -149,6 +149,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(VecSetLocalToGlobalMapping(m->mass, m->l2g));
   PetscCall(VecZeroEntries(m->mass));
   PetscCall(FlxModelCreateBAIJ(m, &m->K));
+  if (m->nonlinear) PetscCall(FlxModelCreateBAIJ(m, &m->Klin));
   PetscCall(FlxModelAssembleSprings(m)); /* springs.c: spring stiffness into K, dampers into C_d */
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
@@ -178,6 +179,10 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
       m->crit_cell = c;
     }
     PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, me));
+    if (m->Klin) { /* nonlinear models: the linear elements' stiffness; zero blocks (the pattern) for co-rotational ones */
+      if (m->sec[m->cell_section[c]].nonlinear) PetscCall(PetscArrayzero(Ke, 36 * nn * nn));
+      PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
+    }
   }
   m->crit_lambda = lmax;
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
@@ -189,6 +194,11 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(VecAssemblyEnd(m->mass));
   PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(FlxKMultCreate(m, m->K, 0, NULL, &m->kmult));
+  if (m->Klin) {
+    PetscCall(MatAssemblyBegin(m->Klin, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(m->Klin, MAT_FINAL_ASSEMBLY));
+    PetscCall(FlxKMultCreate(m, m->Klin, 0, NULL, &m->kmultlin));
+  }
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {
     PetscInt        g, n;

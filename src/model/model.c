@@ -196,6 +196,8 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(ReadICsAndMasses(m));
   PetscCall(FlxModelReadReactionOptions(m));
   PetscCall(FlxModelReadSprings(m));
+  PetscCall(FlxModelReadGeometry(m));
+  PetscCall(FlxModelReadStaticOptions(m));
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));
@@ -272,6 +274,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
   PetscCall(FlxModelSetUpReactions(m));
+  PetscCall(FlxModelSetUpNonlinear(m));
   m->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -404,6 +407,7 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscCall(ISLocalToGlobalMappingDestroy(&m->l2g));
   PetscCall(VecScatterDestroy(&m->tonat));
   PetscCall(VecDestroy(&m->xnat));
+  PetscCall(FlxModelDestroyNonlinear(m));
   PetscCall(FlxSystemDestroy(&m->sys));
   PetscCall(PetscFree(m));
   *model = NULL;

@@ -4,6 +4,35 @@
    stiffness or mass, and a group of such cells that nothing uses is an error naming it. */
 #include <flexure/private/modelimpl.h>
 
+const char *const FlxGeometries[] = {"linear", "nonlinear", "FlxGeometry", "FLX_GEOMETRY_", NULL};
+
+PetscErrorCode FlxModelReadGeometry(FlxModel m)
+{
+  PetscEnum g   = (PetscEnum)0;
+  PetscBool set = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
+  PetscCall(PetscOptionsEnum("-model_geometry", "Kinematics of every section that does not set -section_NAME_geometry: linear (small displacements) or nonlinear (co-rotational beams, finite rotations)", "FlxModelSetFromOptions", FlxGeometries, g, &g, &set));
+  PetscOptionsEnd();
+  m->nonlinear = PETSC_FALSE;
+  for (PetscInt k = 0; k < m->nsec; k++) {
+    FlxSection *s = &m->sec[k];
+    if (s->spring) continue;
+    if (!s->geomset) s->nonlinear = (PetscBool)(g == (PetscEnum)1);
+    if (s->nonlinear && s->shell) {
+      char groups[512] = "";
+      for (PetscInt j = 0; j < s->ngroups; j++) {
+        PetscCall(PetscStrlcat(groups, j ? ", " : "", sizeof(groups)));
+        PetscCall(PetscStrlcat(groups, s->groups[j], sizeof(groups)));
+      }
+      SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "section '%s' (group %s): geometry nonlinear is not available for shells yet (only beams have a co-rotational form): set -section_%s_geometry linear%s", s->name, groups, s->name, s->geomset ? "" : " (the section takes -model_geometry nonlinear)");
+    }
+    if (s->nonlinear) m->nonlinear = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Element kernels of a section for one cell type, from the registry. */
 static PetscErrorCode SectionElement(FlxModel m, FlxSection *s, FlxCellType t, const char opt[], const char def[])
 {
@@ -181,6 +210,11 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
     PetscCall(PetscOptionsReal("-thickness", "Shell thickness (m): makes this a shell section", "FlxModelSetFromOptions", p->t, &p->t, &s->shell));
     PetscCall(PetscOptionsReal("-shear_correction", "Transverse shear correction factor kappa (beams: shear areas kappa A, default 5/6, replacing Cowper's factors of a shape; shells: kappa G t)", "FlxModelSetFromOptions", kappa, &kappa, &kappaset));
     PetscCall(PetscOptionsReal("-rotary_inertia_scale", "Factor on the lumped rotary inertia (1 = physical)", "FlxModelSetFromOptions", p->rotary_scale, &p->rotary_scale, NULL));
+    {
+      PetscEnum g = (PetscEnum)0;
+      PetscCall(PetscOptionsEnum("-geometry", "Kinematics of the section's elements: linear (small displacements) or nonlinear (co-rotational beams, finite rotations); default -model_geometry", "FlxModelSetFromOptions", FlxGeometries, g, &g, &s->geomset));
+      s->nonlinear = (PetscBool)(g == (PetscEnum)1);
+    }
     PetscOptionsEnd();
     PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
     PetscCheck(p->rotary_scale > 0, m->comm, PETSC_ERR_USER_INPUT, "-%srotary_inertia_scale must be positive", pre);

@@ -368,6 +368,7 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
 
   PetscFunctionBegin;
   PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, NULL)); /* also for a pure damper: K keeps its blocks */
+  if (m->Klin) PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
   if (!Ce) PetscFunctionReturn(0);
   PetscCall(FlxModelAddOwnedRows(m, m->Cd, nn, nodes, Ce, NULL));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));

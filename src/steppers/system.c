@@ -32,6 +32,13 @@ struct _p_FlxSystem {
   void                 *movctx;
   FlxSystemDofNameFn    namefn;
   void                 *namectx;
+  FlxSystemUpdateFn     update; /* configuration update x (+) dx (NULL: additive) */
+  void                 *updatectx;
+  FlxSystemJacobianFn   jac; /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
+  void                 *jacctx;
+  FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
+  void                 *energyctx;
+  Vec                   jw; /* work of FlxSystemComputeJacobian */
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -56,6 +63,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->rw[0]));
   PetscCall(VecDestroy(&(*sys)->rw[1]));
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
+  PetscCall(VecDestroy(&(*sys)->jw));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -558,5 +566,94 @@ PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[])
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s has no mass, and %s needs mass on every free DOF: give its elements a density, add a point mass (with rotary inertia for rotations: -pointmass_NAME_inertia), or constrain it", name, what));
   }
   PetscCall(FlxCheckCollective(sys->comm, bad >= 0 ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConfigurationUpdate(FlxSystem sys, FlxSystemUpdateFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->update    = fn;
+  sys->updatectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemHasConfigurationUpdate(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = sys->update ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemUpdateConfiguration(FlxSystem sys, Vec x, Vec dx, Vec xnew)
+{
+  PetscFunctionBegin;
+  if (sys->update)
+    PetscCall(sys->update(sys, x, dx, xnew, sys->updatectx));
+  else
+    PetscCall(VecWAXPY(xnew, 1.0, x, dx)); /* VecWAXPY allows xnew == x */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetJacobian(FlxSystem sys, FlxSystemJacobianFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->jac    = fn;
+  sys->jacctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemCreateJacobianMatrix(FlxSystem sys, Mat *J)
+{
+  PetscFunctionBegin;
+  if (sys->K) {
+    PetscCall(MatDuplicate(sys->K, MAT_DO_NOT_COPY_VALUES, J));
+  } else { /* small systems without a stiffness pattern: dense local blocks */
+    PetscInt n, N;
+    PetscCheck(sys->mass, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "FlxSystemCreateJacobianMatrix needs the mass (FlxSystemSetMass) or the stiffness pattern (FlxSystemSetStiffness)");
+    PetscCall(VecGetLocalSize(sys->mass, &n));
+    PetscCall(VecGetSize(sys->mass, &N));
+    PetscCall(MatCreateAIJ(sys->comm, n, n, N, N, n, NULL, N - n, NULL, J));
+    PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal shiftV, PetscReal shiftA, Mat J)
+{
+  PetscFunctionBegin;
+  PetscCall(MatZeroEntries(J));
+  if (sys->jac) {
+    PetscCall(sys->jac(sys, t, x, v, shiftV, J, sys->jacctx));
+  } else {
+    PetscCheck(sys->linear && sys->K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has neither a Jacobian (FlxSystemSetJacobian) nor an assembled linear stiffness");
+    PetscCall(MatAXPY(J, 1.0 + shiftV * sys->bK, sys->K, SAME_NONZERO_PATTERN));
+    if (sys->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, sys->Cd, SUBSET_NONZERO_PATTERN));
+  }
+  if ((shiftA != 0 || shiftV * sys->aM != 0) && sys->mass) {
+    if (!sys->jw) PetscCall(VecDuplicate(sys->mass, &sys->jw));
+    PetscCall(VecAXPBY(sys->jw, shiftA + shiftV * sys->aM, 0.0, sys->mass));
+    PetscCall(MatDiagonalSet(J, sys->jw, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEnergyFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->energy    = fn;
+  sys->energyctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *e = 0;
+  if (has) *has = sys->energy ? PETSC_TRUE : PETSC_FALSE;
+  if (sys->energy) {
+    PetscReal el = 0;
+    PetscCall(sys->energy(sys, x, &el, sys->energyctx));
+    PetscCall(MPIU_Allreduce(&el, e, 1, MPIU_REAL, MPIU_SUM, sys->comm));
+  }
   PetscFunctionReturn(0);
 }

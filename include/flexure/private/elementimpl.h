@@ -5,6 +5,18 @@ PETSC_INTERN PetscErrorCode FlxElementFinalizeRegistry(void);
 PETSC_INTERN PetscErrorCode FlxElementCreate_Beam3d(FlxElementOps);
 PETSC_INTERN PetscErrorCode FlxElementCreate_MITC4(FlxElementOps);
 PETSC_INTERN PetscErrorCode FlxElementCreate_DKT3(FlxElementOps);
+/* Co-rotational form of beam3d (corotbeam.c): the internal_force and tangent kernels of its table. */
+PETSC_INTERN PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal f[], PetscReal *energy, char err[], size_t len);
+PETSC_INTERN PetscErrorCode FlxCorotBeamTangent(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len);
+
+/* Shared beam kernels (beam3d.c): the element axes of a two-node beam (length L; rows of R: local x, y, z in
+   global coordinates; invalid geometry returns PETSC_ERR_USER_INPUT with a reason in err) and the local 12 x 12
+   Timoshenko stiffness. Not collective. */
+typedef struct {
+  PetscReal L, R[9];
+} FlxBeamFrame;
+PETSC_INTERN PetscErrorCode FlxBeam3dFrame(const PetscReal xyz[], const FlxSectionProps *p, FlxBeamFrame *f, char err[], size_t len);
+PETSC_INTERN void           FlxBeam3dLocalStiffness(const FlxSectionProps *p, PetscReal L, PetscReal Kl[144]);
 
 /* Shared shell kernels (shell.c). A shell element works in a flat local frame: origin at the centroid,
    z the normal, x and y in the (mean) plane. Local DOFs per node: u v w rx ry rz. */

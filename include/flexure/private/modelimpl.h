@@ -18,6 +18,7 @@ PETSC_INTERN PetscErrorCode FlxKMultApplyRows(FlxKMult, Vec, PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultApplyRowsCombination(FlxKMult, PetscInt n, const PetscReal coef[], Vec x[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
 
+typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (nonlinear.c) */
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
 typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */
 
@@ -38,6 +39,8 @@ typedef struct {
   char               element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps    props;
   FlxElementOps      ops[FLX_NUM_CELL_TYPES];
+  PetscBool          nonlinear; /* geometry nonlinear: co-rotational elements (nonlinear.c) */
+  PetscBool          geomset;   /* -section_NAME_geometry given (else the model's -model_geometry) */
 } FlxSection;
 
 /* What a prescribed value gives: the displacement itself, or a velocity or acceleration history whose
@@ -165,6 +168,15 @@ struct _p_FlxModel {
   Vec                    xnat;
   FlxSystem              sys;
   PetscBool              setup;
+  PetscBool              nonlinear; /* some section has geometry nonlinear */
+  Mat                    Klin;      /* nonlinear models: stiffness of the linear elements and springs (K: of all, linearized) */
+  FlxKMult               kmultlin;
+  FlxNonlinear           nl;
+  struct { /* nonlinear statics (nlstatic.c) */
+    PetscInt  increments, max_it, max_cuts, arc_steps;
+    PetscBool arclength, monitor;
+    PetscReal rtol, stol, arc_length, arc_final;
+  } st;
   /* cell fields (resultants.c), set up on first use */
   VecScatter   toloc; /* global DOF vector -> local (owned and ghost nodes) */
   Vec          uloc;
@@ -174,6 +186,14 @@ struct _p_FlxModel {
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+/* nonlinear.c: the nonlinear internal force, Jacobian, configuration update and strain energy of a model with
+   geometry nonlinear sections (nothing otherwise). Collective. */
+PETSC_INTERN PetscErrorCode    FlxModelSetUpNonlinear(FlxModel model);
+PETSC_INTERN const char *const FlxGeometries[]; /* linear, nonlinear (PetscOptionsEnum list) */
+/* Apply -model_geometry to the sections that do not set their own; refuse nonlinear shells. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelReadGeometry(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelDestroyNonlinear(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelReadStaticOptions(FlxModel model);
 /* Read "-<what>_names a,b,c" into names. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
 /* sections.c: read the sections; check the node sets that bcs, loads, ics and point masses name (they exist and

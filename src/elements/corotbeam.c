@@ -1,0 +1,147 @@
+/* Co-rotational 3D beam: the Timoshenko beam of beam3d.c (its local stiffness, shared, not copied) in an
+   element-independent co-rotational frame, after Battini and Pacoste (Comput. Methods Appl. Mech. Engrg. 191
+   (2002) 1755, section 3) and Crisfield (ibid. 81 (1990) 131). Equations as used here (C1)-(C7), with the
+   notation of docs/nonlinear.md:
+
+   (C1) State: node positions x_a = X_a + u_a and nodal rotations R_a = exp(skew(psi_a)) (spatial, each node's
+        initial frame the identity); E = initial element axes (rows e1, e2, e3, beam3d's frame).
+   (C2) Co-rotational frame R_r = [r1 r2 r3]: r1 = (x_2 - x_1) / l_n; q = (R_1 e2 + R_2 e2) / 2;
+        r3 = r1 x q / |r1 x q|; r2 = r3 x r1 (Battini and Pacoste eqs. (6)-(8)).
+   (C3) Local rotations Rbar_a = R_r^T R_a E^T, theta_a = log(Rbar_a); local elongation ubar = l_n - l_0.
+   (C4) Local force of the linear element, f_l = (N, m_1, m_2) = K_l (ubar, theta_1, theta_2), K_l the 7 x 7 part
+        of beam3d's local stiffness at DOFs (u_x2, theta_1, theta_2) (node 1 at the origin and node 2 on the axis in
+        the co-rotational frame); strain energy (1/2) p^T K_l p.
+   (C5) Moments conjugate to the local spins: mt_a = T(theta_a)^-T m_a (T the tangent operator of rotation.h;
+        Battini and Pacoste's B_a, eq. (20)).
+   (C6) Spin of the frame, from the variations of (C2): w_r = R_r (w1, w2, w3) with w3 = r2 . dd / l_n,
+        w2 = -r3 . dd / l_n, w1 = (q_x / q_y) w2 + sum_a (q_a x r3) . dw_a / (2 q_y), q_x = r1 . q, q_y = r2 . q
+        (this is Battini and Pacoste's G matrix, eq. (A.7), written as vectors).
+   (C7) Global force from dE = N dl_n + sum_a mt_a . R_r^T (dw_a - w_r), with s = mt_1 + mt_2 and
+        g = (s_1 q_x / q_y + s_2) / l_n:  f_x2 = -f_x1 = N r1 + g r3 - (s_3 / l_n) r2,
+        f_wa = R_r mt_a - s_1 / (2 q_y) (q_a x r3). Moment equilibrium holds identically.
+   Tangent: the exact derivative of (C7) with respect to the translations and the spatial spins (R_a ->
+   exp(skew(dw)) R_a), by complex-step differentiation of the same code (Squire and Trapp, SIAM Rev. 40 (1998) 110;
+   Martins, Sturdza and Alonso, ACM TOMS 29 (2003) 245): f(x + i h e_j) has imaginary part h K e_j + O(h^3), with
+   no subtractive cancellation, so h = 1e-30 gives K to round-off. It holds the material part B^T K_l B and the
+   whole geometric part (Battini and Pacoste's K_h and K_m) without writing them out; it is not symmetric away from
+   equilibrium (the spatial spins are not a vector space). Cost: 12 complex force evaluations per element. */
+#include <flexure/private/elementimpl.h>
+#include <complex.h>
+
+typedef struct {
+  PetscReal l0, E[9], K7[49];
+} CorotData;
+
+#define FLX_S PetscReal
+#define FLX_SQRT PetscSqrtReal
+#define FLX_ATAN PetscAtanReal
+#define FLX_SIN PetscSinReal
+#define FLX_COS PetscCosReal
+#define FLX_RE(x) (x)
+#define FLX_FN(name) Real##name
+#include "corotkernel.h"
+#undef FLX_S
+#undef FLX_SQRT
+#undef FLX_ATAN
+#undef FLX_SIN
+#undef FLX_COS
+#undef FLX_RE
+#undef FLX_FN
+#define FLX_S double complex
+#define FLX_SQRT csqrt
+#define FLX_ATAN catan
+#define FLX_SIN csin
+#define FLX_COS ccos
+#define FLX_RE(x) creal(x)
+#define FLX_FN(name) Cplx##name
+#include "corotkernel.h"
+
+static PetscErrorCode CorotSetUp(const PetscReal X0[], const FlxSectionProps *p, CorotData *cd, char err[], size_t len)
+{
+  const int    idx[7] = {6, 3, 4, 5, 9, 10, 11};
+  FlxBeamFrame fr;
+  PetscReal    Kl[144];
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = FlxBeam3dFrame(X0, p, &fr, err, len);
+    if (ierr) PetscFunctionReturn(ierr);
+  }
+  cd->l0 = fr.L;
+  for (int i = 0; i < 9; i++)
+    cd->E[i] = fr.R[i];
+  FlxBeam3dLocalStiffness(p, fr.L, Kl);
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++)
+      cd->K7[7 * i + j] = Kl[12 * idx[i] + idx[j]];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Degenerate(int code, char err[], size_t len)
+{
+  if (code == 1)
+    snprintf(err, len, "its length went to zero (the nodes met)");
+  else
+    snprintf(err, len, "its co-rotational frame degenerated (a nodal y axis turned into the chord)");
+  return PETSC_ERR_USER_INPUT;
+}
+
+/* Internal force (12, global) and strain energy of the co-rotational beam; u: element DOFs (translations used),
+   R: nodal rotation matrices (9 per node). Degenerate geometry: PETSC_ERR_USER_INPUT with a reason in err. */
+PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal f[], PetscReal *energy, char err[], size_t len)
+{
+  CorotData cd;
+  PetscReal x[6], e;
+  int       code;
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = CorotSetUp(X0, p, &cd, err, len);
+    if (ierr) PetscFunctionReturn(ierr);
+  }
+  for (int a = 0; a < 2; a++)
+    for (int c = 0; c < 3; c++)
+      x[3 * a + c] = X0[3 * a + c] + u[6 * a + c];
+  code = RealCorotForce(&cd, x, R, f, &e);
+  if (code) PetscFunctionReturn(Degenerate(code, err, len));
+  if (energy) *energy = e;
+  PetscFunctionReturn(0);
+}
+
+/* Tangent K (12 x 12, row-major): derivative of the internal force with respect to the translations and the
+   spatial spins, by complex step. */
+PetscErrorCode FlxCorotBeamTangent(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+{
+  const PetscReal h = 1e-30;
+  CorotData       cd;
+  double complex  x[6], Rc[18], fc[12], e;
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = CorotSetUp(X0, p, &cd, err, len);
+    if (ierr) PetscFunctionReturn(ierr);
+  }
+  for (int j = 0; j < 12; j++) {
+    int a = j / 6, k = j % 6, code;
+    for (int b = 0; b < 2; b++)
+      for (int c = 0; c < 3; c++)
+        x[3 * b + c] = X0[3 * b + c] + u[6 * b + c];
+    for (int i = 0; i < 18; i++)
+      Rc[i] = R[i];
+    if (k < 3)
+      x[3 * a + k] += I * h;
+    else { /* R_a + i h skew(e_k) R_a */
+      PetscReal S[9], w[3] = {0, 0, 0};
+      w[k - 3] = 1;
+      FlxRotSkew(w, S);
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+          Rc[9 * a + 3 * r + c] += I * h * (S[3 * r] * R[9 * a + c] + S[3 * r + 1] * R[9 * a + 3 + c] + S[3 * r + 2] * R[9 * a + 6 + c]);
+    }
+    code = CplxCorotForce(&cd, x, Rc, fc, &e);
+    if (code) PetscFunctionReturn(Degenerate(code, err, len));
+    for (int i = 0; i < 12; i++)
+      K[12 * i + j] = cimag(fc[i]) / h;
+  }
+  PetscFunctionReturn(0);
+}

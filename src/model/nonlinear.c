@@ -1,0 +1,267 @@
+/* Geometrically nonlinear models (docs/nonlinear.md): sections with geometry nonlinear make their beams
+   co-rotational (src/elements/corotbeam.c). The state x holds translations and, per node, the rotation vector of
+   the node's frame relative to its initial one; the system gets:
+   - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product) plus the element
+     loop over the nonlinear ones: every rank visits its owned and halo cells in natural order and adds the rows of
+     its owned nodes, so each nodal sum runs in natural element order at any number of ranks (bit-identical);
+   - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
+   - the configuration update (translations add, rotations compose R_new = exp(skew(dtheta)) R);
+   - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells). */
+#include <flexure/private/modelimpl.h>
+
+struct _FlxNonlinear {
+  VecScatter toloc; /* global DOF vector -> owned and ghost nodes */
+  Vec        xloc;
+  PetscReal *R; /* rotation matrix of every local node (9 each) */
+  PetscInt   nloc;
+};
+
+/* Scatter x to the local nodes and build their rotation matrices. */
+static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
+{
+  FlxNonlinear nl = m->nl;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(nl->xloc, xl));
+  for (PetscInt i = 0; i < nl->nloc; i++)
+    FlxRotExp(*xl + 6 * i + 3, nl->R + 9 * i);
+  PetscFunctionReturn(0);
+}
+
+/* Element input of a local cell: initial coordinates, element DOFs, nodal rotation matrices. */
+static PetscErrorCode CellState(FlxModel m, PetscInt c, const PetscScalar *xl, const FlxSectionProps **p, FlxElementOps *ops, PetscReal X0[], PetscReal u[], PetscReal R[], PetscInt *nn, const PetscInt **nodes)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxModelElementProps(m, c, p, ops, X0));
+  PetscCall(FlxMeshGetCell(m->mesh, c, NULL, nn, nodes, NULL));
+  for (PetscInt a = 0; a < *nn; a++) {
+    for (int d = 0; d < 6; d++)
+      u[6 * a + d] = xl[6 * (*nodes)[a] + d];
+    for (int d = 0; d < 9; d++)
+      R[9 * a + d] = m->nl->R[9 * (*nodes)[a] + d];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscBool CellNonlinear(FlxModel m, PetscInt c)
+{
+  return (PetscBool)(m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].nonlinear);
+}
+
+/* The failing element's description into msg (degenerate geometry). */
+static PetscErrorCode ElementFailure(FlxModel m, PetscInt c, const char err[], char msg[], size_t len)
+{
+  char desc[256];
+
+  PetscFunctionBegin;
+  PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+  PetscCall(PetscSNPrintf(msg, len, "co-rotational %s: %s", desc, err));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
+{
+  FlxModel           m = (FlxModel)ctx;
+  const PetscScalar *xl;
+  PetscScalar       *fa;
+  PetscInt           nown, nc;
+  PetscBool          bad      = PETSC_FALSE;
+  char               msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  PetscCall(LocalState(m, x, &xl));
+  PetscCall(VecGetArray(f, &fa));
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              X0[12], u[24], R[36], fe[24], en;
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    char                   err[256];
+    PetscErrorCode         ierr;
+    if (!CellNonlinear(m, c)) continue;
+    PetscCall(CellState(m, c, xl, &p, &ops, X0, u, R, &nn, &nodes));
+    ierr = ops->internal_force(X0, u, R, p, fe, &en, err, sizeof(err));
+    if (ierr == PETSC_ERR_USER_INPUT) {
+      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      bad = PETSC_TRUE;
+      break;
+    }
+    PetscCall(ierr);
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < nown)
+        for (int d = 0; d < 6; d++)
+          fa[6 * nodes[a] + d] += fe[6 * a + d];
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal shiftV, Mat J, void *ctx)
+{
+  FlxModel           m = (FlxModel)ctx;
+  const PetscScalar *xl;
+  PetscInt           nc;
+  PetscBool          bad      = PETSC_FALSE;
+  char               msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
+  if (m->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, m->Cd, SUBSET_NONZERO_PATTERN));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(LocalState(m, x, &xl));
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              X0[12], u[24], R[36], Ke[24 * 24];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    char                   err[256];
+    PetscErrorCode         ierr;
+    if (!CellNonlinear(m, c)) continue;
+    PetscCall(CellState(m, c, xl, &p, &ops, X0, u, R, &nn, &nodes));
+    ierr = ops->tangent(X0, u, R, p, Ke, err, sizeof(err));
+    if (ierr == PETSC_ERR_USER_INPUT) {
+      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      bad = PETSC_TRUE;
+      break;
+    }
+    PetscCall(ierr);
+    PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
+  }
+  PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* x_new = x (+) dx: translations add, rotation vectors compose with the spatial increments. */
+static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
+{
+  const PetscScalar *xa, *da;
+  PetscScalar       *na;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(dx, &da));
+  if (xnew == x) {
+    PetscCall(VecGetArray(xnew, &na));
+    xa = na;
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(xnew, &na));
+  }
+  for (PetscInt i = 0; i < n / 6; i++) {
+    PetscReal psi[3] = {xa[6 * i + 3], xa[6 * i + 4], xa[6 * i + 5]}, pn[3];
+    for (int d = 0; d < 3; d++)
+      na[6 * i + d] = xa[6 * i + d] + da[6 * i + d];
+    FlxRotUpdate(psi, da + 6 * i + 3, pn);
+    for (int d = 0; d < 3; d++)
+      na[6 * i + 3 + d] = pn[d];
+  }
+  if (xnew == x)
+    PetscCall(VecRestoreArray(xnew, &na));
+  else {
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(VecRestoreArrayWrite(xnew, &na));
+  }
+  PetscCall(VecRestoreArrayRead(dx, &da));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void *ctx)
+{
+  FlxModel           m = (FlxModel)ctx;
+  const PetscScalar *xl, *xa, *ka;
+  PetscInt           n, nc;
+
+  PetscFunctionBegin;
+  *elocal = 0;
+  PetscCall(FlxKMultApply(m->kmultlin, x, m->work)); /* linear part, owned rows */
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayRead(m->work, &ka));
+  for (PetscInt i = 0; i < n; i++)
+    *elocal += 0.5 * xa[i] * ka[i];
+  PetscCall(VecRestoreArrayRead(m->work, &ka));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(LocalState(m, x, &xl));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              X0[12], u[24], R[36], fe[24], en = 0;
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    PetscBool              owned;
+    char                   err[256];
+    if (!CellNonlinear(m, c)) continue;
+    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
+    if (!owned) continue;
+    PetscCall(CellState(m, c, xl, &p, &ops, X0, u, R, &nn, &nodes));
+    if (ops->internal_force(X0, u, R, p, fe, &en, err, sizeof(err))) en = 0; /* degenerate: reported by f_int */
+    *elocal += en;
+  }
+  PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelIsNonlinear(FlxModel m, PetscBool *nonlinear)
+{
+  PetscFunctionBegin;
+  *nonlinear = m->nonlinear;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
+{
+  FlxNonlinear    nl;
+  PetscInt        nown, nghost;
+  const PetscInt *l2g;
+  IS              is;
+
+  PetscFunctionBegin;
+  if (!m->nonlinear) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k < m->nsec; k++)
+    for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
+      PetscCheck(!m->sec[k].nonlinear || !m->sec[k].ops[t] || (m->sec[k].ops[t]->internal_force && m->sec[k].ops[t]->tangent), m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' has no geometrically nonlinear form: set -section_%s_geometry linear", m->sec[k].name, m->sec[k].ops[t]->name, m->sec[k].name);
+  PetscCheck(m->bK == 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness (b_K) is not available with geometry nonlinear sections yet: use -damping_mass or discrete dampers");
+  PetscCall(PetscNew(&nl));
+  m->nl = nl;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
+  PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
+  nl->nloc = nown + nghost;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * nl->nloc, &nl->xloc));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
+  PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
+  PetscCall(ISDestroy(&is));
+  PetscCall(PetscMalloc1(9 * nl->nloc + 1, &nl->R));
+  PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
+  PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
+  PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
+  PetscCall(FlxSystemSetStrainEnergy(m->sys, StrainEnergy, m));
+  PetscCall(FlxSystemSetReactionFunction(m->sys, NULL, NULL)); /* reactions from f_int (the rows of K_lin miss the beams) */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxKMultDestroy(&m->kmultlin));
+  PetscCall(MatDestroy(&m->Klin));
+  if (!m->nl) PetscFunctionReturn(0);
+  PetscCall(VecScatterDestroy(&m->nl->toloc));
+  PetscCall(VecDestroy(&m->nl->xloc));
+  PetscCall(PetscFree(m->nl->R));
+  PetscCall(PetscFree(m->nl));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,38 @@
+"""Bad input and faults of nonlinear models (issue 14): one `flexure: error:` line, exit code 1 (input) or 2
+(a solve that fails), no traceback, no hang, the results file readable where it was opened:
+a geometry nonlinear section on shells names the section and its group; Newton that fails after the smallest step
+prints the load factor, the residual history and a hint; an arc-length path that cannot continue says so; an
+element whose length goes to zero stops with its id."""
+import os
+
+from flxtest import SOURCE, Checker, args_np_out, run
+
+a = args_np_out()
+c = Checker()
+d = os.path.join(a.out, f"nl_errors_np{a.np}")
+os.makedirs(d, exist_ok=True)
+PLATE = os.path.join(SOURCE, "examples", "plate_modes", "case.yaml")
+BAR = ["-mesh_generate", "beam", "-mesh_beam_elements", "4", "-material_names", "s", "-material_s_E", "210e9", "-material_s_nu", "0.3",
+       "-material_s_rho", "7850", "-section_names", "bar", "-section_bar_groups", "beam", "-section_bar_material", "s",
+       "-section_bar_A", "4e-4", "-section_bar_Iy", "1.3e-8", "-section_bar_Iz", "1.3e-8", "-section_bar_J", "2.2e-8",
+       "-section_bar_geometry", "nonlinear", "-bc_names", "c", "-bc_c_group", "root", "-bc_c_dofs", "clamped",
+       "-output_file", os.path.join(d, "r.h5")]
+cases = [
+    ("nonlinear shells", 1, ["static", PLATE, "-model_geometry", "nonlinear", "-output_file", os.path.join(d, "p.h5")],
+     "geometry nonlinear is not available for shells yet"),
+    ("Newton fails", 2, ["static"] + BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,1e6",
+                                           "-static_increments", "1", "-static_newton_max_it", "3", "-static_max_cuts", "1"],
+     "Newton did not converge at load factor 0.5 (increment 1 of 1, after 1 halvings"),
+    ("arc length cannot continue", 2, ["static"] + BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,1e6",
+                                                         "-static_arclength", "-static_arclength_length", "50", "-static_newton_max_it", "2", "-static_max_cuts", "1"],
+     "the arc-length path cannot continue at step 1"),
+    ("element length to zero", 1, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
+     ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "-8.4e7,0,0", "-section_bar_shear_rigid", "-static_increments", "1"],
+     "co-rotational element 0 (line2, group 'beam'): its length went to zero"),
+]
+for what, code, args, expect in cases:
+    rc, so, se = run(a.np, args, timeout=60, check=False)
+    lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
+    ok = rc == code and len(lines) == 1 and expect in lines[0] and "Traceback" not in se and "PETSC ERROR" not in se
+    c.check(ok, f"{what}: exit {rc} (want {code}), {lines[0] if lines else se.strip()[-400:]}")
+c.done()
