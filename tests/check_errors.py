@@ -43,6 +43,9 @@ cases = [
     ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
     ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
     ("implicit stepper without a step", [CASE, "-ts_type", "genalpha"], "give the step with -ts_dt"),
+    ("seventh force component", [CASE, "-load_tip_value", "0,-100,0,0,0,0,5"], "-load_tip_value has more than 6 values"),
+    ("name of 70 characters", [CASE, "-load_names", "a" * 70, "-load_" + "a" * 70 + "_group", "tip", "-load_" + "a" * 70 + "_value", "0,1,0"], "must have 1 to 63 characters"),
+    ("name given twice", [CASE, "-load_names", "tip,TIP"], "'TIP' is given twice"),
 ]
 
 

@@ -2,6 +2,7 @@
    damping), life cycle and accessors; sections and the node-set rule are in sections.c. Named things are
    declared by a list option and configured under their own prefix: -material_names steel -material_steel_E 210e9 ... */
 #include <flexure/private/modelimpl.h>
+#include <strings.h>
 
 const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
 
@@ -33,6 +34,10 @@ static PetscErrorCode ReadNames(MPI_Comm comm, const char what[], const char hel
   PetscCall(PetscOptionsStringArray(opt, help, "FlxModelSetFromOptions", list, &nmax, NULL));
   PetscOptionsEnd();
   for (PetscInt k = 0; k < nmax; k++) {
+    size_t len = strlen(list[k]);
+    PetscCheck(len > 0 && len < FLX_NAME_LEN, comm, PETSC_ERR_USER_INPUT, "%s '%s': a name of %s must have 1 to %d characters", opt, list[k], what, FLX_NAME_LEN - 1);
+    for (PetscInt j = 0; j < k; j++)
+      PetscCheck(strcasecmp(names[j], list[k]), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is given twice", opt, list[k]);
     PetscCall(PetscStrncpy(names[k], list[k], FLX_NAME_LEN));
     PetscCall(PetscFree(list[k]));
   }
@@ -85,17 +90,21 @@ static PetscErrorCode ReadMaterials(FlxModel m)
 
 static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Comm comm, const char pre[], const char key[], const char help[], PetscInt minvals, PetscReal v[6], PetscBool required)
 {
-  PetscInt  n = 6;
+  PetscInt  n = 7; /* one more than read: a 7th value is refused, not dropped */
   PetscBool set;
+  PetscReal w[7];
   char      opt[64];
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
-  PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", v, &n, &set));
+  for (int d = 0; d < 7; d++)
+    w[d] = d < 6 ? v[d] : 0;
+  PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", w, &n, &set));
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
-  for (PetscInt d = set ? n : 0; d < 6; d++)
-    v[d] = 0;
+  PetscCheck(!set || n <= 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has more than 6 values: give at most fx,fy,fz,mx,my,mz (or ux,uy,uz,rx,ry,rz)", pre, key);
+  for (PetscInt d = 0; d < 6; d++)
+    v[d] = set && d < n ? w[d] : 0;
   PetscFunctionReturn(0);
 }
 
