@@ -346,6 +346,11 @@ PetscErrorCode FlxModelAssignSections(FlxModel m)
     }
   }
   PetscCall(PetscFree(gsec));
+  {
+    PetscBool any;
+    PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPIU_BOOL, MPI_LOR, m->comm));
+    if (any) PetscCall(PetscFree(cnt)); /* the error below leaks nothing */
+  }
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, (PetscMPIInt)(FLX_NUM_CELL_TYPES * ng), MPIU_INT, MPI_SUM, m->comm));
   for (PetscInt g = 0; g < ng; g++) {
@@ -361,8 +366,10 @@ PetscErrorCode FlxModelAssignSections(FlxModel m)
     }
     if (!tot) continue;
     PetscCall(FlxMeshGetGroup(m->mesh, g, &name, NULL));
-    PetscCheck(GroupUsed(m, name), m->comm, PETSC_ERR_USER_INPUT,
-               "physical group '%s' has %s cells, no section, and nothing uses it as a node set: give it a section (add it to some -section_NAME_groups) or name it in a bc, load, ic, probe or point mass (or remove it from the mesh)", name, cells);
+    if (!GroupUsed(m, name)) {
+      PetscCall(PetscFree(cnt));
+      SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "physical group '%s' has %s cells, no section, and nothing uses it as a node set: give it a section (add it to some -section_NAME_groups) or name it in a bc, load, ic, probe or point mass (or remove it from the mesh)", name, cells);
+    }
   }
   PetscCall(PetscFree(cnt));
   PetscFunctionReturn(0);

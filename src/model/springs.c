@@ -181,15 +181,16 @@ PetscErrorCode FlxModelReadSpringSection(FlxModel m, PetscInt si, const char pre
   PetscCall(PetscSNPrintf(what, sizeof(what), "spring section '%s'", sec->name));
   PetscOptionsBegin(m->comm, pre, "Spring section", "FlxModel");
   PetscCall(PetscOptionsStringArray("-groups", "Physical groups whose line cells are springs between their two nodes", "FlxModelSetFromOptions", glist, &ng, &hk));
-  PetscCheck(hk && ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", sec->name, pre);
-  PetscCall(ReadAxes(PetscOptionsObject, m->comm, pre, PETSC_TRUE, s));
-  PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
-  PetscOptionsEnd();
+  if (!hk) ng = 0;
   sec->ngroups = ng;
-  for (PetscInt g = 0; g < ng; g++) {
+  for (PetscInt g = 0; g < ng; g++) { /* kept at once: an error below leaks nothing */
     PetscCall(PetscStrncpy(sec->groups[g], glist[g], FLX_NAME_LEN));
     PetscCall(PetscFree(glist[g]));
   }
+  PetscCheck(ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", sec->name, pre);
+  PetscCall(ReadAxes(PetscOptionsObject, m->comm, pre, PETSC_TRUE, s));
+  PetscCall(ReadCoefficients(PetscOptionsObject, m->comm, pre, what, s));
+  PetscOptionsEnd();
   sec->spring = PETSC_TRUE;
   sec->shell  = PETSC_FALSE;
   /* a kernel table without kernels, so that loops over the cells of a model (loads, resultants) see an

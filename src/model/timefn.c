@@ -79,6 +79,7 @@ static PetscErrorCode ReadTableFile(MPI_Comm comm, const char path[], const char
     if (fp) fclose(fp);
     free(line);
   }
+  if (msg[0]) PetscCall(PetscFree(t)); /* the rows read before the bad one */
   PetscCall(FlxCheckCollective(comm, msg[0] ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
   PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, comm));
   if (rank) PetscCall(PetscMalloc1(2 * n, &t));

@@ -190,7 +190,11 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
   if (!zset) nz = 0;
   PetscOptionsEnd();
   PetscCall(FlxStepperCreate(comm, &ts));
-  PetscCall(FlxStepperSetFromOptions(ts));
+  {
+    PetscErrorCode ierr = FlxStepperSetFromOptions(ts);
+    if (ierr) PetscCall(FlxStepperDestroy(&ts)); /* a bad option leaks nothing */
+    PetscCall(ierr);
+  }
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) {
     PetscCall(FlxStepperDestroy(&ts));
