@@ -33,13 +33,19 @@ static PetscErrorCode ReadNames(MPI_Comm comm, const char what[], const char hel
   PetscOptionsBegin(comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsStringArray(opt, help, "FlxModelSetFromOptions", list, &nmax, NULL));
   PetscOptionsEnd();
-  for (PetscInt k = 0; k < nmax; k++) {
-    size_t len = strlen(list[k]);
-    PetscCheck(len > 0 && len < FLX_NAME_LEN, comm, PETSC_ERR_USER_INPUT, "%s '%s': a name of %s must have 1 to %d characters", opt, list[k], what, FLX_NAME_LEN - 1);
-    for (PetscInt j = 0; j < k; j++)
-      PetscCheck(strcasecmp(names[j], list[k]), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is given twice", opt, list[k]);
-    PetscCall(PetscStrncpy(names[k], list[k], FLX_NAME_LEN));
-    PetscCall(PetscFree(list[k]));
+  {
+    char msg[256] = "";
+    for (PetscInt k = 0; k < nmax && !msg[0]; k++) {
+      size_t len = strlen(list[k]);
+      if (!len || len >= FLX_NAME_LEN) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s '%.80s': a name of %s must have 1 to %d characters", opt, list[k], what, FLX_NAME_LEN - 1));
+      for (PetscInt j = 0; j < k && !msg[0]; j++)
+        if (!strcasecmp(list[j], list[k])) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: '%s' is given twice", opt, list[k]));
+    }
+    for (PetscInt k = 0; k < nmax; k++) {
+      if (!msg[0]) PetscCall(PetscStrncpy(names[k], list[k], FLX_NAME_LEN));
+      PetscCall(PetscFree(list[k])); /* also after an error: nothing leaks */
+    }
+    PetscCheck(!msg[0], comm, PETSC_ERR_USER_INPUT, "%s", msg);
   }
   *n = nmax;
   PetscFunctionReturn(0);
