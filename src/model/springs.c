@@ -43,6 +43,7 @@ struct _FlxSprings {
   PetscBool  dampers;            /* some damping coefficient is non-zero (same on every rank) */
   PetscReal  ratebound, sbound;  /* Gershgorin bounds of M^-1 C_d and M^-1 K_s (1/s, 1/s^2) */
   PetscInt   nspringcells;       /* global */
+  PetscBool *crow;               /* owned rows that get damping, during assembly (freed by destroy too) */
 };
 
 static const char *AxesNames[] = {"global", "element", "given"};
@@ -358,14 +359,10 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   PetscFunctionReturn(0);
 }
 
-typedef struct {
-  PetscBool *crow; /* owned rows that get damping */
-} AssembleCtx;
-
 static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
 {
-  AssembleCtx *ac = (AssembleCtx *)ctx;
-  PetscInt     nown;
+  FlxSprings sp = m->springs;
+  PetscInt   nown;
 
   PetscFunctionBegin;
   PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, NULL)); /* also for a pure damper: K keeps its blocks */
@@ -374,7 +371,7 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
   PetscCall(FlxModelAddOwnedRows(m, m->Cd, nn, nodes, Ce, NULL));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
   for (PetscInt a = 0; a < nn; a++)
-    if (nodes[a] < nown) ac->crow[nodes[a]] = PETSC_TRUE;
+    if (nodes[a] < nown) sp->crow[nodes[a]] = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -382,9 +379,8 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
    assembled) and assemble C_d. Called by FlxModelAssemble before the elements. Collective. */
 PetscErrorCode FlxModelAssembleSprings(FlxModel m)
 {
-  FlxSprings  sp = m->springs;
-  AssembleCtx ac;
-  PetscInt    nown, nc, ncl = 0, nrows = 0, *rows;
+  FlxSprings sp = m->springs;
+  PetscInt   nown, nc, ncl = 0, nrows = 0, *rows;
 
   PetscFunctionBegin;
   if (!sp) PetscFunctionReturn(0);
@@ -402,19 +398,20 @@ PetscErrorCode FlxModelAssembleSprings(FlxModel m)
   }
   PetscCallMPI(MPI_Allreduce(&ncl, &sp->nspringcells, 1, MPIU_INT, MPI_SUM, m->comm));
   if (sp->dampers) PetscCall(FlxModelCreateBAIJ(m, &m->Cd));
-  PetscCall(PetscCalloc1(nown + 1, &ac.crow));
-  PetscCall(VisitSprings(m, AddSpring, &ac));
+  PetscCall(PetscFree(sp->crow));
+  PetscCall(PetscCalloc1(nown + 1, &sp->crow));
+  PetscCall(VisitSprings(m, AddSpring, NULL));
   if (m->Cd) {
     PetscCall(MatAssemblyBegin(m->Cd, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Cd, MAT_FINAL_ASSEMBLY));
     PetscCall(MatSetOption(m->Cd, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(PetscMalloc1(nown + 1, &rows));
     for (PetscInt i = 0; i < nown; i++)
-      if (ac.crow[i]) rows[nrows++] = i;
+      if (sp->crow[i]) rows[nrows++] = i;
     PetscCall(FlxKMultCreate(m, m->Cd, nrows, rows, &m->kmultC));
     PetscCall(PetscFree(rows));
   }
-  PetscCall(PetscFree(ac.crow));
+  PetscCall(PetscFree(sp->crow));
   PetscFunctionReturn(0);
 }
 
@@ -572,6 +569,7 @@ PetscErrorCode FlxModelDestroySprings(FlxModel m)
   if (!sp) PetscFunctionReturn(0);
   for (PetscInt s = 0; s < FLX_MAX_NAMES; s++)
     PetscCall(PetscFree(sp->sec[s]));
+  PetscCall(PetscFree(sp->crow));
   PetscCall(PetscFree(m->springs));
   PetscFunctionReturn(0);
 }
