@@ -12,7 +12,7 @@ c = Checker()
 u = {}
 for np_ in (1, 2, 4):
     h5 = os.path.join(a.out, f"nl_ranks_np{np_}.h5")
-    run(np_, ["run", CASE, "-model_geometry", "nonlinear", "-ts_additive_rotations", "-ts_dt", "2e-6", "-ts_max_steps", "150", "-output_frames", "15", "-output_file", h5])
+    run(np_, ["run", CASE, "-model_geometry", "nonlinear", "-ts_dt", "2e-6", "-ts_max_steps", "150", "-output_frames", "15", "-output_file", h5])
     with h5py.File(h5, "r") as f:
         u[np_] = f["/fields/displacement"][:]
 peak = np.abs(u[1]).max()

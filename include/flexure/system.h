@@ -148,5 +148,7 @@ PETSC_EXTERN PetscErrorCode FlxSystemComputeJacobian(FlxSystem sys, PetscReal t,
 typedef PetscErrorCode (*FlxSystemEnergyFn)(FlxSystem, Vec x, PetscReal *elocal, void *ctx);
 /* Set the strain energy callback (nonlinear systems; linear ones use x^T K x / 2). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEnergyFn fn, void *ctx);
+/* Whether a strain energy callback is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasStrainEnergy(FlxSystem sys, PetscBool *has);
 /* Strain energy summed over the ranks (0 and has = PETSC_FALSE without a callback; has may be NULL). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has);

@@ -382,6 +382,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
+  PetscCheck(linear || !al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers do not iterate on geometrically nonlinear models yet (Newton): use the explicit -ts_type gcd for this model, or make its sections linear", ts->type);
   PetscCheck(linear && al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));

@@ -45,6 +45,10 @@ typedef struct {
   const PetscInt *mov;
   PetscBool       hasmov;
   PetscReal      *mval, *msave; /* motion at t_n: 5 x nmov (x, v, a, j, s); x_n, x_n - x_{n-1}, f_int(x_n) of each */
+  /* finite rotations (a system with a configuration update; gcdrotation.c) */
+  PetscBool finite, magnus; /* the system composes rotations; Magnus-corrected increments (else component-wise) */
+  PetscBool energy;         /* the system has a strain energy: the ledger's strain term from it */
+  Vec       Xo;             /* x_n while the kernel writes x_{n+1} */
 } FlxStepper_GCD;
 
 /* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
@@ -370,12 +374,37 @@ static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *i
   PetscFunctionReturn(0);
 }
 
+/* Nonlinear system with a strain energy: the ledger's strain term at x is 4 U(x) (the kernel's sum is
+   (x_{n+1} + x_{n-1}) f_int(x_n), which is 4 U for a linear force only), on rank 0 (the rows are summed). */
+static PetscErrorCode LedgerStrain(FlxStepper ts, Vec x)
+{
+  PetscReal U;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeStrainEnergy(ts->sys, x, &U, NULL));
+  ts->lsum[1] = ts->rank ? 0 : 4 * U;
+  PetscFunctionReturn(0);
+}
+
+/* Finite rotations: x_{n+1} = x_n (+) D with D's rotational part made the spatial rotation increment (the
+   kernel added it component-wise), then the ledger's strain energy at x_n when this step is recorded. */
+static PetscErrorCode FiniteRotationStep(FlxStepper ts)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, ts->dt, g->V, g->A, g->J, g->D, g->Xo, g->X));
+  if (g->energy && FlxStepperIsHistoryStep(ts, ts->step + 1)) PetscCall(LedgerStrain(ts, g->Xo));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode GCDStep(FlxStepper ts)
 {
   FlxStepper_GCD *g  = (FlxStepper_GCD *)ts->data;
   PetscReal       tn = ts->t0 + (ts->step + 1) * ts->dt;
 
   PetscFunctionBegin;
+  if (g->finite) PetscCall(VecCopy(g->X, g->Xo));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
   if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
   if (g->solve == GCD_SOLVE_EXPLICIT) {
@@ -392,6 +421,7 @@ static PetscErrorCode GCDStep(FlxStepper ts)
     PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, g->Anew));
   }
+  if (g->finite) PetscCall(FiniteRotationStep(ts));
   PetscCall(MotionAfter(ts, tn));
   PetscFunctionReturn(0);
 }
@@ -436,12 +466,16 @@ static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
     for (int k = 0; k < 5; k++) {
       const PetscReal e = (k - 2) * d, cx[5] = {1, e, e * e / 2, e * e * e / 6, e * e * e * e / 24};
       if (k == 2) continue;
-      PetscCall(VecCopy(g->X, w[5]));
+      PetscCall(VecZeroEntries(w[5]));
       PetscCall(VecCopy(g->V, w[6]));
       for (int m = 1; m < g->p.degree; m++) {
         PetscCall(VecAXPY(w[5], cx[m], hist[m]));
         if (m + 1 < g->p.degree) PetscCall(VecAXPY(w[6], cx[m], hist[m + 1]));
       }
+      if (g->finite) /* x(e) = x_0 (+) Theta(e): the Magnus increment, as the steps compose */
+        PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, e, g->V, g->A, g->J, w[5], g->X, w[5]));
+      else
+        PetscCall(VecAXPY(w[5], 1.0, g->X));
       PetscCall(VecWAXPY(g->F, e, w[7], w[8]));
       PetscCall(Derivative(ts, ts->t0 + e, g->F, w[5], w[6], w[k]));
     }
@@ -551,9 +585,14 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     for (int k = 0; k < 4; k++)
       ts->lsum[k] = s[k];
   }
+  if (g->energy) PetscCall(LedgerStrain(ts, g->X));
   if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
   PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
-  PetscCall(VecCopy(g->W, g->X));                   /* X = x_1 */
+  if (g->finite) {                                  /* x_1 = x_0 (+) Theta; Xo keeps x_0 */
+    PetscCall(VecCopy(g->X, g->Xo));
+    PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, h, g->V, g->A, g->J, g->D, g->Xo, g->X));
+  } else
+    PetscCall(VecCopy(g->W, g->X)); /* X = x_1 */
   PetscCall(VecDestroy(&xm));
   PetscFunctionReturn(0);
 }
@@ -563,7 +602,10 @@ static PetscErrorCode GCDGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(VecWAXPY(g->W, -1.0, g->D, g->X)); /* x_n = x_{n+1} - (x_{n+1} - x_n) */
+  if (g->finite) /* rotations compose: x_n is kept */
+    PetscCall(VecCopy(g->Xo, g->W));
+  else
+    PetscCall(VecWAXPY(g->W, -1.0, g->D, g->X)); /* x_n = x_{n+1} - (x_{n+1} - x_n) */
   if (x) *x = g->W;
   if (v) *v = g->V;
   if (a) *a = g->A;
@@ -573,23 +615,23 @@ static PetscErrorCode GCDGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
 static PetscErrorCode GCDProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], PetscReal out[])
 {
   FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
-  const PetscScalar *X, *D, *V, *A;
+  const PetscScalar *X, *D = NULL, *V, *A;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(g->X, &X));
-  PetscCall(VecGetArrayRead(g->D, &D));
+  PetscCall(VecGetArrayRead(g->finite ? g->Xo : g->X, &X)); /* finite rotations: x_n is kept */
+  if (!g->finite) PetscCall(VecGetArrayRead(g->D, &D));
   PetscCall(VecGetArrayRead(g->V, &V));
   PetscCall(VecGetArrayRead(g->A, &A));
   for (PetscInt k = 0; k < n; k++) {
     PetscInt i     = idx[k];
-    out[3 * k]     = i >= 0 ? X[i] - D[i] : 0;
+    out[3 * k]     = i >= 0 ? X[i] - (D ? D[i] : 0) : 0;
     out[3 * k + 1] = i >= 0 ? V[i] : 0;
     out[3 * k + 2] = i >= 0 ? A[i] : 0;
   }
   PetscCall(VecRestoreArrayRead(g->A, &A));
   PetscCall(VecRestoreArrayRead(g->V, &V));
-  PetscCall(VecRestoreArrayRead(g->D, &D));
-  PetscCall(VecRestoreArrayRead(g->X, &X));
+  if (!g->finite) PetscCall(VecRestoreArrayRead(g->D, &D));
+  PetscCall(VecRestoreArrayRead(g->finite ? g->Xo : g->X, &X));
   PetscFunctionReturn(0);
 }
 
@@ -599,7 +641,7 @@ static PetscErrorCode GCDReaction(FlxStepper ts, Vec R)
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeReactions(ts->sys, g->X, g->D, g->V, g->A, g->F, R));
+  PetscCall(FlxSystemComputeReactions(ts->sys, g->finite ? g->Xo : g->X, g->finite ? NULL : g->D, g->V, g->A, g->F, R));
   PetscFunctionReturn(0);
 }
 
@@ -763,6 +805,15 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecZeroEntries(g->Zero));
   }
   g->linear = linear;
+  PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &g->finite));
+  if (g->finite) {
+    PetscInt n;
+    PetscCall(VecGetLocalSize(mass, &n));
+    PetscCheck(n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a system with finite rotations has 6 DOFs per node (translations, then rotations): %" PetscInt_FMT " local DOFs", n);
+    PetscCheck(!g->p.classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) differences displacements and cannot carry finite rotations: use gcd3 (the same method, reformulated)");
+    PetscCall(VecDuplicate(mass, &g->Xo));
+    PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
+  }
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
@@ -814,6 +865,7 @@ static PetscErrorCode GCDView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  method stability: Omega_max = %.10g (computed from the amplification matrix of this stepper)\n", (double)ts->Omega_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  start-up: %s\n", g->startup ? g->startup : "chosen at set-up"));
+  if (g->finite) PetscCall(PetscViewerASCIIPrintf(viewer, "  finite rotations: x_{n+1} = x_n (+) D through the system's configuration update, %s\n", g->magnus ? "rotation increments of the Magnus expansion (D_rot - h^3/12 w x a - h^4/24 w x j)" : "component-wise rotation increments (-ts_gcd_magnus false: degrees 4 and 5 drop to second order on rotations)"));
   if (g->solve == GCD_SOLVE_EXPLICIT)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  explicit: diagonal solve with the lumped mass%s\n", g->aM > 0 ? " (mass-proportional damping included)" : ""));
   else
@@ -847,6 +899,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
   PetscCall(PetscOptionsEnum("-ts_gcd_startup", "Degrees 4 and 5: j_0 (and s_0) exact from the equation of motion (analytic when linear, differenced along the solution when nonlinear) or zero (the paper's examples)", "FlxStepperGCD", GCDStartups, (PetscEnum)g->startup_type, (PetscEnum *)&g->startup_type, NULL));
   PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point and Newton: tolerance on the changes of x_{n+1} and v_n relative to max |x| and max |v|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
+  PetscCall(PetscOptionsBool("-ts_gcd_magnus", "Finite rotations: rotation increments corrected for the non-commutativity of successive rotations (Magnus expansion to h^4; keeps the order of degrees 4 and 5), or component-wise (false: for order studies only)", "FlxStepperGCD", g->magnus, &g->magnus, NULL));
   PetscCall(PetscOptionsInt("-ts_gcd_fp_max_it", "Fixed point and Newton: maximum iterations per step", "FlxStepperGCD", g->fp_maxit, &g->fp_maxit, NULL));
   PetscOptionsEnd();
   PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
@@ -901,6 +954,7 @@ static PetscErrorCode GCDDestroy(FlxStepper ts)
   PetscCall(VecDestroy(&g->Anew));
   PetscCall(VecDestroy(&g->Zero));
   PetscCall(VecDestroy(&g->Vt));
+  PetscCall(VecDestroy(&g->Xo));
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(KSPDestroy(&g->ksp));
   PetscCall(PetscFree2(g->mval, g->msave));
@@ -919,6 +973,7 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   g->p.beta   = 0.5;
   g->fp_rtol  = 1e-14;
   g->fp_maxit = 100;
+  g->magnus   = PETSC_TRUE;
   PetscCall(PetscStrncpy(g->preset, "gcd3", sizeof(g->preset)));
   ts->data                = g;
   ts->ops.setfromoptions  = GCDSetFromOptions;

@@ -21,3 +21,12 @@ void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, 
 PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p);
 /* w = vhat - c h ahat, so that v_n = w + c h a_n (the velocity the conditionally explicit solve sees). */
 void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscReal *V, const PetscReal *A, const PetscReal *J, const PetscReal *S, PetscReal *W);
+
+/* Finite rotations (gcdrotation.c): D's rotational components (6 DOFs per node, the last 3 rotational), the
+   integral of omega over a step e, become the spatial rotation increment of the Magnus expansion,
+   D_rot -= e^3/12 w x a + e^4/24 w x j with w, a, j the angular velocity and its derivatives at the start
+   (J may be NULL). */
+void FlxGCDMagnusIncrement(PetscInt n, PetscReal e, const PetscReal *V, const PetscReal *A, const PetscReal *J, PetscReal *D);
+/* X = X0 (+) D through the system's configuration update, D corrected first (FlxGCDMagnusIncrement) when magnus.
+   Collective. */
+PetscErrorCode FlxGCDComposeIncrement(FlxSystem sys, PetscBool magnus, PetscReal e, Vec V, Vec A, Vec J, Vec D, Vec X0, Vec X);

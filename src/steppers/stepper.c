@@ -102,7 +102,6 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsReal("-ts_max_time", "Final time (s)", "FlxStepperSetMaxTime", ts->max_time, &ts->max_time, NULL));
   PetscCall(PetscOptionsInt("-ts_max_steps", "Maximum number of steps", "FlxStepperSolve", ts->max_steps, &ts->max_steps, NULL));
   PetscCall(PetscOptionsReal("-ts_safety", "Safety factor on the critical step", "FlxStepperSetUp", ts->safety, &ts->safety, NULL));
-  PetscCall(PetscOptionsBool("-ts_additive_rotations", "Run a geometrically nonlinear model with additive updates of the rotation vectors (valid for small rotations only; the steppers do not compose finite rotations yet): for tests of the internal force", "FlxStepperSetUp", ts->additive_rotations, &ts->additive_rotations, NULL));
   PetscCall(PetscOptionsBool("-ts_allow_unstable", "Run with a step above the critical one, or a parameter set without a stable interval", "FlxStepperSetUp", ts->allow_unstable, &ts->allow_unstable, NULL));
   PetscCall(PetscOptionsBool("-ts_omega_bound", "Take omega_max from the element-by-element bound (guaranteed stable, smaller step) instead of the Lanczos estimate", "FlxStepperSetUp", ts->use_bound, &ts->use_bound, NULL));
   PetscCall(PetscOptionsString("-ts_omega_max_file", "Take omega_max from /modes/omega_max of a 'flexure modes' results file", "FlxStepperSetUp", ts->omega_file, ts->omega_file, sizeof(ts->omega_file), NULL));
@@ -234,11 +233,6 @@ PetscErrorCode FlxStepperSetUp(FlxStepper ts)
   if (ts->setup) PetscFunctionReturn(0);
   PetscCheck(ts->sys, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no system: call FlxStepperSetSystem()");
   if (!ts->type[0]) PetscCall(FlxStepperSetType(ts, FLXSTEPPERGCD));
-  {
-    PetscBool finite;
-    PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &finite));
-    PetscCheck(!finite || ts->additive_rotations, ts->comm, PETSC_ERR_USER_INPUT, "the model is geometrically nonlinear (a section with geometry nonlinear, or -model_geometry nonlinear), and the time steppers do not compose finite rotations yet: run 'flexure static' or 'flexure modes' on it, or make the sections linear for a transient analysis");
-  }
   PetscCall(ts->ops.setup(ts));
   PetscCall(ChooseStep(ts));
   PetscCall(CountSteps(ts));
@@ -339,12 +333,17 @@ PetscErrorCode FlxStepperComputeReactions(FlxStepper ts, Vec R)
 /* After each step: a ledger row with the probed values and the history values at history steps (every
    history_interval steps, the first and the last); at the others only the work and damping increments are
    accumulated, so the ledger's sums stay those of every step. */
+PetscBool FlxStepperIsHistoryStep(FlxStepper ts, PetscInt step)
+{
+  return (PetscBool)(step % ts->history_interval == 0 || step == ts->nsteps);
+}
+
 static PetscErrorCode Record(FlxStepper ts)
 {
   PetscReal *l = ts->lbuf + 6 * ts->nbuf;
 
   PetscFunctionBegin;
-  if (ts->step % ts->history_interval && ts->step != ts->nsteps) {
+  if (!FlxStepperIsHistoryStep(ts, ts->step)) {
     ts->lacc[0] += ts->lsum[2];
     ts->lacc[1] += ts->lsum[3];
     PetscFunctionReturn(0);

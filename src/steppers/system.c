@@ -645,6 +645,13 @@ PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEnergyFn fn, voi
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxSystemHasStrainEnergy(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = sys->energy ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has)
 {
   PetscFunctionBegin;

@@ -30,7 +30,6 @@ struct _p_FlxStepper {
   PetscReal           t0, time, dt, max_time;
   PetscInt            step, max_steps, nsteps;
   PetscBool           dt_set, allow_unstable, use_bound;
-  PetscBool           additive_rotations;             /* -ts_additive_rotations: a nonlinear system stepped with additive updates */
   char                omega_file[PETSC_MAX_PATH_LEN]; /* -ts_omega_max_file: omega_max from 'flexure modes' */
   PetscReal           omega_given;                    /* -ts_omega_max, or read from omega_file */
   PetscReal           safety;
@@ -80,6 +79,8 @@ struct _p_FlxStepper {
 };
 
 PETSC_INTERN PetscErrorCode FlxStepperRegisterAll(void);
+/* Whether step (after it is taken) gets a ledger, probe and history row. Not collective. */
+PETSC_INTERN PetscBool      FlxStepperIsHistoryStep(FlxStepper ts, PetscInt step);
 PETSC_INTERN PetscErrorCode FlxStepperFinalizeRegistry(void);
 PETSC_INTERN PetscErrorCode FlxStepperCreate_GCD(FlxStepper);
 PETSC_INTERN PetscErrorCode FlxStepperCreate_Alpha(FlxStepper);
