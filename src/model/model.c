@@ -150,21 +150,26 @@ static PetscErrorCode ReadLoads(FlxModel m)
 static PetscErrorCode ReadICsAndMasses(FlxModel m)
 {
   char              names[FLX_MAX_NAMES][FLX_NAME_LEN];
-  const char *const types[] = {"displacement", "velocity", "mode", "FlxICType", "FLX_IC_", NULL};
+  const char *const types[] = {"displacement", "velocity", "mode", "spin", "FlxICType", "FLX_IC_", NULL};
 
   PetscFunctionBegin;
-  PetscCall(ReadNames(m->comm, "ic", "Names of the initial conditions; each configured with -ic_NAME_type, and _group and _value (displacement, velocity) or _file, _mode and _amplitude (a mode shape)", names, &m->nic));
+  PetscCall(ReadNames(m->comm, "ic", "Names of the initial conditions; each configured with -ic_NAME_type, and _group and _value (displacement, velocity; spin with _point) or _file, _mode and _amplitude (a mode shape)", names, &m->nic));
   for (PetscInt k = 0; k < m->nic; k++) {
     FlxIC    *c = &m->ic[k];
     char      pre[128];
-    PetscBool set, setv, setf;
+    PetscBool set, setv, setf, setp;
     PetscCall(PetscStrncpy(c->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "ic_%s_", c->name));
     c->mode = 1;
     PetscOptionsBegin(m->comm, pre, "Initial condition", "FlxModel");
-    PetscCall(PetscOptionsEnum("-type", "displacement or velocity (six values on a group), or mode (a mode shape of 'flexure modes' times an amplitude, whole model)", "FlxModelSetFromOptions", types, (PetscEnum)c->type, (PetscEnum *)&c->type, NULL));
+    PetscCall(PetscOptionsEnum("-type", "displacement or velocity (six values on a group), mode (a mode shape of 'flexure modes' times an amplitude, whole model) or spin (the velocity of a rigid rotation of the group: angular velocity wx,wy,wz about an axis through -ic_NAME_point)", "FlxModelSetFromOptions", types, (PetscEnum)c->type, (PetscEnum *)&c->type, NULL));
     PetscCall(PetscOptionsString("-group", "Physical group (or node set) of the nodes", "FlxModelSetFromOptions", c->group, c->group, FLX_NAME_LEN, &set));
-    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "Six values ux,uy,uz,rx,ry,rz (or their rates)", 1, c->value, c->type != FLX_IC_MODE ? PETSC_TRUE : PETSC_FALSE));
+    PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "Six values ux,uy,uz,rx,ry,rz (or their rates); spin: the angular velocity wx,wy,wz (rad/s)", c->type == FLX_IC_SPIN ? 3 : 1, c->value, c->type != FLX_IC_MODE ? PETSC_TRUE : PETSC_FALSE));
+    {
+      PetscInt np = 3;
+      PetscCall(PetscOptionsRealArray("-point", "Spin: a point of the rotation axis x,y,z (m; default the origin)", "FlxModelSetFromOptions", c->point, &np, &setp));
+      PetscCheck(!setp || np == 3, m->comm, PETSC_ERR_USER_INPUT, "-%spoint takes three coordinates x,y,z", pre);
+    }
     PetscCall(PetscOptionsString("-file", "Mode shape: results file of 'flexure modes' on this model", "FlxModelSetFromOptions", c->file, c->file, sizeof(c->file), &setf));
     PetscCall(PetscOptionsInt("-mode", "Mode shape: mode number (1 = the lowest)", "FlxModelSetFromOptions", c->mode, &c->mode, NULL));
     PetscCall(PetscOptionsReal("-amplitude", "Mode shape: largest nodal translation of the initial displacement (m)", "FlxModelSetFromOptions", c->amplitude, &c->amplitude, NULL));
@@ -179,6 +184,8 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
       PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s' has no group: give -%sgroup NAME", c->name, pre);
       PetscCheck(!setf, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%sfile is for -%stype mode", c->name, pre, pre);
     }
+    PetscCheck(!setp || c->type == FLX_IC_SPIN, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%spoint is for -%stype spin", c->name, pre, pre);
+    PetscCheck(c->type != FLX_IC_SPIN || (c->value[3] == 0 && c->value[4] == 0 && c->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a spin takes three values, the angular velocity wx,wy,wz (rad/s)", pre);
   }
   PetscCall(ReadNames(m->comm, "pointmass", "Names of the point masses; each configured with -pointmass_NAME_group, _mass, _inertia", names, &m->npm));
   for (PetscInt k = 0; k < m->npm; k++) {
@@ -477,15 +484,31 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
   PetscCall(VecGetArray(v, &va));
   PetscCall(VecGetArrayRead(m->free, &fr));
   for (PetscInt k = 0; k < m->nic; k++) {
-    PetscInt        g, n;
-    const PetscInt *nodes;
-    PetscScalar    *a = m->ic[k].type == FLX_IC_VELOCITY ? va : xa;
-    if (m->ic[k].type == FLX_IC_MODE) continue;
-    PetscCall(FlxMeshFindGroup(m->mesh, m->ic[k].group, &g));
+    const FlxIC     *c = &m->ic[k];
+    PetscInt         g, n;
+    const PetscInt  *nodes;
+    const PetscReal *X, *w = c->value;
+    PetscScalar     *a = c->type == FLX_IC_DISPLACEMENT ? xa : va;
+    if (c->type == FLX_IC_MODE) continue;
+    PetscCall(FlxMeshFindGroup(m->mesh, c->group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
-    for (PetscInt i = 0; i < n; i++)
+    PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt  j    = nodes[i];
+      const PetscReal r[3] = {X[3 * j] - c->point[0], X[3 * j + 1] - c->point[1], X[3 * j + 2] - c->point[2]};
+      PetscReal       val[6];
+      if (c->type == FLX_IC_SPIN) { /* rigid rotation: v = w x (X - point), angular velocity w */
+        val[0] = w[1] * r[2] - w[2] * r[1];
+        val[1] = w[2] * r[0] - w[0] * r[2];
+        val[2] = w[0] * r[1] - w[1] * r[0];
+        for (int d = 0; d < 3; d++)
+          val[3 + d] = w[d];
+      } else
+        for (int d = 0; d < 6; d++)
+          val[d] = w[d];
       for (int d = 0; d < 6; d++)
-        a[6 * nodes[i] + d] = m->ic[k].value[d] * fr[6 * nodes[i] + d];
+        a[6 * j + d] = val[d] * fr[6 * j + d];
+    }
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));

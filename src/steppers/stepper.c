@@ -173,6 +173,12 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     PetscCheck(ts->dt_set, ts->comm, PETSC_ERR_USER_INPUT, "%s is implicit and unconditionally stable: give the step with -ts_dt H (it sets the accuracy, not the stability; 'auto' is the critical step of explicit methods)", desc);
     PetscFunctionReturn(0);
   }
+  if (!linear) { /* a model's initial (linearized) stiffness gives the critical step of the initial state */
+    Mat K;
+    PetscCall(FlxSystemGetStiffness(ts->sys, &K));
+    if (K) linear = PETSC_TRUE;
+    if (K && !ts->dt_set) PetscCall(PetscPrintf(ts->comm, "note: the system is nonlinear; the step comes from the critical step of its initial (linearized) state: stretching, spinning or stress stiffening can raise omega_max during the run, so keep -ts_safety or give -ts_dt\n"));
+  }
   if (linear) {
     PetscBool given;
     if (ts->omega_file[0]) PetscCall(FlxReadModesOmegaMax(ts->comm, ts->omega_file, &ts->omega_given));
@@ -388,6 +394,7 @@ static PetscErrorCode Flush(FlxStepper ts)
   if (!ts->nbuf) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FLX_LedgerFlush, 0, 0, 0, 0));
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
+  if (!linear) PetscCall(FlxSystemHasStrainEnergy(ts->sys, &linear)); /* a nonlinear system's ledger holds with its strain energy */
   PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(6 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
   for (PetscInt k = 0; k < ts->nbuf; k++) {
     const PetscReal *g = ts->gbuf + 6 * k;

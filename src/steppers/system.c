@@ -250,7 +250,10 @@ static PetscErrorCode OmegaMult(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &oc));
   PetscCall(VecPointwiseMult(oc->t, x, oc->d));
-  PetscCall(oc->sys->fint(oc->sys, 0, oc->t, oc->zero, y, oc->sys->fintctx));
+  if (!oc->sys->linear && oc->sys->K) /* nonlinear model: its initial (linearized) stiffness */
+    PetscCall(MatMult(oc->sys->K, oc->t, y));
+  else
+    PetscCall(oc->sys->fint(oc->sys, 0, oc->t, oc->zero, y, oc->sys->fintctx));
   PetscCall(VecPointwiseMult(y, y, oc->d));
   oc->nprod++;
   PetscFunctionReturn(0);

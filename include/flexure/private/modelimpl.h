@@ -103,7 +103,8 @@ typedef struct {
 
 typedef enum { FLX_IC_DISPLACEMENT,
                FLX_IC_VELOCITY,
-               FLX_IC_MODE } FlxICType;
+               FLX_IC_MODE,
+               FLX_IC_SPIN } FlxICType;
 typedef struct {
   char      name[FLX_NAME_LEN];
   char      group[FLX_NAME_LEN];
@@ -112,6 +113,7 @@ typedef struct {
   char      file[PETSC_MAX_PATH_LEN]; /* mode: results file of 'flexure modes' */
   PetscInt  mode;                     /* mode: 1-based number */
   PetscReal amplitude;                /* mode: largest translation of the shape */
+  PetscReal point[3];                 /* spin: a point of the axis */
 } FlxIC;
 
 typedef struct {
