@@ -13,7 +13,9 @@
 #include <flexure/rotation.h>
 
 typedef struct {
-  PetscReal p[3], q[3], j;
+  PetscReal   p[3], q[3], j;
+  const char *lifecycle;     /* after the run: Reset, this preset, SetUp and run again */
+  PetscReal   lifecycle_err; /* its error */
 } Motion;
 
 static void Cross(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
@@ -104,14 +106,45 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
   PetscFunctionReturn(0);
 }
 
+/* Orientation error at T of the stepper's state. */
+static PetscErrorCode OrientationError(Motion *mo, FlxStepper ts, PetscReal T, PetscReal *err)
+{
+  Vec                x;
+  const PetscScalar *xa;
+  PetscReal          psi[3], Rn[9], Re[9], Rp[9], Rq[9], E[9], e[3], pT[3], qT[3];
+
+  PetscFunctionBegin;
+  PetscCall(FlxStepperGetState(ts, &x, NULL, NULL));
+  PetscCall(VecGetArrayRead(x, &xa));
+  for (int k = 0; k < 3; k++)
+    psi[k] = xa[3 + k];
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  FlxRotExp(psi, Rn);
+  for (int k = 0; k < 3; k++) {
+    pT[k] = mo->p[k] * T;
+    qT[k] = mo->q[k] * T;
+  }
+  FlxRotExp(pT, Rp);
+  FlxRotExp(qT, Rq);
+  FlxRotCompose(Rp, Rq, Re);
+  for (int i = 0; i < 3; i++) /* E = Rn^T Re */
+    for (int k = 0; k < 3; k++) {
+      E[3 * i + k] = 0;
+      for (int l = 0; l < 3; l++)
+        E[3 * i + k] += Rn[3 * l + i] * Re[3 * l + k];
+    }
+  FlxRotLog(E, e);
+  *err = PetscSqrtReal(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  PetscFunctionReturn(0);
+}
+
 /* Orientation error at T of a run with step h. */
 static PetscErrorCode Run(Motion *mo, const char preset[], PetscBool magnus, PetscReal h, PetscReal T, PetscReal *err)
 {
-  FlxSystem          sys;
-  FlxStepper         ts;
-  Vec                mass, free, x0, v0, x, v, a;
-  const PetscScalar *xa;
-  PetscReal          psi[3], Rn[9], Re[9], Rp[9], Rq[9], E[9], e[3], pT[3], qT[3], w0[3];
+  FlxSystem  sys;
+  FlxStepper ts;
+  Vec        mass, free, x0, v0;
+  PetscReal  w0[3];
 
   PetscFunctionBegin;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6, &mass));
@@ -146,27 +179,18 @@ static PetscErrorCode Run(Motion *mo, const char preset[], PetscBool magnus, Pet
   PetscCall(FlxStepperSetUp(ts));
   PetscCall(FlxStepperSetInitialConditions(ts, 0, x0, v0));
   PetscCall(FlxStepperSolve(ts));
-  PetscCall(FlxStepperGetState(ts, &x, &v, &a));
-  PetscCall(VecGetArrayRead(x, &xa));
-  for (int k = 0; k < 3; k++)
-    psi[k] = xa[3 + k];
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  FlxRotExp(psi, Rn);
-  for (int k = 0; k < 3; k++) {
-    pT[k] = mo->p[k] * T;
-    qT[k] = mo->q[k] * T;
+  PetscCall(OrientationError(mo, ts, T, err));
+  if (mo->lifecycle) { /* View has no side effects; Reset, a typed setter and SetUp again give a fresh stepper's run */
+    PetscReal e2;
+    PetscCall(FlxStepperReset(ts));
+    PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(FlxStepperGCDSetPreset(ts, mo->lifecycle));
+    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxStepperSetInitialConditions(ts, 0, x0, v0));
+    PetscCall(FlxStepperSolve(ts));
+    PetscCall(OrientationError(mo, ts, T, &e2));
+    mo->lifecycle_err = e2;
   }
-  FlxRotExp(pT, Rp);
-  FlxRotExp(qT, Rq);
-  FlxRotCompose(Rp, Rq, Re);
-  for (int i = 0; i < 3; i++) /* E = Rn^T Re */
-    for (int k = 0; k < 3; k++) {
-      E[3 * i + k] = 0;
-      for (int l = 0; l < 3; l++)
-        E[3 * i + k] += Rn[3 * l + i] * Re[3 * l + k];
-    }
-  FlxRotLog(E, e);
-  *err = PetscSqrtReal(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
   PetscCall(FlxStepperDestroy(&ts));
   PetscCall(FlxSystemDestroy(&sys));
   PetscCall(VecDestroy(&mass));
@@ -179,7 +203,7 @@ static PetscErrorCode Run(Motion *mo, const char preset[], PetscBool magnus, Pet
 int main(int argc, char **argv)
 {
   /* p and q skew, of different sizes: omega turns by several radians over T */
-  Motion mo = {{0.3, -1.1, 0.7}, {1.3, 0.4, -0.5}, 2.5};
+  Motion mo = {{0.3, -1.1, 0.7}, {1.3, 0.4, -0.5}, 2.5, NULL, 0};
   struct {
     const char *preset;
     PetscReal   order, h;
@@ -206,6 +230,17 @@ int main(int argc, char **argv)
       if (!ok) fails++;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %-10s %s: orientation error at T = %g s: %.3e (h = %g), %.3e (h/2), %.3e (h/4); observed orders %.3f, %.3f (want %g)\n", ok ? "PASS" : "FAIL", cases[c].preset, mag ? "Magnus increments  " : "component-wise     ", (double)T, (double)e1, (double)h, (double)e2, (double)e3, (double)o1, (double)o2, (double)want));
     }
+  }
+  { /* life cycle: a gcd3 stepper reset and made gcd5 runs as a fresh gcd5 stepper, bit for bit */
+    PetscReal e3, e5;
+    PetscBool ok;
+    mo.lifecycle = "gcd5";
+    PetscCall(Run(&mo, "gcd3", PETSC_TRUE, 0.02, T, &e3));
+    mo.lifecycle = NULL;
+    PetscCall(Run(&mo, "gcd5", PETSC_TRUE, 0.02, T, &e5));
+    ok = (PetscBool)(mo.lifecycle_err == e5 && e3 != e5);
+    if (!ok) fails++;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: life cycle: gcd3 (error %.3e), FlxStepperReset, FlxStepperGCDSetPreset gcd5, SetUp, Solve: error %.6e, a fresh gcd5 stepper %.6e (bit-identical)\n", ok ? "PASS" : "FAIL", (double)e3, (double)mo.lifecycle_err, (double)e5));
   }
   PetscCall(PetscFinalize());
   return fails ? 1 : 0;

@@ -49,7 +49,12 @@ PETSC_EXTERN PetscErrorCode FlxStepperSetUp(FlxStepper ts);
 PETSC_EXTERN PetscErrorCode FlxStepperSetInitialConditions(FlxStepper ts, PetscReal t0, Vec x0, Vec v0);
 /* Advance to the final time (-ts_max_time) or -ts_max_steps; stops cleanly on divergence (see GetConvergedReason). */
 PETSC_EXTERN PetscErrorCode FlxStepperSolve(FlxStepper ts);
+/* Print the method; after SetUp also the critical step, the step size and the method's analysis (no side
+   effects: View never sets up). */
 PETSC_EXTERN PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer);
+/* Free what SetUp made and keep the parameters, so that the system, the options or the type can change and
+   SetUp runs again (SetType after SetUp resets too). */
+PETSC_EXTERN PetscErrorCode FlxStepperReset(FlxStepper ts);
 PETSC_EXTERN PetscErrorCode FlxStepperDestroy(FlxStepper *ts);
 /* Register a stepper type. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxStepperRegister(const char name[], PetscErrorCode (*create)(FlxStepper));
@@ -95,6 +100,10 @@ PETSC_EXTERN PetscErrorCode FlxGCDOmegaMax(PetscInt degree, const PetscReal para
 /* Preset k of the GCD family (name NULL past the last). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, PetscReal params[4], const char **note);
 /* Degree and (alpha, beta, gamma, zeta) of a gcd stepper. Not collective. */
+/* Typed setters of the gcd type (before SetUp, or after FlxStepperReset): a preset by name (-ts_gcd_preset), or
+   the degree and its parameters alpha, beta[, gamma[, zeta]] (-ts_gcd_degree, -ts_gcd_params). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGCDSetPreset(FlxStepper ts, const char preset[]);
+PETSC_EXTERN PetscErrorCode FlxStepperGCDSetParameters(FlxStepper ts, PetscInt degree, const PetscReal params[]);
 PETSC_EXTERN PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset);
 /* The 'flexure stability' command: Omega_max and rho(Omega) of the stepper set by the options, one line
    per preset with -all_presets, or a parameter search with -stability_search_degree. Collective. */

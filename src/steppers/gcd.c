@@ -32,8 +32,8 @@ typedef struct {
   GCDStartup   startup_type;
   const char  *startup;
   /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
-  GCDSolve  solve;
-  PetscBool linear; /* the system is linear (ksp: one solve), or not (ksp: Newton) */
+  GCDSolve  solve, solve_user; /* in use (chosen at set-up); as asked (-ts_gcd_solve) */
+  PetscBool linear;            /* the system is linear (ksp: one solve), or not (ksp: Newton) */
   Vec       Wv, Rhs, Anew, Zero, Free, Vt;
   Mat       Aop; /* shell: (1 + aM c h) M + c h (bK K + C_d), or the Newton Jacobian (ShellCtx) */
   Mat       Cd;  /* the system's damping matrix (borrowed; NULL: none) */
@@ -791,6 +791,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   g->Mass = mass;
   g->Free = free;
   PetscCall(FlxSystemIsVelocityDependent(ts->sys, &vdep));
+  g->solve = g->solve_user;
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
   PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g, discrete dampers or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
   PetscCheck(!(g->p.classic && g->solve != GCD_SOLVE_EXPLICIT), ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset is explicit only (no stiffness-proportional damping)");
@@ -896,7 +897,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsString("-ts_gcd_preset", "Parameter set by name: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", "FlxStepperGCD", preset, preset, sizeof(preset), &setpre));
   PetscCall(PetscOptionsInt("-ts_gcd_degree", "Degree: 3, 4 or 5", "FlxStepperGCD", degree, &degree, &setd));
   PetscCall(PetscOptionsString("-ts_gcd_params", "alpha,beta[,gamma[,zeta]] as the degree needs (fractions allowed: 4/3)", "FlxStepperGCD", params, params, sizeof(params), &setp));
-  PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve, (PetscEnum *)&g->solve, NULL));
+  PetscCall(PetscOptionsEnum("-ts_gcd_solve", "Solve for a_n: auto, explicit, ksp or fixed_point (conditionally explicit, for stiffness-proportional damping or velocity-dependent forces)", "FlxStepperGCD", GCDSolves, (PetscEnum)g->solve_user, (PetscEnum *)&g->solve_user, NULL));
   PetscCall(PetscOptionsEnum("-ts_gcd_startup", "Degrees 4 and 5: j_0 (and s_0) exact from the equation of motion (analytic when linear, differenced along the solution when nonlinear) or zero (the paper's examples)", "FlxStepperGCD", GCDStartups, (PetscEnum)g->startup_type, (PetscEnum *)&g->startup_type, NULL));
   PetscCall(PetscOptionsReal("-ts_gcd_fp_rtol", "Fixed point and Newton: tolerance on the changes of x_{n+1} and v_n relative to max |x| and max |v|", "FlxStepperGCD", g->fp_rtol, &g->fp_rtol, NULL));
   PetscCall(PetscOptionsBool("-ts_gcd_magnus", "Finite rotations: rotation increments corrected for the non-commutativity of successive rotations (Magnus expansion to h^4; keeps the order of degrees 4 and 5), or component-wise (false: for order studies only)", "FlxStepperGCD", g->magnus, &g->magnus, NULL));
@@ -904,19 +905,7 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
   PetscOptionsEnd();
   PetscCheck(!(setpre && (setp || setd)), ts->comm, PETSC_ERR_USER_INPUT, "give either -ts_gcd_preset or -ts_gcd_degree/-ts_gcd_params, not both");
   if (setpre) {
-    const char *name = NULL;
-    PetscReal   par[4];
-    for (PetscInt k = 0;; k++) {
-      PetscCall(FlxGCDGetPreset(k, &name, &g->p.degree, par, NULL));
-      if (!name || !strcmp(name, preset)) break;
-    }
-    PetscCheck(name, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
-    g->p.alpha   = par[0];
-    g->p.beta    = par[1];
-    g->p.gamma   = par[2];
-    g->p.zeta    = par[3];
-    g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
-    PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
+    PetscCall(FlxStepperGCDSetPreset(ts, preset));
     PetscFunctionReturn(0);
   }
   PetscCheck(degree >= 3 && degree <= 5, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_degree %" PetscInt_FMT ": the degree must be 3, 4 or 5", degree);
@@ -931,33 +920,88 @@ static PetscErrorCode GCDSetFromOptions(FlxStepper ts)
     PetscCheck(ok && n == degree - 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params '%s': degree %" PetscInt_FMT " needs %" PetscInt_FMT " numbers (%s)", params, degree, degree - 1, degree == 3 ? "alpha,beta" : degree == 4 ? "alpha,beta,gamma"
                                                                                                                                                                                                                                  : "alpha,beta,gamma,zeta");
     PetscCheck(degree < 4 || v[2] != 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_gcd_params: gamma must not be 0 (the highest derivative is recovered by dividing by gamma)");
-    g->p.alpha   = v[0];
-    g->p.beta    = v[1];
-    g->p.gamma   = v[2];
-    g->p.zeta    = v[3];
-    g->preset[0] = 0;
+    PetscCall(FlxStepperGCDSetParameters(ts, degree, v));
   }
   g->p.degree = degree;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode GCDDestroy(FlxStepper ts)
+/* The stepper must be of type gcd and not set up (FlxStepperReset first). */
+static PetscErrorCode GCDCheckSettable(FlxStepper ts, const char what[])
+{
+  PetscBool isgcd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(ts->type, FLXSTEPPERGCD, &isgcd));
+  PetscCheck(isgcd, ts->comm, PETSC_ERR_ARG_WRONG, "%s: stepper type %s is not gcd", what, ts->type);
+  PetscCheck(!ts->setup, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "%s after FlxStepperSetUp: call FlxStepperReset first", what);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGCDSetPreset(FlxStepper ts, const char preset[])
+{
+  FlxStepper_GCD *g    = (FlxStepper_GCD *)ts->data;
+  const char     *name = NULL;
+  PetscReal       par[4];
+  PetscInt        degree = 3;
+
+  PetscFunctionBegin;
+  PetscCall(GCDCheckSettable(ts, "FlxStepperGCDSetPreset"));
+  for (PetscInt k = 0;; k++) {
+    PetscCall(FlxGCDGetPreset(k, &name, &degree, par, NULL));
+    if (!name || !strcmp(name, preset)) break;
+  }
+  PetscCheck(name, ts->comm, PETSC_ERR_USER_INPUT, "unknown -ts_gcd_preset '%s'; available: gcd3, cd_classic, gcd3_a4/3, gcd3_a2, gcd4_a1/4, gcd4_a3/4, gcd4_a5/4, gcd5_paper, gcd5, gcd4_damped, gcd5_damped", preset);
+  g->p.degree  = degree;
+  g->p.alpha   = par[0];
+  g->p.beta    = par[1];
+  g->p.gamma   = par[2];
+  g->p.zeta    = par[3];
+  g->p.classic = !strcmp(preset, "cd_classic") ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscStrncpy(g->preset, preset, sizeof(g->preset)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGCDSetParameters(FlxStepper ts, PetscInt degree, const PetscReal params[])
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(GCDCheckSettable(ts, "FlxStepperGCDSetParameters"));
+  PetscCheck(degree >= 3 && degree <= 5, ts->comm, PETSC_ERR_ARG_OUTOFRANGE, "GCD degree %" PetscInt_FMT ": the degree must be 3, 4 or 5", degree);
+  PetscCheck(degree < 4 || params[2] != 0, ts->comm, PETSC_ERR_ARG_OUTOFRANGE, "GCD parameters: gamma must not be 0 (the highest derivative is recovered by dividing by gamma)");
+  g->p.degree  = degree;
+  g->p.alpha   = params[0];
+  g->p.beta    = params[1];
+  g->p.gamma   = degree >= 4 ? params[2] : 0;
+  g->p.zeta    = degree >= 5 ? params[3] : 0;
+  g->p.classic = PETSC_FALSE;
+  g->preset[0] = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Free what GCDSetUp made; the parameters stay. */
+static PetscErrorCode GCDReset(FlxStepper ts)
 {
   FlxStepper_GCD *g      = (FlxStepper_GCD *)ts->data;
-  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W};
+  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W, &g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt, &g->Xo};
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
     PetscCall(VecDestroy(vecs[k]));
-  PetscCall(VecDestroy(&g->Wv));
-  PetscCall(VecDestroy(&g->Rhs));
-  PetscCall(VecDestroy(&g->Anew));
-  PetscCall(VecDestroy(&g->Zero));
-  PetscCall(VecDestroy(&g->Vt));
-  PetscCall(VecDestroy(&g->Xo));
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(KSPDestroy(&g->ksp));
   PetscCall(PetscFree2(g->mval, g->msave));
+  g->Mass = g->Free = NULL; /* the system's */
+  g->Cd             = NULL;
+  g->finite = g->energy = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GCDDestroy(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  PetscCall(GCDReset(ts));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -987,6 +1031,7 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   ts->ops.view            = GCDView;
   ts->ops.report          = GCDReport;
   ts->ops.describe        = GCDDescribe;
+  ts->ops.reset           = GCDReset;
   ts->ops.destroy         = GCDDestroy;
   PetscFunctionReturn(0);
 }

@@ -57,6 +57,26 @@ PetscErrorCode FlxStepperSetSystem(FlxStepper ts, FlxSystem sys)
   PetscFunctionReturn(0);
 }
 
+/* Free what FlxStepperSetUp allocated in the core (the ledger buffers) and mark the stepper not set up. */
+static PetscErrorCode ResetCore(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(ts->lbuf, ts->gbuf, ts->tbuf));
+  PetscCall(PetscFree(ts->rows));
+  ts->setup = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperReset(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  if (!ts->setup) PetscFunctionReturn(0);
+  PetscCheck(ts->ops.reset, ts->comm, PETSC_ERR_SUP, "stepper type %s cannot be reset yet: create a new stepper", ts->type);
+  PetscCall(ts->ops.reset(ts));
+  PetscCall(ResetCore(ts));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxStepperSetType(FlxStepper ts, FlxStepperType type)
 {
   PetscErrorCode (*create)(FlxStepper) = NULL;
@@ -67,6 +87,7 @@ PetscErrorCode FlxStepperSetType(FlxStepper ts, FlxStepperType type)
   if (same) PetscFunctionReturn(0);
   PetscCall(PetscFunctionListFind(FlxStepperList, type, &create));
   PetscCheck(create, ts->comm, PETSC_ERR_USER_INPUT, "unknown stepper type '%s' (-ts_type); available: gcd, newmark, hht, genalpha", type);
+  PetscCall(ResetCore(ts)); /* after SetUp too: the new type sets up afresh */
   if (ts->ops.destroy) PetscCall(ts->ops.destroy(ts));
   PetscCall(PetscMemzero(&ts->ops, sizeof(ts->ops)));
   PetscCall(PetscStrncpy(ts->type, type, sizeof(ts->type)));
@@ -526,9 +547,16 @@ PetscErrorCode FlxStepperView(FlxStepper ts, PetscViewer viewer)
   char desc[256];
 
   PetscFunctionBegin;
-  PetscCall(FlxStepperSetUp(ts));
+  if (!ts->type[0]) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: no type set yet (FlxStepperSetType or -ts_type)\n"));
+    PetscFunctionReturn(0);
+  }
   PetscCall(ts->ops.describe(ts, desc, sizeof(desc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Stepper: %s\n", desc));
+  if (!ts->setup) { /* no side effects: the step and the method's analysis come with FlxStepperSetUp */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet: the critical step and the step size are chosen by FlxStepperSetUp\n"));
+    PetscFunctionReturn(0);
+  }
   if (ts->omega_used > 0) {
     char what[512];
     if (ts->omega_given > 0)
@@ -566,10 +594,9 @@ PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
   PetscFunctionBegin;
   if (!s) PetscFunctionReturn(0);
   if (s->ops.destroy) PetscCall(s->ops.destroy(s));
+  PetscCall(ResetCore(s));
   PetscCall(VecDestroy(&s->x0));
   PetscCall(VecDestroy(&s->v0));
-  PetscCall(PetscFree3(s->lbuf, s->gbuf, s->tbuf));
-  PetscCall(PetscFree(s->rows));
   PetscCall(PetscFree(s->plocal));
   PetscCall(PetscFree2(s->pbuf, s->pred));
   PetscCall(PetscFree2(s->hbuf, s->hred));

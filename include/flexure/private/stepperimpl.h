@@ -15,6 +15,7 @@ typedef struct {
   PetscErrorCode (*describe)(FlxStepper, char[], size_t);
   PetscErrorCode (*progress)(FlxStepper, char[], size_t); /* extra text for the progress line (KSP iterations) */
   PetscErrorCode (*reaction)(FlxStepper, Vec);            /* reactions at t_n (FlxSystemComputeReactions on the stepper's state) */
+  PetscErrorCode (*reset)(FlxStepper);                    /* free what setup made, keep the parameters (NULL: not supported) */
   PetscErrorCode (*destroy)(FlxStepper);
 } FlxStepperOps;
 
