@@ -214,6 +214,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", fails ? "corotational_objectivity: FAILED" : "corotational_objectivity: all checks passed"));
+  PetscCall(PetscFree(ops));
   PetscCall(PetscFinalize());
   return fails ? 1 : 0;
 }

@@ -334,6 +334,21 @@ static PetscErrorCode ArcLength(NL *nl, Vec x, FlxStaticPath *path)
   PetscFunctionReturn(0);
 }
 
+/* Free the solver's work. */
+static PetscErrorCode NLFree(NL *nl)
+{
+  Vec *vecs[] = {&nl->F, &nl->r, &nl->du, &nl->dut, &nl->dur, &nl->Du, &nl->Dprev, &nl->xs, &nl->zero};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
+    PetscCall(VecDestroy(vecs[i]));
+  PetscCall(ISDestroy(&nl->fixed));
+  PetscCall(MatDestroy(&nl->J));
+  PetscCall(MatDestroy(&nl->Jc));
+  PetscCall(KSPDestroy(&nl->ksp));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *path)
 {
   NL          nl = {0};
@@ -369,16 +384,11 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
   PetscCall(KSPSetFromOptions(nl.ksp));
   PetscCall(VecZeroEntries(u));
   PetscCall(PetscPrintf(m->comm, "flexure: nonlinear static, %s\n", m->st.arclength ? "arc length (Crisfield, cylindrical)" : "load increments with Newton"));
-  if (m->st.arclength)
-    PetscCall(ArcLength(&nl, u, path));
-  else
-    PetscCall(LoadControl(&nl, u, path));
-  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
-    PetscCall(VecDestroy(vecs[i]));
-  PetscCall(ISDestroy(&nl.fixed));
-  PetscCall(MatDestroy(&nl.J));
-  PetscCall(MatDestroy(&nl.Jc));
-  PetscCall(KSPDestroy(&nl.ksp));
-  PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+  {
+    PetscErrorCode ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
+    PetscCall(NLFree(&nl)); /* also when the solve failed: nothing leaks */
+    PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(0);
 }
