@@ -34,7 +34,8 @@
    motion imposed in the predictor. Predictor: a_{n+1} = a_n.
    - full Newton: the tangent is assembled and factored in every iteration;
    - modified Newton: the tangent is kept over iterations and steps, and re-formed when the step size changes, an
-     iteration reduces the out-of-balance force by less than -ts_newton_refresh, or a step was cut.
+     iteration reduces the out-of-balance force by less than -ts_newton_refresh (0.25), or a step was cut; a try
+     that fails from an earlier tangent is repeated once with a fresh one before the step is halved.
    Convergence (as flexure static): |r|_2 <= rtol f_ref + atol and the last correction |delta|_2 <= stol |dx|_2,
    f_ref the largest of |f_ext|, |f_int|, |M a| (free DOFs) over the converged states so far and the iterate; or,
    when the force stalls at the round-off of stiff members, the correction at round-off (1e-13 (|x| + |dx|)) or its
@@ -85,7 +86,7 @@ struct _FlxAlphaNewton {
   Vec        X1, V1, As1, A1, Dx, Del, R, Fint; /* borrowed: the linear path's work vectors, idle here */
   PetscReal *fmov;                              /* f_int of the moving DOFs at t_n (work of the supports) */
   /* iterations and step control */
-  PetscBool Jvalid;
+  PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
   PetscReal hJ, fref, fcur, dxn, xn, dun, work0, work;
   PetscInt  level, ngood;
   PetscReal hist[NEWTON_HIST];
@@ -110,7 +111,7 @@ static PetscErrorCode NewtonCreate(FlxStepper_Alpha *al)
   nw->max_it   = 15;
   nw->max_cuts = 10;
   nw->grow     = 4;
-  nw->refresh  = 0.5;
+  nw->refresh  = 0.25;
   al->nw       = nw;
   PetscFunctionReturn(0);
 }
@@ -600,6 +601,7 @@ static PetscErrorCode Attempt(FlxStepper ts, PetscReal h, PetscReal t1, PetscBoo
   if (al->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, t1, 0, 2, al->mval));
   PetscCall(Predict(ts, h));
   if (nw->type == NEWTON_FULL || nw->hJ != h) nw->Jvalid = PETSC_FALSE;
+  nw->stale = nw->Jvalid;
   for (nw->its = 0;; nw->its++) {
     PetscCall(Evaluate(ts, h, t1, &rn, &ok));
     if (!ok) break;
@@ -729,6 +731,10 @@ PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
         level--;
         nw->ngood = 0;
       }
+      continue;
+    }
+    if (nw->stale) { /* modified Newton from an old tangent: the same step once more with a fresh one */
+      nw->Jvalid = PETSC_FALSE;
       continue;
     }
     if (level >= L || h / 2 < nw->min_dt) {
