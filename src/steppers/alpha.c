@@ -384,8 +384,10 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     PetscCall(KSPSetFromOptions(k));
     al->kspM = k;
   }
-  if (al->newton) PetscCall(FlxAlphaNewtonSetUp(ts));
-  else if (!al->nslot) PetscCall(NewSlot(ts));
+  if (al->newton)
+    PetscCall(FlxAlphaNewtonSetUp(ts));
+  else if (!al->nslot)
+    PetscCall(NewSlot(ts));
   if (ts->dt_set && !al->newton) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
        hierarchy (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart
        (no step given: FlxStepperSetUp says so next) */
@@ -845,8 +847,10 @@ static PetscErrorCode AlphaReport(FlxStepper ts, PetscViewer viewer)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (al->newton) PetscCall(FlxAlphaNewtonReport(ts, viewer));
-  else if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set-up %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
+  if (al->newton)
+    PetscCall(FlxAlphaNewtonReport(ts, viewer));
+  else if (al->nsolve)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set-up %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
   PetscFunctionReturn(0);
 }
 

@@ -39,8 +39,8 @@ typedef struct {
   PetscReal       hK, hprev;
   PetscInt        its, itsmax, itslast, nsolve, nbuild;
   PetscLogDouble  tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
-  PetscBool       newton; /* the Newton path (alphanewton.c) integrates this system: set by SetUp */
-  FlxAlphaNewton  nw;     /* its options and data (NULL until SetFromOptions or SetUp) */
+  PetscBool       newton;                                     /* the Newton path (alphanewton.c) integrates this system: set by SetUp */
+  FlxAlphaNewton  nw;                                         /* its options and data (NULL until SetFromOptions or SetUp) */
 } FlxStepper_Alpha;
 
 /* The work vectors, created in SetUp and destroyed in Destroy. */

@@ -311,7 +311,7 @@ PetscErrorCode FlxAlphaNewtonStartUp(FlxStepper ts)
   nw->level = nw->ngood = 0;
   nw->Jvalid            = PETSC_FALSE;
   nw->nsub = nw->nits = nw->itsmax = nw->itsstep = nw->ncuts = nw->njac = nw->nres = 0;
-  nw->hmin                                                                     = PETSC_MAX_REAL;
+  nw->hmin                                                                         = PETSC_MAX_REAL;
   nw->tres = nw->tjac = nw->tsol = 0;
   PetscFunctionReturn(0);
 }
@@ -590,8 +590,8 @@ static PetscErrorCode Attempt(FlxStepper ts, PetscReal h, PetscReal t1, PetscBoo
   PetscBool         ok;
 
   PetscFunctionBegin;
-  *conv     = PETSC_FALSE;
-  nw->nhist = 0;
+  *conv        = PETSC_FALSE;
+  nw->nhist    = 0;
   nw->cause[0] = 0;
   PetscCall(VecCopy(al->A, nw->Ast));
   if (al->hprev > 0 && h != al->hprev && al->am != al->af) { /* eq. (14): a*_n to t_n + (am - af) h */
@@ -688,8 +688,8 @@ static PetscErrorCode Commit(FlxStepper ts, PetscReal h, PetscReal *dW, PetscRea
 /* The run cannot go on: the reason with the time, the step, the residual history of the last try and a hint. */
 static PetscErrorCode Fail(FlxStepper ts, PetscReal tn, PetscReal h, PetscInt cuts)
 {
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
-  FlxAlphaNewton    nw = al->nw;
+  FlxStepper_Alpha *al        = (FlxStepper_Alpha *)ts->data;
+  FlxAlphaNewton    nw        = al->nw;
   char              hist[512] = "";
   size_t            k         = 0;
 
@@ -697,8 +697,8 @@ static PetscErrorCode Fail(FlxStepper ts, PetscReal tn, PetscReal h, PetscInt cu
   for (PetscInt i = 0; i < nw->nhist && k + 16 < sizeof(hist); i++)
     k += (size_t)snprintf(hist + k, sizeof(hist) - k, "%s%.2e", i ? " " : "", (double)nw->hist[i]);
   ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
-  PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "Newton did not converge in step %" PetscInt_FMT " at t = %g s, even with the step cut to %g s (-ts_dt %g s halved %" PetscInt_FMT " times; -ts_newton_max_cuts %" PetscInt_FMT ", -ts_newton_min_dt %g s); out-of-balance force per iteration of the last try: %s (tolerance %.2e)%s; hint: a smaller -ts_dt, more -ts_newton_max_it or -ts_newton_max_cuts, -ts_newton_type full, or check the model and loads (a load beyond a limit point, a mechanism, an element turned inside out)",
-                           ts->step + 1, (double)tn, (double)h, (double)ts->dt, cuts, nw->max_cuts, (double)nw->min_dt, hist[0] ? hist : "none", (double)(nw->rtol * nw->fref + nw->atol), nw->cause));
+  PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "Newton did not converge in step %" PetscInt_FMT " at t = %g s, even with the step cut to %g s (-ts_dt %g s halved %" PetscInt_FMT " times, the most %s allows); out-of-balance force per iteration of the last try: %s (tolerance %.2e)%s; hint: a smaller -ts_dt, more -ts_newton_max_it or -ts_newton_max_cuts, -ts_newton_type full, or check the model and loads (a load beyond a limit point, a mechanism, an element turned inside out)",
+                          ts->step + 1, (double)tn, (double)h, (double)ts->dt, cuts, cuts < nw->max_cuts ? "-ts_newton_min_dt" : "-ts_newton_max_cuts", hist[0] ? hist : "none", (double)(nw->rtol * PetscMax(nw->fref, nw->fcur) + nw->atol), nw->cause));
   ts->lsum[2] = ts->lsum[3] = 0;
   PetscFunctionReturn(0);
 }
@@ -709,8 +709,8 @@ PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   FlxAlphaNewton    nw = al->nw;
-  const PetscReal   H  = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t0 = ts->time;
-  const PetscInt    L  = nw->max_cuts;
+  const PetscReal   H = ts->dt * (al->nratio ? al->ratio[ts->step % al->nratio] : 1), t0 = ts->time;
+  const PetscInt    L     = nw->max_cuts;
   const long long   units = 1LL << L;
   long long         pos   = 0;
   PetscInt          level = PetscMin(nw->level, L);
