@@ -49,6 +49,41 @@ typedef struct {
     &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
   }
 
+/* The Newton path's options and state (alphanewton.c: the iterations and the step control; alphanewtonsetup.c: options,
+   set-up, view and report). */
+#define NEWTON_HIST 40
+
+typedef enum {
+  NEWTON_FULL,
+  NEWTON_MODIFIED
+} NewtonType;
+
+struct _FlxAlphaNewton {
+  /* options */
+  NewtonType type;
+  PetscReal  rtol, atol, stol, min_dt, refresh;
+  PetscInt   max_it, max_cuts, grow;
+  PetscBool  monitor, on_linear;
+  /* set-up */
+  PetscBool  finite, energy; /* rotations compose; the system has a strain energy */
+  Mat        J;
+  KSP        ksp;
+  Vec        Ast;                               /* a*_n adjusted to the sub-step (eq. 14) */
+  Vec        X1, V1, As1, A1, Dx, Del, R, Fint; /* borrowed: the linear path's work vectors, idle here */
+  PetscReal *fmov;                              /* f_int of the moving DOFs at t_n (work of the supports) */
+  /* iterations and step control */
+  PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
+  PetscReal hJ, fref, fcur, dxn, xn, dun, dun0, work0, work;
+  PetscInt  level, ngood;
+  PetscReal hist[NEWTON_HIST];
+  PetscInt  nhist, its;
+  char      cause[512]; /* why the last try stopped before its iterations ran out (empty otherwise) */
+  /* statistics */
+  PetscInt       nsub, nits, itsmax, itsstep, ncuts, njac, nres, nfloor;
+  PetscReal      hmin;
+  PetscLogDouble tres, tjac, tsol;
+};
+
 /* The Newton path (alphanewton.c). Options (-ts_newton_*), read with the family's; creates nw. Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonSetFromOptions(FlxStepper ts);
 /* Whether the Newton path integrates this system (nonlinear, or -ts_newton_linear); creates nw. Not collective. */
