@@ -353,8 +353,10 @@ static PetscErrorCode Tangent(FlxStepper ts, PetscReal h, PetscReal t1)
   PetscFunctionReturn(0);
 }
 
-/* J delta = r; the correction of dx is T^-1(dtheta) delta on the rotational DOFs. ok false when the solve failed
-   (a singular tangent, a diverged Krylov method, a non-finite correction). Collective. */
+/* J delta = r; the correction of dx is T^-1(dtheta) delta on the rotational DOFs, zero on the prescribed ones (a
+   node with some rotational DOFs prescribed keeps their spatial increments: T^-1 mixes the components, so the
+   correction is projected, and Newton converges there at a linear rate of order |dtheta|). ok false when the solve failed (a singular
+   tangent, a diverged Krylov method, a non-finite correction). Collective. */
 static PetscErrorCode Correct(FlxStepper ts, PetscBool *ok)
 {
   FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
@@ -399,7 +401,7 @@ static PetscErrorCode Correct(FlxStepper ts, PetscBool *ok)
     PetscCall(VecRestoreArrayRead(nw->Dx, &Dx));
   }
   if (*ok) {
-    PetscCall(SetMoving(al, nw->Del, NULL)); /* the motion is exact from the predictor on */
+    PetscCall(VecPointwiseMult(nw->Del, nw->Del, al->Free)); /* prescribed DOFs stay (T^-1 mixes a node's rotational components) */
     PetscCall(LocalDot(nw->Del, nw->Del, &w[0]));
     PetscCall(LocalDot(nw->Del, nw->R, &w[1]));
     PetscCallMPI(MPI_Allreduce(w, g, 2, MPIU_REAL, MPI_SUM, ts->comm));
