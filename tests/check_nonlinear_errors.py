@@ -2,7 +2,9 @@
 (a solve that fails), no traceback, no hang, the results file readable where it was opened:
 a geometry nonlinear section on shells names the section and its group; Newton that fails after the smallest step
 prints the load factor, the residual history and a hint; an arc-length path that cannot continue says so; an
-element whose length goes to zero stops with its id."""
+element whose length goes to zero stops with its id; an implicit transient whose Newton fails at the smallest step
+allowed (-ts_newton_max_cuts) stops with the step, the time, the residual history of the last try and a hint
+(exit 2), its results file readable with the frames written before."""
 import os
 
 from flxtest import SOURCE, Checker, args_np_out, run
@@ -29,12 +31,23 @@ cases = [
     ("element length to zero", 1, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
      ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "-8.4e7,0,0", "-section_bar_shear_rigid", "-static_increments", "1"],
      "co-rotational element 0 (line2, group 'beam'): its length went to zero"),
-    ("implicit transient of a nonlinear model", 1, BAR + ["-ts_max_time", "1e-4", "-ts_type", "newmark", "-ts_dt", "1e-5"],
-     "the implicit steppers do not iterate on geometrically nonlinear models yet"),
+    ("implicit Newton fails at the smallest step", 2, BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,100,0",
+                                                              "-load_p_function", "step", "-load_p_t0", "4.5e-5", "-ts_max_time", "1e-4",
+                                                              "-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_newton_max_it", "1",
+                                                              "-ts_newton_max_cuts", "2", "-output_file", os.path.join(d, "newton.h5")],
+     "Newton did not converge in step 5 at t = 4.25e-05 s, even with the step cut to 2.5e-06 s (-ts_dt 1e-05 s halved 2 times, "
+     "the most -ts_newton_max_cuts allows); out-of-balance force per iteration of the last try: 1.00e+02"),
 ]
 for what, code, args, expect in cases:
     rc, so, se = run(a.np, args, timeout=60, check=False)
     lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
     ok = rc == code and len(lines) == 1 and expect in lines[0] and "Traceback" not in se and "PETSC ERROR" not in se
     c.check(ok, f"{what}: exit {rc} (want {code}), {lines[0] if lines else se.strip()[-400:]}")
+# the implicit run that stopped keeps its results file readable, with the frames before the failing step
+import h5py  # noqa: E402
+
+with h5py.File(os.path.join(d, "newton.h5"), "r") as f:
+    frames = f["/fields/displacement"].shape[0]
+    times = list(f["/time"][:])
+c.check(frames == 5 and abs(times[-1] - 4e-5) < 1e-12, f"implicit Newton failure: the results file is readable, {frames} frames up to t = {times[-1]:g} s (want 5, to 4e-05 s)")
 c.done()

@@ -11,6 +11,7 @@ typedef const char           *FlxStepperType;
 #define FLXSTEPPERGENALPHA "genalpha"
 
 typedef enum {
+  FLX_STEPPER_DIVERGED_NEWTON   = -4, /* Newton of an implicit step on a nonlinear system failed at the smallest step allowed */
   FLX_STEPPER_DIVERGED_SOLVE    = -3, /* a linear solve of an implicit step failed */
   FLX_STEPPER_DIVERGED_ENERGY   = -2, /* energy balance error beyond -ts_max_energy_error: unstable */
   FLX_STEPPER_DIVERGED_NANORINF = -1,

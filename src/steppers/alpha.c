@@ -24,48 +24,7 @@
    balance is the numerical dissipation of the method (zero to round-off for trapezoidal Newmark). */
 #include <flexure/private/stepperimpl.h>
 #include <petscblaslapack.h>
-
-typedef enum {
-  ALPHA_NEWMARK,
-  ALPHA_HHT,
-  ALPHA_GENALPHA
-} AlphaFamily;
-
-typedef struct {
-  AlphaFamily fam;
-  PetscReal   am, af, beta, gamma;                 /* Chung-Hulbert */
-  PetscReal   rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
-  PetscBool   explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
-  PetscReal   aM, bK;
-  PetscReal   ratio[16];
-  PetscInt    nratio;
-  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
-  Vec         Mass, Free;                                                                /* the system's */
-  Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
-  Mat         Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
-  KSP         ksp, kspM;
-  PetscInt    nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
-  PetscReal   hslot[16];
-  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
-  KSP         kslot[16];
-  IS          fixed;     /* prescribed DOFs (global numbering) */
-  PetscReal   dslot[16]; /* the diagonal given to the prescribed rows of each K_eff */
-  /* prescribed motion of the moving DOFs: x, v, a at t_{n+1} (3 x nmov) and K x_n there; the lifting vector */
-  PetscInt        nmov;
-  const PetscInt *mov;
-  PetscBool       hasmov;
-  PetscReal      *mval, *mkx; /* mkx: (K x_n) and x_n of the moving DOFs */
-  Vec             Xp;
-  PetscReal       hK, hprev;
-  PetscInt        its, itsmax, itslast, nsolve, nbuild;
-  PetscLogDouble  tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
-} FlxStepper_Alpha;
-
-/* The work vectors, created in SetUp and destroyed in Destroy. */
-#define ALPHA_WORK_VECS(al)                                                                                                                                                                          \
-  {                                                                                                                                                                                                  \
-    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
-  }
+#include "alpha.h"
 
 /* y = M x (lumped: pointwise; consistent: Mc). */
 static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
@@ -382,8 +341,8 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
-  PetscCheck(linear || !al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers do not iterate on geometrically nonlinear models yet (Newton): use the explicit -ts_type gcd for this model, or make its sections linear", ts->type);
-  PetscCheck(linear && al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
+  PetscCall(FlxAlphaNewtonApplies(ts, linear, &al->newton)); /* nonlinear systems: Newton (alphanewton.c) */
+  PetscCheck(al->newton || al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the implicit steppers need a linear system with an assembled stiffness (FlxSystemSetStiffness); this system has none", ts->type);
   PetscCall(FlxSystemGetMass(ts->sys, &al->Mass, &al->Free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &al->aM, &al->bK));
   PetscCall(FlxSystemGetDampingMatrix(ts->sys, &al->Cd, NULL)); /* C = aM M + bK K + C_d */
@@ -425,8 +384,11 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
     PetscCall(KSPSetFromOptions(k));
     al->kspM = k;
   }
-  if (!al->nslot) PetscCall(NewSlot(ts));
-  if (ts->dt_set) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
+  if (al->newton)
+    PetscCall(FlxAlphaNewtonSetUp(ts));
+  else if (!al->nslot)
+    PetscCall(NewSlot(ts));
+  if (ts->dt_set && !al->newton) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
        hierarchy (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart
        (no step given: FlxStepperSetUp says so next) */
     PetscReal h = ts->dt * (al->nratio ? al->ratio[0] : 1);
@@ -563,6 +525,10 @@ static PetscErrorCode AlphaStartUp(FlxStepper ts)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
+  if (al->newton) {
+    PetscCall(FlxAlphaNewtonStartUp(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecPointwiseMult(al->X, ts->x0, al->Free));
   PetscCall(VecPointwiseMult(al->V, ts->v0, al->Free));
   {
@@ -646,6 +612,10 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscInt           its;
 
   PetscFunctionBegin;
+  if (al->newton) {
+    PetscCall(FlxAlphaNewtonStep(ts));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscTime(&t0));
   al->tstep0 = t0;
   ts->hlast  = h;
@@ -780,7 +750,7 @@ static PetscErrorCode AlphaGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (a) PetscCall(PhysicalAcceleration(ts));
+  if (a && !al->newton) PetscCall(PhysicalAcceleration(ts)); /* the Newton path holds the physical a_{n+1} */
   if (x) *x = al->X;
   if (v) *v = al->V;
   if (a) *a = al->Aphys;
@@ -794,6 +764,10 @@ static PetscErrorCode AlphaProbe(FlxStepper ts, PetscInt n, const PetscInt idx[]
   const PetscScalar *X, *V, *A, *F, *Mi;
 
   PetscFunctionBegin;
+  if (al->newton) {
+    PetscCall(FlxAlphaNewtonProbe(ts, n, idx, out));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArrayRead(al->X, &X));
   PetscCall(VecGetArrayRead(al->V, &V));
   PetscCall(VecGetArrayRead(al->A, &A));
@@ -852,6 +826,10 @@ static PetscErrorCode AlphaView(FlxStepper ts, PetscViewer viewer)
   MatNullSpace      nsp;
 
   PetscFunctionBegin;
+  if (al->newton) {
+    PetscCall(FlxAlphaNewtonView(ts, viewer));
+    PetscFunctionReturn(0);
+  }
   PetscCall(AlphaSpectralRadius(ts, PETSC_INFINITY, 0, &rho));
   PetscCall(KSPGetType(al->ksp, &kt));
   PetscCall(KSPGetPC(al->ksp, &pc));
@@ -869,7 +847,10 @@ static PetscErrorCode AlphaReport(FlxStepper ts, PetscViewer viewer)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  if (al->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set-up %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
+  if (al->newton)
+    PetscCall(FlxAlphaNewtonReport(ts, viewer));
+  else if (al->nsolve)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "implicit: %" PetscInt_FMT " steps, KSP iterations %.2f per step on average (at most %" PetscInt_FMT "); K_eff built %" PetscInt_FMT " time(s) in %.3f s; preconditioner set-up %.3f s; first step %.4f s, then %.6g s per step (solve %.6g s)\n", al->nsolve, (double)al->its / al->nsolve, al->itsmax, al->nbuild, (double)al->tbuild, (double)al->tpc, (double)al->tfirst, (double)(al->nsolve > 1 ? al->tstep / (al->nsolve - 1) : 0), (double)(al->tsolve / al->nsolve)));
   PetscFunctionReturn(0);
 }
 
@@ -878,6 +859,10 @@ static PetscErrorCode AlphaProgress(FlxStepper ts, char buf[], size_t len)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
+  if (al->newton) {
+    PetscCall(FlxAlphaNewtonProgress(ts, buf, len));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscSNPrintf(buf, len, "  KSP its %" PetscInt_FMT " (mean %.1f)", al->itslast, al->nsolve ? (double)al->its / al->nsolve : 0.0));
   PetscFunctionReturn(0);
 }
@@ -910,6 +895,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
     al->explicit_params = (PetscBool)(set1 || set2 || set3 || set4);
   }
   PetscOptionsEnd();
+  PetscCall(FlxAlphaNewtonSetFromOptions(ts));
   al->consistent = mc ? PETSC_TRUE : PETSC_FALSE;
   if (al->nratio) {
     PetscReal s = 0;
@@ -966,6 +952,7 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   PetscCall(ISDestroy(&al->fixed));
   PetscCall(PetscFree2(al->mval, al->mkx));
   PetscCall(VecDestroy(&al->Xp));
+  PetscCall(FlxAlphaNewtonDestroy(ts));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }

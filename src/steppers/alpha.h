@@ -1,0 +1,101 @@
+/* The implicit generalized-alpha family's data, shared by the linear path (alpha.c) and the Newton iterations on
+   nonlinear systems (alphanewton.c). Private to src/steppers. */
+#pragma once
+#include <flexure/private/stepperimpl.h>
+
+typedef struct _FlxAlphaNewton *FlxAlphaNewton;
+
+typedef enum {
+  ALPHA_NEWMARK,
+  ALPHA_HHT,
+  ALPHA_GENALPHA
+} AlphaFamily;
+
+typedef struct {
+  AlphaFamily fam;
+  PetscReal   am, af, beta, gamma;                 /* Chung-Hulbert */
+  PetscReal   rho_inf, hht;                        /* the user's parameter (generalized-alpha, HHT) */
+  PetscBool   explicit_params, consistent, direct; /* direct: preonly (a factorization) solves for x_{n+1} itself */
+  PetscReal   aM, bK;
+  PetscReal   ratio[16];
+  PetscInt    nratio;
+  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
+  Vec         Mass, Free;                                                                /* the system's */
+  Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
+  Mat         Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
+  KSP         ksp, kspM;
+  PetscInt    nslot, cur; /* one K_eff and KSP per step size in use (variable steps cycle through a few) */
+  PetscReal   hslot[16];
+  Mat         Kslot[16], Pslot[16], Sslot[16]; /* K_eff (BAIJ), its AIJ copy for building preconditioners, its SBAIJ copy for products */
+  KSP         kslot[16];
+  IS          fixed;     /* prescribed DOFs (global numbering) */
+  PetscReal   dslot[16]; /* the diagonal given to the prescribed rows of each K_eff */
+  /* prescribed motion of the moving DOFs: x, v, a at t_{n+1} (3 x nmov) and K x_n there; the lifting vector */
+  PetscInt        nmov;
+  const PetscInt *mov;
+  PetscBool       hasmov;
+  PetscReal      *mval, *mkx; /* mkx: (K x_n) and x_n of the moving DOFs */
+  Vec             Xp;
+  PetscReal       hK, hprev;
+  PetscInt        its, itsmax, itslast, nsolve, nbuild;
+  PetscLogDouble  tbuild, tpc, tsolve, tstep, tfirst, tstep0; /* K_eff builds, preconditioner set-ups, KSP solves, whole steps, the first step */
+  PetscBool       newton;                                     /* the Newton path (alphanewton.c) integrates this system: set by SetUp */
+  FlxAlphaNewton  nw;                                         /* its options and data (NULL until SetFromOptions or SetUp) */
+} FlxStepper_Alpha;
+
+/* The work vectors, created in SetUp and destroyed in Destroy. */
+#define ALPHA_WORK_VECS(al)                                                                                                                                                                          \
+  {                                                                                                                                                                                                  \
+    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
+  }
+
+/* The Newton path's options and state (alphanewton.c: the iterations and the step control; alphanewtonsetup.c: options,
+   set-up, view and report). */
+#define NEWTON_HIST 40
+
+typedef enum {
+  NEWTON_FULL,
+  NEWTON_MODIFIED
+} NewtonType;
+
+struct _FlxAlphaNewton {
+  /* options */
+  NewtonType type;
+  PetscReal  rtol, atol, stol, min_dt, refresh;
+  PetscInt   max_it, max_cuts, grow;
+  PetscBool  monitor, on_linear;
+  /* set-up */
+  PetscBool  finite, energy; /* rotations compose; the system has a strain energy */
+  Mat        J;
+  KSP        ksp;
+  Vec        Ast;                               /* a*_n adjusted to the sub-step (eq. 14) */
+  Vec        X1, V1, As1, A1, Dx, Del, R, Fint; /* borrowed: the linear path's work vectors, idle here */
+  PetscReal *fmov;                              /* f_int of the moving DOFs at t_n (work of the supports) */
+  /* iterations and step control */
+  PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
+  PetscReal hJ, fref, fcur, dxn, xn, dun, dun0, work0, work;
+  PetscInt  level, ngood;
+  PetscReal hist[NEWTON_HIST];
+  PetscInt  nhist, its;
+  char      cause[512]; /* why the last try stopped before its iterations ran out (empty otherwise) */
+  /* statistics */
+  PetscInt       nsub, nits, itsmax, itsstep, ncuts, njac, nres, nfloor;
+  PetscReal      hmin;
+  PetscLogDouble tres, tjac, tsol;
+};
+
+/* The Newton path (alphanewton.c). Options (-ts_newton_*), read with the family's; creates nw. Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonSetFromOptions(FlxStepper ts);
+/* Whether the Newton path integrates this system (nonlinear, or -ts_newton_linear); creates nw. Not collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonApplies(FlxStepper ts, PetscBool linear, PetscBool *applies);
+/* Set up the Newton path after the family's common set-up (vectors, mass, prescribed DOFs). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts);
+/* The stepper operations of the Newton path. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonStartUp(FlxStepper ts);
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts);
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonProbe(FlxStepper ts, PetscInt n, const PetscInt idx[], PetscReal out[]);
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonView(FlxStepper ts, PetscViewer viewer);
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonReport(FlxStepper ts, PetscViewer viewer);
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonProgress(FlxStepper ts, char buf[], size_t len);
+/* Free the Newton path's data (nw). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts);
