@@ -233,7 +233,7 @@ int main(int argc, char **argv)
   char           desc[256], *presets[16];
   PetscInt       npre = 16;
   PetscBool      set, nonlinear = PETSC_FALSE;
-  PetscReal      tfirst = 1, heap0, heap1;
+  PetscReal      tfirst  = 1, heap0, heap1;
   PetscInt       nlsteps = 50, nlreps = 5;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

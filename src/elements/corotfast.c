@@ -79,14 +79,14 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
 {
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const PetscInt   i1 = 12 * b->node[0][l], i2 = 12 * b->node[1][l]; /* nodal states: position, rotation matrix */
-    const PetscReal  l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
-    const PetscReal  e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
-    const PetscReal  k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
-    PetscReal        ln, il, n3, qx, qy, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g;
-    V3               d, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, m1, m2, mt1, mt2, sm, qr;
-    LocalRot         o1, o2;
-    int              sl;
+    const PetscInt  i1 = 12 * b->node[0][l], i2 = 12 * b->node[1][l]; /* nodal states: position, rotation matrix */
+    const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
+    const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
+    const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
+    PetscReal       ln, il, n3, qx, qy, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g;
+    V3              d, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, m1, m2, mt1, mt2, sm, qr;
+    LocalRot        o1, o2;
+    int             sl;
 
     d.x  = s[i2] - s[i1]; /* chord and frame, eq. (C2) */
     d.y  = s[i2 + 1] - s[i1 + 1];
@@ -108,7 +108,7 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
     q.z  = 0.5 * (t11.z + t21.z);
     r3   = Cross(r1, q);
     n3   = PetscSqrtReal(Dot(r3, r3));
-    sl  |= !(n3 > 1e-6);
+    sl |= !(n3 > 1e-6);
     n3   = 1 / n3;
     r3.x = r3.x * n3;
     r3.y = r3.y * n3;
@@ -120,8 +120,8 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
     o1   = LogFirstBranch(r1, r2, r3, t10, t11, t12); /* eq. (C3) */
     o2   = LogFirstBranch(r1, r2, r3, t20, t21, t22);
     sl |= o1.slow | o2.slow;
-    p0    = ln - l0; /* eq. (C4) */
-    f0 = k0 * p0;
+    p0     = ln - l0; /* eq. (C4) */
+    f0     = k0 * p0;
     f1     = k1 * o1.th.x - k1 * o2.th.x;
     f2     = k2 * o1.th.y + k3 * o2.th.y;
     f3     = k4 * o1.th.z + k5 * o2.th.z;
@@ -145,10 +145,10 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
     mt1  = TinvT(o1.th, m1); /* eq. (C5) */
     mt2  = TinvT(o2.th, m2);
     sl |= !(Dot(o1.th, o1.th) < 1e-2) | !(Dot(o2.th, o2.th) < 1e-2);
-    sm.x = mt1.x + mt2.x;
-    sm.y = mt1.y + mt2.y;
-    sm.z = mt1.z + mt2.z;
-    g    = (sm.x * qx * iqy + sm.y) * il; /* eq. (C7) */
+    sm.x      = mt1.x + mt2.x;
+    sm.y      = mt1.y + mt2.y;
+    sm.z      = mt1.z + mt2.z;
+    g         = (sm.x * qx * iqy + sm.y) * il; /* eq. (C7) */
     fe[6][l]  = f0 * r1.x + g * r3.x - sm.z * il * r2.x;
     fe[7][l]  = f0 * r1.y + g * r3.y - sm.z * il * r2.y;
     fe[8][l]  = f0 * r1.z + g * r3.z - sm.z * il * r2.z;

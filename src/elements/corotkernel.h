@@ -112,7 +112,7 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
     r3[c] *= n3;
   FLX_FN(Cross)
   (r3, r1, r2);
-  qx = FLX_FN(Dot)(r1, q);
+  qx  = FLX_FN(Dot)(r1, q);
   qy  = FLX_FN(Dot)(r2, q);
   iqy = 1 / qy;
   for (int a = 0; a < 2; a++) { /* local rotation: Rbar_a = Rr^T R_a E^T (eq. (C3)), theta_a = log(Rbar_a) */
@@ -135,13 +135,13 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
     p[4 + c] = th[1][c];
   }
   /* local force of the linear element, f_l = K_l p (eq. (C4)); K_l's nonzero entries (FlxCorotBeamData.k) */
-  fl[0] = cd->k[0] * p[0];
-  fl[1] = cd->k[1] * p[1] - cd->k[1] * p[4];
-  fl[2] = cd->k[2] * p[2] + cd->k[3] * p[5];
-  fl[3] = cd->k[4] * p[3] + cd->k[5] * p[6];
-  fl[4] = -cd->k[1] * p[1] + cd->k[1] * p[4];
-  fl[5] = cd->k[3] * p[2] + cd->k[2] * p[5];
-  fl[6] = cd->k[5] * p[3] + cd->k[4] * p[6];
+  fl[0]   = cd->k[0] * p[0];
+  fl[1]   = cd->k[1] * p[1] - cd->k[1] * p[4];
+  fl[2]   = cd->k[2] * p[2] + cd->k[3] * p[5];
+  fl[3]   = cd->k[4] * p[3] + cd->k[5] * p[6];
+  fl[4]   = -cd->k[1] * p[1] + cd->k[1] * p[4];
+  fl[5]   = cd->k[3] * p[2] + cd->k[2] * p[5];
+  fl[6]   = cd->k[5] * p[3] + cd->k[4] * p[6];
   *energy = 0;
   for (int i = 0; i < 7; i++)
     *energy += 0.5 * p[i] * fl[i];

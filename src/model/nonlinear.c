@@ -19,15 +19,15 @@
 #include <flexure/private/elementimpl.h>
 
 struct _FlxNonlinear {
-  VecScatter        toloc; /* global DOF vector -> owned and ghost nodes */
-  Vec               xloc;
-  PetscReal        *s; /* state of every local node: current position, rotation matrix (12 each) */
-  PetscInt          nloc, nown;
+  VecScatter         toloc; /* global DOF vector -> owned and ghost nodes */
+  Vec                xloc;
+  PetscReal         *s; /* state of every local node: current position, rotation matrix (12 each) */
+  PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
-  PetscBool         samelayout; /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
-  PetscBool         evalid;     /* energy is the owned cells' strain energy at the state in xloc */
-  PetscReal         energy;
+  PetscBool          samelayout; /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
+  PetscBool          evalid;     /* energy is the owned cells' strain energy at the state in xloc */
+  PetscReal          energy;
 };
 
 /* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
@@ -104,7 +104,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     if (k >= 0) {
       PetscCall(ElementFailure(m, k, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
-    } else m->nl->evalid = PETSC_TRUE;
+    } else
+      m->nl->evalid = PETSC_TRUE;
     nc = 0;
   }
   for (PetscInt c = 0; c < nc && !bad; c++) {
@@ -309,7 +310,8 @@ static PetscErrorCode BuildCache(FlxModel m)
     if (ierr == PETSC_ERR_USER_INPUT) {
       PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
-    } else PetscCall(ierr);
+    } else
+      PetscCall(ierr);
     FlxCorotBeamBatchSet(b, n % FLX_COROT_LANES, nodes[0], nodes[1], c, owned, &d);
     b->n = n % FLX_COROT_LANES + 1;
     n++;

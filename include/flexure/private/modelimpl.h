@@ -179,7 +179,7 @@ struct _p_FlxModel {
   FlxKMult               kmultlin;
   FlxNonlinear           nl;
   PetscBool              nlcache; /* -model_nonlinear_cache: the explicit fast path of f_int (nonlinear.c) */
-  struct { /* nonlinear statics (nlstatic.c) */
+  struct {                        /* nonlinear statics (nlstatic.c) */
     PetscInt  increments, max_it, max_cuts, arc_steps;
     PetscBool arclength, monitor;
     PetscReal rtol, stol, arc_length, arc_final;
