@@ -1,7 +1,8 @@
 /* Geometrically nonlinear models (docs/nonlinear.md): sections with geometry nonlinear make their beams
    co-rotational (src/elements/corotbeam.c). The state x holds translations and, per node, the rotation vector of
    the node's frame relative to its initial one; the system gets:
-   - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product) plus the element
+   - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product without the zero
+     blocks; K_lin freed when it is zero: every element co-rotational and no springs) plus the element
      loop over the nonlinear ones: every rank visits its owned and halo cells in natural order and adds the rows of
      its owned nodes, so each nodal sum runs in natural element order at any number of ranks (bit-identical);
    - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
@@ -10,11 +11,13 @@
    The explicit step's f_int takes a fast path when every nonlinear cell is a co-rotational beam (today: always;
    -model_nonlinear_cache false turns it off): a cache built at set-up holds, per nonlinear cell (owned and halo, in
    the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
-   of the local stiffness: FlxCorotBeamData), and one loop (FlxCorotBeamAddForces) streams through it with the
-   nodal states (position, rotation matrix) built once per call: no per-cell property lookups, allocation or
-   complex arithmetic. The arithmetic is the general kernel's (the same code). The strain energy of the owned cells
-   comes with it; StrainEnergy reuses it when asked for the state of the last f_int (checked bitwise, on every
-   rank), as the explicit steppers' ledger does every step. The tangent keeps the general (complex-step) kernel. */
+   of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
+   (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position,
+   rotation matrix) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
+   arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
+   energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
+   (checked bitwise, on every rank), as the explicit steppers' ledger does every step. The tangent keeps the general
+   (complex-step) kernel. */
 #include <flexure/private/modelimpl.h>
 #include <flexure/private/elementimpl.h>
 
@@ -93,7 +96,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  if (m->kmultlin) PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  else PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
@@ -145,7 +149,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
+  if (m->Klin) PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
   if (m->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, m->Cd, SUBSET_NONZERO_PATTERN));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
@@ -218,13 +222,15 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
 
   PetscFunctionBegin;
   *elocal = 0;
-  PetscCall(FlxKMultApply(m->kmultlin, x, m->work)); /* linear part, owned rows */
   PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(m->work, &ka));
-  for (PetscInt i = 0; i < n; i++)
-    *elocal += 0.5 * xa[i] * ka[i];
-  PetscCall(VecRestoreArrayRead(m->work, &ka));
+  if (m->kmultlin) { /* linear part, owned rows */
+    PetscCall(FlxKMultApply(m->kmultlin, x, m->work));
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayRead(m->work, &ka));
+    for (PetscInt i = 0; i < n; i++)
+      *elocal += 0.5 * xa[i] * ka[i];
+    PetscCall(VecRestoreArrayRead(m->work, &ka));
+  } else PetscCall(VecGetArrayRead(x, &xa));
   if (m->nl->batch) { /* the fast path: the energy of the last f_int when x is its state, else the cached loop */
     PetscBool same = PETSC_FALSE;
     if (m->nl->evalid && m->nl->samelayout) {
@@ -354,6 +360,14 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
       PetscCheck(!m->sec[k].nonlinear || !m->sec[k].ops[t] || (m->sec[k].ops[t]->internal_force && m->sec[k].ops[t]->tangent), m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' has no geometrically nonlinear form: set -section_%s_geometry linear", m->sec[k].name, m->sec[k].ops[t]->name, m->sec[k].name);
   PetscCheck(m->bK == 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness (b_K) is not available with geometry nonlinear sections yet: use -damping_mass or discrete dampers");
+  { /* every element co-rotational and no springs: K_lin is zero (K's pattern of zero blocks); free it */
+    PetscReal norm;
+    PetscCall(MatNorm(m->Klin, NORM_FROBENIUS, &norm));
+    if (norm == 0) {
+      PetscCall(FlxKMultDestroy(&m->kmultlin));
+      PetscCall(MatDestroy(&m->Klin));
+    }
+  }
   PetscCall(PetscNew(&nl));
   m->nl = nl;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
