@@ -96,8 +96,10 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  if (m->kmultlin) PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
-  else PetscCall(VecZeroEntries(f));
+  if (m->kmultlin)
+    PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  else
+    PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
@@ -230,7 +232,8 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     for (PetscInt i = 0; i < n; i++)
       *elocal += 0.5 * xa[i] * ka[i];
     PetscCall(VecRestoreArrayRead(m->work, &ka));
-  } else PetscCall(VecGetArrayRead(x, &xa));
+  } else
+    PetscCall(VecGetArrayRead(x, &xa));
   if (m->nl->batch) { /* the fast path: the energy of the last f_int when x is its state, else the cached loop */
     PetscBool same = PETSC_FALSE;
     if (m->nl->evalid && m->nl->samelayout) {
@@ -387,6 +390,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
       if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
   }
   if (m->nlcache) PetscCall(BuildCache(m));
+  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; K_lin %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->Klin ? "kept" : "zero, freed"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
