@@ -5,9 +5,12 @@
    Model: a small generated tower, every beam co-rotational, with springs and dampers to ground at its top (so that
    K_lin x and C_d v are part of f_int). States: (a) the whole tower turned rigidly by 1.24 rad about a skew axis and
    moved, plus small deformations (local rotations below 1e-3 rad: every cell in the SIMD lanes); (b) the same with
-   the nodal rotations of its upper half perturbed by up to 0.35 rad (large local rotations: lanes the general
+   the nodal rotations of its upper half perturbed by up to 0.5 rad about each axis (local rotations up to about
+   1.5 rad: the SIMD lanes' series up to 0.28 rad, beyond them and Spurrier's first case the lanes the general
    kernel redoes). Checks at each: the strain energy first (no f_int before it: the cached loop), then f_int (forces
-   relative to the largest force, moments to the largest moment) and the strain energy again (reused from f_int). */
+   relative to the largest force, moments to the largest force times the bay height: the moments of a nearly rigid
+   turn are differences of nearly equal rotations, known to round-off of that scale) and the strain energy again
+   (reused from f_int). */
 #include <flexure/flexure.h>
 #include <flexure/rotation.h>
 
@@ -99,7 +102,7 @@ int main(int argc, char **argv)
   FlxModel    model[2];
   FlxSystem   sys[2];
   Vec         x, v, f[2];
-  PetscReal   e[2], d, r;
+  PetscReal   e[2], d, r, fmax, L = 0.5; /* L: the bay height, the elements' length scale */
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FlxInitializePackage());
@@ -121,7 +124,7 @@ int main(int argc, char **argv)
   for (int st = 0; st < 2; st++) {
     const char *name = st ? "(b) large local rotations" : "(a) small local rotations";
     char        what[128];
-    PetscCall(DeformedState(mesh, st ? 0.2 : 0, x, v));
+    PetscCall(DeformedState(mesh, st ? 0.5 : 0, x, v));
     for (int k = 0; k < 2; k++)
       PetscCall(FlxSystemComputeStrainEnergy(sys[k], x, &e[k], NULL));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s: strain energy (cached loop), relative", name));
@@ -130,12 +133,12 @@ int main(int argc, char **argv)
       PetscCall(FlxSystemComputeInternalForce(sys[k], 0, x, v, f[k]));
       PetscCall(FlxSystemComputeStrainEnergy(sys[k], x, &e[k], NULL));
     }
-    PetscCall(MaxDiff(comm, f[0], f[1], 0, &d, &r));
+    PetscCall(MaxDiff(comm, f[0], f[1], 0, &d, &fmax));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s: forces, fast - general, relative to max |f|", name));
-    PetscCall(Check(comm, what, d / r, 1e-14));
+    PetscCall(Check(comm, what, d / fmax, 1e-14));
     PetscCall(MaxDiff(comm, f[0], f[1], 1, &d, &r));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "%s: moments, fast - general, relative to max |m|", name));
-    PetscCall(Check(comm, what, d / r, 1e-14));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s: moments, fast - general, relative to max |f| L", name));
+    PetscCall(Check(comm, what, d / (fmax * L), 1e-14));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s: strain energy after f_int (reused), relative", name));
     PetscCall(Check(comm, what, PetscAbsReal(e[0] - e[1]) / e[1], 1e-14));
   }

@@ -137,11 +137,6 @@ PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u
   PetscFunctionReturn(0);
 }
 
-int FlxCorotBeamForce(const FlxCorotBeamData *d, const PetscReal n1[12], const PetscReal n2[12], PetscReal f[12], PetscReal *energy)
-{
-  return RealCorotForce(d, n1, n2, f, energy);
-}
-
 /* Tangent K (12 x 12, row-major): derivative of the internal force with respect to the translations and the
    spatial spins, by complex step. */
 PetscErrorCode FlxCorotBeamTangent(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)

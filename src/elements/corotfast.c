@@ -4,13 +4,23 @@
 
    Each lane repeats the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c) operation by
    operation, in the same order, for the branches a deforming beam takes: the local rotation's matrix has the
-   dominant trace (Spurrier's first case) and the local rotations are below 0.02 rad (the series of the logarithm)
-   and 0.1 rad (the series of T^-T). A lane outside them (larger local rotations, degenerate geometry, NaN) is done
-   again by the general kernel (FlxCorotBeamForce), so the result is the general kernel's to round-off (the two may
-   differ by contractions into fused multiply-adds the compiler chooses differently) for every state. The forces are
-   then added cell by cell in the cache's (natural) order: the nodal sums are those of the general loop.
-   Keep this file in step with corotkernel.h. */
+   dominant trace (Spurrier's first case: local rotations below 90 degrees at least) and the local rotations are
+   below 0.28 rad (the series of the logarithm's atan) and 0.32 rad (the series of T^-T's coefficient). A lane
+   outside them (larger local rotations, degenerate geometry, NaN) is done again by the general kernel (included
+   here), so the result is the general kernel's for every state, to round-off at most (the two may differ by
+   contractions into fused multiply-adds the compiler chooses differently; test nonlinear_fast_force measures 0).
+   The forces are then added cell by cell in the cache's (natural) order: the nodal sums are those of the general
+   loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
+
+#define FLX_S PetscReal
+#define FLX_SQRT PetscSqrtReal
+#define FLX_ATAN PetscAtanReal
+#define FLX_SIN PetscSinReal
+#define FLX_COS PetscCosReal
+#define FLX_RE(x) (x)
+#define FLX_FN(name) Real##name
+#include "corotkernel.h" /* the general real kernel: its series, and the lanes it redoes */
 
 #define W FLX_COROT_LANES
 #if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
@@ -55,9 +65,9 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
   PetscReal R6 = Dot(r3, t0), R7 = Dot(r3, t1), R8 = Dot(r3, t2), tr = R0 + R4 + R8;
   PetscReal q0 = 0.5 * PetscSqrtReal(1 + tr), h = 0.25 / q0, q1 = (R7 - R5) * h, q2 = (R2 - R6) * h, q3 = (R3 - R1) * h;
   PetscReal iq = 1 / q0, s2 = q1 * q1 + q2 * q2 + q3 * q3, y2 = s2 * (iq * iq);
-  PetscReal f = 2 * iq * (1 - y2 * (1.0 / 3 - y2 * (1.0 / 5 - y2 * (1.0 / 7 - y2 * (1.0 / 9)))));
+  PetscReal f = 2 * iq * RealAtanRatio(y2);
 
-  o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < 1e-4);
+  o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < 0.02);
   o.th.x = f * q1;
   o.th.y = f * q2;
   o.th.z = f * q3;
@@ -65,10 +75,10 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
 }
 
 /* mt = T(th)^-T m with the series of the coefficient (corotkernel.h's TinvT): the lane is slow unless
-   |th|^2 < 1e-2. */
+   |th|^2 < 0.1. */
 static inline V3 TinvT(V3 th, V3 m)
 {
-  PetscReal a2 = Dot(th, th), c = 1.0 / 12 + a2 * (1.0 / 720 + a2 * (1.0 / 30240 + a2 * (1.0 / 1209600)));
+  PetscReal a2 = Dot(th, th), c = RealCotSeries(a2);
   V3        pm = Cross(th, m), ppm = Cross(th, pm), mt = {m.x + 0.5 * pm.x + c * ppm.x, m.y + 0.5 * pm.y + c * ppm.y, m.z + 0.5 * pm.z + c * ppm.z};
 
   return mt;
@@ -144,7 +154,7 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
     m2.z = f6;
     mt1  = TinvT(o1.th, m1); /* eq. (C5) */
     mt2  = TinvT(o2.th, m2);
-    sl |= !(Dot(o1.th, o1.th) < 1e-2) | !(Dot(o2.th, o2.th) < 1e-2);
+    sl |= !(Dot(o1.th, o1.th) < 0.1) | !(Dot(o2.th, o2.th) < 0.1);
     sm.x      = mt1.x + mt2.x;
     sm.y      = mt1.y + mt2.y;
     sm.z      = mt1.z + mt2.z;
@@ -209,7 +219,7 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
         FlxCorotBeamData d;
         int              code;
         LaneData(bk, l, &d);
-        code = FlxCorotBeamForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl, &e);
+        code = RealCorotForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl, &e);
         if (code) {
           if (bad < 0) {
             FlxCorotBeamReason(code, err, len);

@@ -1,6 +1,6 @@
 /* Body of the co-rotational beam's internal force (corotbeam.c), written once for a scalar type FLX_S and
-   included twice: with PetscReal (the force) and with a C99 complex type (the tangent by complex-step
-   differentiation). Every branch tests real parts only, so the complex version is the analytic continuation of the
+   included with PetscReal (the force; also by corotfast.c, whose SIMD lanes share its series and fall back on it)
+   and with a C99 complex type (the tangent by complex-step differentiation). Every branch tests real parts only, so the complex version is the analytic continuation of the
    real one. The caller defines FLX_S, FLX_SQRT, FLX_ATAN, FLX_SIN, FLX_COS, FLX_RE and FLX_FN(name). */
 
 static inline void FLX_FN(Cross)(const FLX_S a[3], const FLX_S b[3], FLX_S c[3])
@@ -15,11 +15,23 @@ static inline FLX_S FLX_FN(Dot)(const FLX_S a[3], const FLX_S b[3])
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* atan(y)/y as a function of y2 = y^2, by its series (y2 < 0.02: 11 terms). */
+static inline FLX_S FLX_FN(AtanRatio)(FLX_S y2)
+{
+  return 1 - y2 * (1.0 / 3 - y2 * (1.0 / 5 - y2 * (1.0 / 7 - y2 * (1.0 / 9 - y2 * (1.0 / 11 - y2 * (1.0 / 13 - y2 * (1.0 / 15 - y2 * (1.0 / 17 - y2 * (1.0 / 19 - y2 * (1.0 / 21))))))))));
+}
+
+/* (1 - (a/2) cot(a/2)) / a^2 as a function of a2 = a^2, by its series (a2 < 0.1: 7 terms). */
+static inline FLX_S FLX_FN(CotSeries)(FLX_S a2)
+{
+  return 1.0 / 12 + a2 * (1.0 / 720 + a2 * (1.0 / 30240 + a2 * (1.0 / 1209600 + a2 * (1.0 / 47900160 + a2 * (691.0 / 1307674368000 + a2 * (1.0 / 74724249600))))));
+}
+
 /* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
-   the factor angle / |q_v| = 2 atan(|q_v| / q0) / |q_v| is evaluated as a function of y2 = |q_v|^2 / q0^2 (series
-   near 0: atan(y)/y = 1 - y^2/3 + y^4/5 - y^6/7 + y^8/9, error below y2^5/11 = 1e-20 for y2 < 1e-4, angles below
-   0.02 rad). corotfast.c repeats the branch of a dominant trace with the series: keep the two in step. */
-static void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
+   the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series
+   sum_k (-1)^k y2^k / (2k + 1), k <= 10, below y2 = 0.02 (angles below 0.28 rad; error below y2^11/23 = 9e-21),
+   else by atan. corotfast.c repeats the branch of a dominant trace with the series: keep the two in step. */
+static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
 {
   FLX_S     q[4], s2, y2, f, h, iq, tr = R[0] + R[4] + R[8];
   PetscReal m = FLX_RE(tr);
@@ -51,8 +63,8 @@ static void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
   iq = 1 / q[0];
   s2 = q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
   y2 = s2 * (iq * iq);
-  if (FLX_RE(y2) < 1e-4)
-    f = 2 * iq * (1 - y2 * (1.0 / 3 - y2 * (1.0 / 5 - y2 * (1.0 / 7 - y2 * (1.0 / 9)))));
+  if (FLX_RE(y2) < 0.02)
+    f = 2 * iq * FLX_FN(AtanRatio)(y2);
   else {
     FLX_S s = FLX_SQRT(s2);
     f       = 2 * FLX_ATAN(s * iq) / s;
@@ -62,13 +74,14 @@ static void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
 }
 
 /* mt = T(psi)^-T m = m + psi x m / 2 + c psi x (psi x m), c = (1 - (a/2) cot(a/2)) / a^2 (FlxRotTangentInverse);
-   series 1/12 + a^2/720 + a^4/30240 + a^6/1209600 below a^2 = 1e-2 (error ~ a^8/4.8e7 < 1e-16 relative). */
-static void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
+   below a^2 = 0.1 (a < 0.32 rad) c by its series sum_k |B_2k| a^(2k-2) / (2k)!, k <= 7 (B the Bernoulli numbers;
+   relative error below 4e-19). */
+static inline void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
 {
   FLX_S a2 = FLX_FN(Dot)(psi, psi), c, pm[3], ppm[3];
 
-  if (FLX_RE(a2) < 1e-2)
-    c = 1.0 / 12 + a2 * (1.0 / 720 + a2 * (1.0 / 30240 + a2 * (1.0 / 1209600)));
+  if (FLX_RE(a2) < 0.1)
+    c = FLX_FN(CotSeries)(a2);
   else {
     FLX_S a = FLX_SQRT(a2);
     c       = (1 - 0.5 * a * FLX_COS(0.5 * a) / FLX_SIN(0.5 * a)) / a2;

@@ -18,9 +18,8 @@ typedef struct {
 /* Fill d from the initial node coordinates X0 (6) and the section. Invalid geometry: PETSC_ERR_USER_INPUT with a
    reason in err. Not collective. */
 PETSC_INTERN PetscErrorCode FlxCorotBeamSetUp(const PetscReal X0[], const FlxSectionProps *p, FlxCorotBeamData *d, char err[], size_t len);
-/* The general real kernel on nodal states n1, n2 (12 each: current position, then the rotation matrix, row-major):
-   returns 0, or 1 (the chord shorter than 1e-8 l0) or 2 (the frame degenerated) with FlxCorotBeamReason's text. */
-PETSC_INTERN int  FlxCorotBeamForce(const FlxCorotBeamData *d, const PetscReal n1[12], const PetscReal n2[12], PetscReal f[12], PetscReal *energy);
+/* The reason of a degenerate element, from the kernel's code (1: the chord shorter than 1e-8 l0; 2: the frame
+   degenerated). Not collective. */
 PETSC_INTERN void FlxCorotBeamReason(int code, char err[], size_t len);
 
 /* Explicit fast path (corotfast.c): a model's co-rotational cells in batches of FLX_COROT_LANES, structure of arrays
@@ -36,7 +35,7 @@ typedef struct {
 PETSC_INTERN void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d);
 /* f[6 i + d] += the internal forces of the cells of the nb batches, in order, at their local nodes i < nown; energy
    (may be NULL) = the sum of the owned cells' strain energies in cell order. s: the state of every local node (12
-   each: current position, then the rotation matrix, row-major). Arithmetic: FlxCorotBeamForce's formulas (lanes
+   each: current position, then the rotation matrix, row-major). Arithmetic: the general kernel's formulas (lanes
    that need its rarer branches, large local rotations or degenerate geometry, go through it). Returns -1, or the
    local cell number of the first degenerate cell with the reason in err: with f the loop stops there (forces added
    up to it), with f NULL (the energy only, owned cells) it goes on and degenerate cells add nothing. Not
