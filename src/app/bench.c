@@ -1,6 +1,13 @@
 /* flexure-bench: cost of an explicit step against one stiffness MatMult and the memory bandwidth.
-   Usage (scripts/bench runs it): mpirun -np P flexure-bench -mesh_generate tower ... [-bench_steps N] */
+   Usage (scripts/bench runs it): mpirun -np P flexure-bench -mesh_generate tower ... [-bench_steps N]
+   -bench_nonlinear: a second model of the same mesh with -model_geometry nonlinear (co-rotational beams), timed in
+   the same process, interleaved with the linear one (-bench_nonlinear_reps repetitions of -bench_steps steps each,
+   medians reported), and the heap each model and its stepper hold, per DOF. */
 #include <flexure/flexure.h>
+#include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 static const char help[] = "flexure-bench: ns per DOF of an explicit step, of one MatMult and of a STREAM triad.\n";
 
@@ -62,6 +69,158 @@ static PetscErrorCode OpForce(void *ctx, Vec x, Vec y)
   return FlxSystemComputeInternalForce((FlxSystem)ctx, 0, x, x, y);
 }
 
+/* Heap in use summed over the ranks (bytes; glibc's mallinfo2: arena and mmapped blocks; 0 elsewhere). */
+static PetscErrorCode HeapInUse(MPI_Comm comm, PetscReal *bytes)
+{
+  PetscReal loc = 0;
+
+  PetscFunctionBegin;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  {
+    struct mallinfo2 mi = mallinfo2();
+    loc                 = (PetscReal)mi.uordblks + (PetscReal)mi.hblkhd;
+  }
+#endif
+  PetscCallMPI(MPI_Allreduce(&loc, bytes, 1, MPIU_REAL, MPI_SUM, comm));
+  PetscFunctionReturn(0);
+}
+
+static int CompareReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static PetscReal Median(PetscInt n, const PetscReal v[])
+{
+  PetscReal w[64];
+
+  n = PetscMin(n, 64);
+  for (PetscInt i = 0; i < n; i++)
+    w[i] = v[i];
+  qsort(w, n, sizeof(PetscReal), CompareReal);
+  return n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+}
+
+/* A stepper on sys with the current options, at rest at t = 0, set up; dt > 0 imposes the step. */
+static PetscErrorCode NewStepper(MPI_Comm comm, FlxSystem sys, Vec x, Vec v, PetscReal dt, FlxStepper *ts)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxStepperCreate(comm, ts));
+  PetscCall(FlxStepperSetFromOptions(*ts));
+  if (dt > 0) PetscCall(FlxStepperSetTimeStep(*ts, dt));
+  PetscCall(VecZeroEntries(x));
+  PetscCall(VecZeroEntries(v));
+  PetscCall(FlxStepperSetSystem(*ts, sys));
+  PetscCall(FlxStepperSetInitialConditions(*ts, 0, x, v));
+  PetscCall(FlxStepperSetUp(*ts));
+  PetscFunctionReturn(0);
+}
+
+/* Wall time per step of a solve of steps steps from rest (the start-up included). */
+static PetscErrorCode TimeSolve(MPI_Comm comm, FlxStepper ts, PetscInt steps, PetscReal *sec)
+{
+  PetscLogDouble            t0, t1;
+  FlxStepperConvergedReason reason;
+  const char               *msg;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(FlxStepperSolve(ts));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t1));
+  PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
+  PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
+  *sec = (t1 - t0) / steps;
+  PetscFunctionReturn(0);
+}
+
+/* -bench_nonlinear: the same mesh as a second model with every section co-rotational (-model_geometry nonlinear),
+   its explicit step timed against the linear model's (sysl; the same preset, the linear model's automatic step) in
+   interleaved repetitions after a warm-up solve of each; f_int of both (tkm: the linear one); the heap each model
+   (heapl: the linear one's set-up) and its stepper hold, per DOF; the process's peak RSS per DOF. */
+static PetscErrorCode BenchNonlinear(MPI_Comm comm, FlxMesh mesh, FlxSystem sysl, Vec xl, Vec vl, PetscReal heapl, PetscInt steps, PetscInt reps, PetscReal tkm)
+{
+  FlxModel   mnl;
+  FlxSystem  sys;
+  FlxStepper tsl, ts;
+  Vec        x, v, w;
+  PetscReal  dt, h0, h1, h2, hsl, tfn, tfl, tl[64], tn[64], ratio[64], N, rss, rsstot, lmin, lmax, nmin, nmax, rmin, rmax, t;
+  PetscInt   n;
+  char       desc[256];
+
+  PetscFunctionBegin;
+  reps = PetscMax(1, PetscMin(reps, 64));
+  PetscCall(HeapInUse(comm, &h0));
+  PetscCall(NewStepper(comm, sysl, xl, vl, 0, &tsl));
+  PetscCall(FlxStepperGetTimeStep(tsl, &dt));
+  PetscCall(FlxStepperSetMaxTime(tsl, dt * steps));
+  PetscCall(TimeSolve(comm, tsl, steps, &t)); /* warm-up */
+  PetscCall(HeapInUse(comm, &h1));
+  hsl = h1 - h0;
+  PetscCall(HeapInUse(comm, &h0));
+  PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "nonlinear"));
+  PetscCall(FlxModelCreate(mesh, &mnl));
+  PetscCall(FlxModelSetFromOptions(mnl));
+  PetscCall(FlxModelSetUp(mnl));
+  PetscCall(PetscOptionsClearValue(NULL, "-model_geometry"));
+  PetscCall(HeapInUse(comm, &h1));
+  PetscCall(FlxModelGetSystem(mnl, &sys));
+  PetscCall(FlxModelCreateVector(mnl, &x));
+  PetscCall(FlxModelCreateVector(mnl, &v));
+  PetscCall(FlxModelCreateVector(mnl, &w));
+  PetscCall(VecGetSize(x, &n));
+  N = n;
+  PetscCall(VecSet(x, 1e-3)); /* every node turned by 1.7e-3 rad: small local rotations (the SIMD lanes) */
+  PetscCall(TimeOp(comm, 10, OpForce, sys, x, w, &tfn));
+  PetscCall(VecSet(x, 0.25)); /* by 0.43 rad, the chords not: local rotations beyond the SIMD lanes' series */
+  PetscCall(TimeOp(comm, 3, OpForce, sys, x, w, &tfl));
+  PetscCall(NewStepper(comm, sys, x, v, dt, &ts));
+  PetscCall(FlxStepperSetMaxTime(ts, dt * steps));
+  PetscCall(FlxStepperGetDescription(ts, NULL, desc, sizeof(desc)));
+  PetscCall(TimeSolve(comm, ts, steps, &t)); /* warm-up */
+  PetscCall(HeapInUse(comm, &h2));
+  for (PetscInt r = 0; r < reps; r++) { /* interleaved, the order alternating */
+    if (r % 2 == 0) {
+      PetscCall(TimeSolve(comm, tsl, steps, &tl[r]));
+      PetscCall(TimeSolve(comm, ts, steps, &tn[r]));
+    } else {
+      PetscCall(TimeSolve(comm, ts, steps, &tn[r]));
+      PetscCall(TimeSolve(comm, tsl, steps, &tl[r]));
+    }
+    ratio[r] = tn[r] / tl[r];
+  }
+  {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    rss = ru.ru_maxrss * 1024.0; /* kB on Linux */
+    PetscCallMPI(MPI_Allreduce(&rss, &rsstot, 1, MPIU_REAL, MPI_SUM, comm));
+  }
+  lmin = lmax = tl[0];
+  nmin = nmax = tn[0];
+  rmin = rmax = ratio[0];
+  for (PetscInt r = 1; r < reps; r++) {
+    rmin = PetscMin(rmin, ratio[r]);
+    rmax = PetscMax(rmax, ratio[r]);
+    lmin = PetscMin(lmin, tl[r]);
+    lmax = PetscMax(lmax, tl[r]);
+    nmin = PetscMin(nmin, tn[r]);
+    nmax = PetscMax(nmax, tn[r]);
+  }
+  PetscCall(PetscPrintf(comm, "bench: nonlinear: the same tower with -model_geometry nonlinear (co-rotational beams) beside the linear one: %s, dt %.4g s, %" PetscInt_FMT " interleaved repetitions of %" PetscInt_FMT " steps from rest\n", desc, (double)dt, reps, steps));
+  PetscCall(PetscPrintf(comm, "bench: nonlinear: f_int %.2f ns/DOF at small local rotations (the SIMD lanes), %.2f ns/DOF at local rotations of 0.43 rad (the general kernel); linear K x %.2f ns/DOF\n", (double)(tfn / N * 1e9), (double)(tfl / N * 1e9), (double)(tkm / N * 1e9)));
+  PetscCall(PetscPrintf(comm, "bench: nonlinear: step linear %.2f ns/DOF (%.2f..%.2f), co-rotational %.2f ns/DOF (%.2f..%.2f): medians (ranges); ratio %.2f (median of the repetitions' ratios, %.2f..%.2f)\n", (double)(Median(reps, tl) / N * 1e9), (double)(lmin / N * 1e9), (double)(lmax / N * 1e9), (double)(Median(reps, tn) / N * 1e9), (double)(nmin / N * 1e9), (double)(nmax / N * 1e9), (double)Median(reps, ratio), (double)rmin, (double)rmax));
+  PetscCall(PetscPrintf(comm, "bench: nonlinear: heap per DOF: linear model %.0f B, its stepper %.0f B (total %.0f B); nonlinear model %.0f B, its stepper %.0f B (total %.0f B); peak RSS per DOF of the process (mesh, both models) %.0f B\n", (double)(heapl / N), (double)(hsl / N), (double)((heapl + hsl) / N), (double)((h1 - h0) / N), (double)((h2 - h1) / N), (double)((h2 - h0) / N), (double)(rsstot / N)));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&w));
+  PetscCall(FlxStepperDestroy(&ts));
+  PetscCall(FlxStepperDestroy(&tsl));
+  PetscCall(FlxModelDestroy(&mnl));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
@@ -78,8 +237,9 @@ int main(int argc, char **argv)
   MatInfo        info;
   char           desc[256], *presets[16];
   PetscInt       npre = 16;
-  PetscBool      set;
-  PetscReal      tfirst = 1;
+  PetscBool      set, nonlinear = PETSC_FALSE;
+  PetscReal      tfirst  = 1, heap0, heap1;
+  PetscInt       nlsteps = 100, nlreps = 7;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -88,7 +248,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps timed", "", steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-bench_reps", "Repetitions of each product", "", reps, &reps, NULL));
   PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets timed one after the other (default gcd3)", "", presets, &npre, &set));
+  PetscCall(PetscOptionsBool("-bench_nonlinear", "Also time the model with -model_geometry nonlinear (co-rotational beams) against the linear one, interleaved in this process (the first preset)", "", nonlinear, &nonlinear, NULL));
+  PetscCall(PetscOptionsInt("-bench_nonlinear_steps", "Steps of each timed solve of the linear-nonlinear comparison", "", nlsteps, &nlsteps, NULL));
+  PetscCall(PetscOptionsInt("-bench_nonlinear_reps", "Interleaved repetitions of the linear-nonlinear comparison (at most 64; medians reported)", "", nlreps, &nlreps, NULL));
   PetscOptionsEnd();
+  if (nonlinear) PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "linear")); /* the reference: the linear model */
   if (!set) {
     npre = 1;
     PetscCall(PetscStrallocpy("gcd3", &presets[0]));
@@ -102,7 +266,9 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&t0));
   PetscCall(FlxMeshSetUp(mesh));
   PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(HeapInUse(comm, &heap0));
   PetscCall(FlxModelSetUp(model));
+  PetscCall(HeapInUse(comm, &heap1));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscPrintf(comm, "set-up (mesh, partition, assembly, checks): %.2f s\n", t1 - t0));
   PetscCall(FlxModelGetSystem(model, &sys));
@@ -165,6 +331,10 @@ int main(int argc, char **argv)
     }
     if (k == 0) tfirst = tstep;
     PetscCall(PetscPrintf(comm, "bench: %-10s step %7.2f ns/DOF = %.3f x MatMult = %.3f x %s step (%s)\n", presets[k], (double)(tstep / N * 1e9), (double)(tstep / tmm), (double)(tstep / tfirst), presets[0], desc));
+  }
+  if (nonlinear) {
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", presets[0]));
+    PetscCall(BenchNonlinear(comm, mesh, sys, x, v, heap1 - heap0, nlsteps, nlreps, tkm));
   }
   for (PetscInt k = 0; k < npre; k++)
     PetscCall(PetscFree(presets[k]));

@@ -28,10 +28,6 @@
 #include <flexure/private/elementimpl.h>
 #include <complex.h>
 
-typedef struct {
-  PetscReal l0, E[9], K7[49];
-} CorotData;
-
 #define FLX_S PetscReal
 #define FLX_SQRT PetscSqrtReal
 #define FLX_ATAN PetscAtanReal
@@ -56,54 +52,87 @@ typedef struct {
 #define FLX_FN(name) Cplx##name
 #include "corotkernel.h"
 
-static PetscErrorCode CorotSetUp(const PetscReal X0[], const FlxSectionProps *p, CorotData *cd, char err[], size_t len)
+/* K_l = the rows and columns (u_x2, theta_1, theta_2) of beam3d's local stiffness; its nonzero pattern (axial,
+   torsion, and bending about local y and z uncoupled) is checked here, so that the kernel's f_l = K_l p may use the
+   six entries only. */
+PetscErrorCode FlxCorotBeamSetUp(const PetscReal X0[], const FlxSectionProps *p, FlxCorotBeamData *d, char err[], size_t len)
 {
   const int    idx[7] = {6, 3, 4, 5, 9, 10, 11};
   FlxBeamFrame fr;
-  PetscReal    Kl[144];
+  PetscReal    Kl[144], K7[49], k[7][7];
 
   PetscFunctionBegin;
   {
     PetscErrorCode ierr = FlxBeam3dFrame(X0, p, &fr, err, len);
     if (ierr) PetscFunctionReturn(ierr);
   }
-  cd->l0 = fr.L;
+  d->l0 = fr.L;
   for (int i = 0; i < 9; i++)
-    cd->E[i] = fr.R[i];
+    d->E[i] = fr.R[i];
   FlxBeam3dLocalStiffness(p, fr.L, Kl);
   for (int i = 0; i < 7; i++)
     for (int j = 0; j < 7; j++)
-      cd->K7[7 * i + j] = Kl[12 * idx[i] + idx[j]];
+      K7[7 * i + j] = Kl[12 * idx[i] + idx[j]];
+  d->k[0] = K7[0];
+  d->k[1] = K7[7 * 1 + 1];
+  d->k[2] = K7[7 * 2 + 2];
+  d->k[3] = K7[7 * 2 + 5];
+  d->k[4] = K7[7 * 3 + 3];
+  d->k[5] = K7[7 * 3 + 6];
+  for (int i = 0; i < 7; i++) /* the matrix the six entries stand for */
+    for (int j = 0; j < 7; j++)
+      k[i][j] = 0;
+  k[0][0] = d->k[0];
+  k[1][1] = k[4][4] = d->k[1];
+  k[1][4] = k[4][1] = -d->k[1];
+  k[2][2] = k[5][5] = d->k[2];
+  k[2][5] = k[5][2] = d->k[3];
+  k[3][3] = k[6][6] = d->k[4];
+  k[3][6] = k[6][3] = d->k[5];
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++)
+      PetscCheck(K7[7 * i + j] == k[i][j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "co-rotational beam: the local stiffness entry (%d, %d) is outside the pattern the kernel assumes", i, j);
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Degenerate(int code, char err[], size_t len)
+void FlxCorotBeamReason(int code, char err[], size_t len)
 {
   if (code == 1)
     snprintf(err, len, "its length went to zero (the nodes met)");
   else
     snprintf(err, len, "its co-rotational frame degenerated (a nodal y axis turned into the chord)");
-  return PETSC_ERR_USER_INPUT;
+}
+
+/* Nodal states (position, rotation matrix) of the element from X0, the element DOFs u and the nodal rotations R. */
+static void NodeStates(const PetscReal X0[], const PetscReal u[], const PetscReal R[], PetscReal s[24])
+{
+  for (int a = 0; a < 2; a++) {
+    for (int c = 0; c < 3; c++)
+      s[12 * a + c] = X0[3 * a + c] + u[6 * a + c];
+    for (int i = 0; i < 9; i++)
+      s[12 * a + 3 + i] = R[9 * a + i];
+  }
 }
 
 /* Internal force (12, global) and strain energy of the co-rotational beam; u: element DOFs (translations used),
    R: nodal rotation matrices (9 per node). Degenerate geometry: PETSC_ERR_USER_INPUT with a reason in err. */
 PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
-  CorotData cd;
-  PetscReal x[6], e;
-  int       code;
+  FlxCorotBeamData cd;
+  PetscReal        s[24], e;
+  int              code;
 
   PetscFunctionBegin;
   {
-    PetscErrorCode ierr = CorotSetUp(X0, p, &cd, err, len);
+    PetscErrorCode ierr = FlxCorotBeamSetUp(X0, p, &cd, err, len);
     if (ierr) PetscFunctionReturn(ierr);
   }
-  for (int a = 0; a < 2; a++)
-    for (int c = 0; c < 3; c++)
-      x[3 * a + c] = X0[3 * a + c] + u[6 * a + c];
-  code = RealCorotForce(&cd, x, R, f, &e);
-  if (code) PetscFunctionReturn(Degenerate(code, err, len));
+  NodeStates(X0, u, R, s);
+  code = RealCorotForce(&cd, s, s + 12, f, &e);
+  if (code) {
+    FlxCorotBeamReason(code, err, len);
+    PetscFunctionReturn(PETSC_ERR_USER_INPUT);
+  }
   if (energy) *energy = e;
   PetscFunctionReturn(0);
 }
@@ -112,34 +141,36 @@ PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u
    spatial spins, by complex step. */
 PetscErrorCode FlxCorotBeamTangent(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
 {
-  const PetscReal h = 1e-30;
-  CorotData       cd;
-  double complex  x[6], Rc[18], fc[12], e;
+  const PetscReal  h = 1e-30;
+  FlxCorotBeamData cd;
+  PetscReal        s[24];
+  double complex   sc[24], fc[12], e;
 
   PetscFunctionBegin;
   {
-    PetscErrorCode ierr = CorotSetUp(X0, p, &cd, err, len);
+    PetscErrorCode ierr = FlxCorotBeamSetUp(X0, p, &cd, err, len);
     if (ierr) PetscFunctionReturn(ierr);
   }
+  NodeStates(X0, u, R, s);
   for (int j = 0; j < 12; j++) {
     int a = j / 6, k = j % 6, code;
-    for (int b = 0; b < 2; b++)
-      for (int c = 0; c < 3; c++)
-        x[3 * b + c] = X0[3 * b + c] + u[6 * b + c];
-    for (int i = 0; i < 18; i++)
-      Rc[i] = R[i];
+    for (int i = 0; i < 24; i++)
+      sc[i] = s[i];
     if (k < 3)
-      x[3 * a + k] += I * h;
+      sc[12 * a + k] += I * h;
     else { /* R_a + i h skew(e_k) R_a */
       PetscReal S[9], w[3] = {0, 0, 0};
       w[k - 3] = 1;
       FlxRotSkew(w, S);
       for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
-          Rc[9 * a + 3 * r + c] += I * h * (S[3 * r] * R[9 * a + c] + S[3 * r + 1] * R[9 * a + 3 + c] + S[3 * r + 2] * R[9 * a + 6 + c]);
+          sc[12 * a + 3 + 3 * r + c] += I * h * (S[3 * r] * R[9 * a + c] + S[3 * r + 1] * R[9 * a + 3 + c] + S[3 * r + 2] * R[9 * a + 6 + c]);
     }
-    code = CplxCorotForce(&cd, x, Rc, fc, &e);
-    if (code) PetscFunctionReturn(Degenerate(code, err, len));
+    code = CplxCorotForce(&cd, sc, sc + 12, fc, &e);
+    if (code) {
+      FlxCorotBeamReason(code, err, len);
+      PetscFunctionReturn(PETSC_ERR_USER_INPUT);
+    }
     for (int i = 0; i < 12; i++)
       K[12 * i + j] = cimag(fc[i]) / h;
   }

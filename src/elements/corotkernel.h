@@ -1,6 +1,6 @@
 /* Body of the co-rotational beam's internal force (corotbeam.c), written once for a scalar type FLX_S and
-   included twice: with PetscReal (the force) and with a C99 complex type (the tangent by complex-step
-   differentiation). Every branch tests real parts only, so the complex version is the analytic continuation of the
+   included with PetscReal (the force; also by corotfast.c, whose SIMD lanes share its series and fall back on it)
+   and with a C99 complex type (the tangent by complex-step differentiation). Every branch tests real parts only, so the complex version is the analytic continuation of the
    real one. The caller defines FLX_S, FLX_SQRT, FLX_ATAN, FLX_SIN, FLX_COS, FLX_RE and FLX_FN(name). */
 
 static inline void FLX_FN(Cross)(const FLX_S a[3], const FLX_S b[3], FLX_S c[3])
@@ -15,11 +15,25 @@ static inline FLX_S FLX_FN(Dot)(const FLX_S a[3], const FLX_S b[3])
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
-   the factor angle / |q_v| = 2 atan(|q_v| / q0) / |q_v| is evaluated as a function of |q_v|^2 (series near 0). */
-static void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
+/* atan(y)/y as a function of y2 = y^2, by its series (y2 < 0.02: 11 terms). */
+static inline FLX_S FLX_FN(AtanRatio)(FLX_S y2)
 {
-  FLX_S     q[4], s2, y2, f, tr = R[0] + R[4] + R[8];
+  return 1 - y2 * (1.0 / 3 - y2 * (1.0 / 5 - y2 * (1.0 / 7 - y2 * (1.0 / 9 - y2 * (1.0 / 11 - y2 * (1.0 / 13 - y2 * (1.0 / 15 - y2 * (1.0 / 17 - y2 * (1.0 / 19 - y2 * (1.0 / 21))))))))));
+}
+
+/* (1 - (a/2) cot(a/2)) / a^2 as a function of a2 = a^2, by its series (a2 < 0.1: 7 terms). */
+static inline FLX_S FLX_FN(CotSeries)(FLX_S a2)
+{
+  return 1.0 / 12 + a2 * (1.0 / 720 + a2 * (1.0 / 30240 + a2 * (1.0 / 1209600 + a2 * (1.0 / 47900160 + a2 * (691.0 / 1307674368000 + a2 * (1.0 / 74724249600))))));
+}
+
+/* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
+   the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series
+   sum_k (-1)^k y2^k / (2k + 1), k <= 10, below y2 = 0.02 (angles below 0.28 rad; error below y2^11/23 = 9e-21),
+   else by atan. corotfast.c repeats the branch of a dominant trace with the series: keep the two in step. */
+static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
+{
+  FLX_S     q[4], s2, y2, f, h, iq, tr = R[0] + R[4] + R[8];
   PetscReal m = FLX_RE(tr);
   int       k = -1;
 
@@ -30,39 +44,44 @@ static void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
     }
   if (k < 0) {
     q[0] = 0.5 * FLX_SQRT(1 + tr);
-    q[1] = (R[7] - R[5]) / (4 * q[0]);
-    q[2] = (R[2] - R[6]) / (4 * q[0]);
-    q[3] = (R[3] - R[1]) / (4 * q[0]);
+    h    = 0.25 / q[0];
+    q[1] = (R[7] - R[5]) * h;
+    q[2] = (R[2] - R[6]) * h;
+    q[3] = (R[3] - R[1]) * h;
   } else {
     int   j = (k + 1) % 3, l = (k + 2) % 3;
     FLX_S qk = FLX_SQRT(0.5 * R[4 * k] + 0.25 * (1 - tr));
+    h        = 0.25 / qk;
     q[1 + k] = qk;
-    q[0]     = (R[3 * l + j] - R[3 * j + l]) / (4 * qk);
-    q[1 + j] = (R[3 * j + k] + R[3 * k + j]) / (4 * qk);
-    q[1 + l] = (R[3 * l + k] + R[3 * k + l]) / (4 * qk);
+    q[0]     = (R[3 * l + j] - R[3 * j + l]) * h;
+    q[1 + j] = (R[3 * j + k] + R[3 * k + j]) * h;
+    q[1 + l] = (R[3 * l + k] + R[3 * k + l]) * h;
     if (FLX_RE(q[0]) < 0)
       for (int c = 0; c < 4; c++)
         q[c] = -q[c];
   }
+  iq = 1 / q[0];
   s2 = q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  y2 = s2 / (q[0] * q[0]);
-  if (FLX_RE(y2) < 1e-4)
-    f = 2 / q[0] * (1 - y2 / 3 + y2 * y2 / 5 - y2 * y2 * y2 / 7 + y2 * y2 * y2 * y2 / 9);
+  y2 = s2 * (iq * iq);
+  if (FLX_RE(y2) < 0.02)
+    f = 2 * iq * FLX_FN(AtanRatio)(y2);
   else {
     FLX_S s = FLX_SQRT(s2);
-    f       = 2 * FLX_ATAN(s / q[0]) / s;
+    f       = 2 * FLX_ATAN(s * iq) / s;
   }
   for (int c = 0; c < 3; c++)
     psi[c] = f * q[1 + c];
 }
 
-/* mt = T(psi)^-T m = m + psi x m / 2 + c psi x (psi x m), c = (1 - (a/2) cot(a/2)) / a^2 (FlxRotTangentInverse). */
-static void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
+/* mt = T(psi)^-T m = m + psi x m / 2 + c psi x (psi x m), c = (1 - (a/2) cot(a/2)) / a^2 (FlxRotTangentInverse);
+   below a^2 = 0.1 (a < 0.32 rad) c by its series sum_k |B_2k| a^(2k-2) / (2k)!, k <= 7 (B the Bernoulli numbers;
+   relative error below 4e-19). */
+static inline void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
 {
   FLX_S a2 = FLX_FN(Dot)(psi, psi), c, pm[3], ppm[3];
 
-  if (FLX_RE(a2) < 1e-2)
-    c = 1.0 / 12 + a2 / 720 + a2 * a2 / 30240 + a2 * a2 * a2 / 1209600;
+  if (FLX_RE(a2) < 0.1)
+    c = FLX_FN(CotSeries)(a2);
   else {
     FLX_S a = FLX_SQRT(a2);
     c       = (1 - 0.5 * a * FLX_COS(0.5 * a) / FLX_SIN(0.5 * a)) / a2;
@@ -76,39 +95,44 @@ static void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
 }
 
 /* Internal force f (12: force and moment at node 1, then node 2, global axes, conjugate to the spatial spins) and
-   strain energy of the co-rotational beam at current node positions x (6) and nodal rotations R (9 per node).
-   Returns 1 when the chord is shorter than 1e-8 of the initial length, 2 when the co-rotational frame degenerates
-   (the mean nodal y axis turns into the chord). See corotbeam.c for the equations. */
-static int FLX_FN(CorotForce)(const CorotData *cd, const FLX_S x[6], const FLX_S R[18], FLX_S f[12], FLX_S *energy)
+   strain energy of the co-rotational beam with constant data cd (FlxCorotBeamData) at the nodal states n1, n2 (12
+   each: current position, then the rotation matrix row-major). Returns 1 when the chord is shorter than 1e-8 of the
+   initial length, 2 when the co-rotational frame degenerates (the mean nodal y axis turns into the chord). See
+   corotbeam.c for the equations. */
+static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[12], const FLX_S n2[12], FLX_S f[12], FLX_S *energy)
 {
-  FLX_S d[3], r1[3], r2[3], r3[3], qn[2][3], q[3], ln, n3, th[2][3], p[7], fl[7], mt[2][3], s[3], qx, qy, g;
+  const FLX_S *R[2] = {n1 + 3, n2 + 3};
+  FLX_S        d[3], r1[3], r2[3], r3[3], qn[2][3], q[3], ln, il, n3, th[2][3], p[7], fl[7], mt[2][3], s[3], qx, qy, iqy, g;
 
   for (int c = 0; c < 3; c++)
-    d[c] = x[3 + c] - x[c];
+    d[c] = n2[c] - n1[c];
   ln = FLX_SQRT(FLX_FN(Dot)(d, d));
   if (!(FLX_RE(ln) > 1e-8 * cd->l0)) return 1;
+  il = 1 / ln;
   for (int c = 0; c < 3; c++)
-    r1[c] = d[c] / ln;
+    r1[c] = d[c] * il;
   for (int a = 0; a < 2; a++) /* q_a = R_a e2: the nodal triad's y axis (eq. (C2)) */
     for (int i = 0; i < 3; i++)
-      qn[a][i] = R[9 * a + 3 * i] * cd->E[3] + R[9 * a + 3 * i + 1] * cd->E[4] + R[9 * a + 3 * i + 2] * cd->E[5];
+      qn[a][i] = R[a][3 * i] * cd->E[3] + R[a][3 * i + 1] * cd->E[4] + R[a][3 * i + 2] * cd->E[5];
   for (int c = 0; c < 3; c++)
     q[c] = 0.5 * (qn[0][c] + qn[1][c]);
   FLX_FN(Cross)
   (r1, q, r3);
   n3 = FLX_SQRT(FLX_FN(Dot)(r3, r3));
   if (!(FLX_RE(n3) > 1e-6)) return 2;
+  n3 = 1 / n3;
   for (int c = 0; c < 3; c++)
-    r3[c] /= n3;
+    r3[c] *= n3;
   FLX_FN(Cross)
   (r3, r1, r2);
-  qx = FLX_FN(Dot)(r1, q);
-  qy = FLX_FN(Dot)(r2, q);
+  qx  = FLX_FN(Dot)(r1, q);
+  qy  = FLX_FN(Dot)(r2, q);
+  iqy = 1 / qy;
   for (int a = 0; a < 2; a++) { /* local rotation: Rbar_a = Rr^T R_a E^T (eq. (C3)), theta_a = log(Rbar_a) */
     FLX_S Rb[9], Te[9];
     for (int i = 0; i < 3; i++) /* columns of R_a E^T: the nodal triad */
       for (int b = 0; b < 3; b++)
-        Te[3 * i + b] = R[9 * a + 3 * i] * cd->E[3 * b] + R[9 * a + 3 * i + 1] * cd->E[3 * b + 1] + R[9 * a + 3 * i + 2] * cd->E[3 * b + 2];
+        Te[3 * i + b] = R[a][3 * i] * cd->E[3 * b] + R[a][3 * i + 1] * cd->E[3 * b + 1] + R[a][3 * i + 2] * cd->E[3 * b + 2];
     for (int i = 0; i < 3; i++) {
       const FLX_S *ri = i == 0 ? r1 : i == 1 ? r2
                                              : r3;
@@ -123,22 +147,26 @@ static int FLX_FN(CorotForce)(const CorotData *cd, const FLX_S x[6], const FLX_S
     p[1 + c] = th[0][c];
     p[4 + c] = th[1][c];
   }
+  /* local force of the linear element, f_l = K_l p (eq. (C4)); K_l's nonzero entries (FlxCorotBeamData.k) */
+  fl[0]   = cd->k[0] * p[0];
+  fl[1]   = cd->k[1] * p[1] - cd->k[1] * p[4];
+  fl[2]   = cd->k[2] * p[2] + cd->k[3] * p[5];
+  fl[3]   = cd->k[4] * p[3] + cd->k[5] * p[6];
+  fl[4]   = -cd->k[1] * p[1] + cd->k[1] * p[4];
+  fl[5]   = cd->k[3] * p[2] + cd->k[2] * p[5];
+  fl[6]   = cd->k[5] * p[3] + cd->k[4] * p[6];
   *energy = 0;
-  for (int i = 0; i < 7; i++) { /* local force of the linear element, f_l = K_l p (eq. (C4)) */
-    fl[i] = 0;
-    for (int j = 0; j < 7; j++)
-      fl[i] += cd->K7[7 * i + j] * p[j];
+  for (int i = 0; i < 7; i++)
     *energy += 0.5 * p[i] * fl[i];
-  }
   FLX_FN(TinvT)
   (th[0], fl + 1, mt[0]); /* moments conjugate to the local spins (eq. (C5)) */
   FLX_FN(TinvT)
   (th[1], fl + 4, mt[1]);
   for (int c = 0; c < 3; c++)
     s[c] = mt[0][c] + mt[1][c];
-  g = (s[0] * qx / qy + s[1]) / ln; /* eq. (C7) */
+  g = (s[0] * qx * iqy + s[1]) * il; /* eq. (C7) */
   for (int c = 0; c < 3; c++) {
-    f[6 + c] = fl[0] * r1[c] + g * r3[c] - s[2] / ln * r2[c];
+    f[6 + c] = fl[0] * r1[c] + g * r3[c] - s[2] * il * r2[c];
     f[c]     = -f[6 + c];
   }
   for (int a = 0; a < 2; a++) {
@@ -146,7 +174,7 @@ static int FLX_FN(CorotForce)(const CorotData *cd, const FLX_S x[6], const FLX_S
     FLX_FN(Cross)
     (qn[a], r3, qr);
     for (int c = 0; c < 3; c++)
-      f[6 * a + 3 + c] = r1[c] * mt[a][0] + r2[c] * mt[a][1] + r3[c] * mt[a][2] - s[0] / (2 * qy) * qr[c];
+      f[6 * a + 3 + c] = r1[c] * mt[a][0] + r2[c] * mt[a][1] + r3[c] * mt[a][2] - s[0] * 0.5 * iqy * qr[c];
   }
   return 0;
 }

@@ -218,7 +218,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   if (m->Klin) {
     PetscCall(MatAssemblyBegin(m->Klin, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(m->Klin, MAT_FINAL_ASSEMBLY));
-    PetscCall(FlxKMultCreate(m, m->Klin, 0, NULL, &m->kmultlin));
+    PetscCall(FlxKMultCreateNonzero(m, m->Klin, &m->kmultlin)); /* the co-rotational cells' zero blocks left out */
   }
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {

@@ -20,6 +20,7 @@ struct _FlxKMult {
   Mat                 A;
   PetscObjectId       aoid; /* id of A's off-process part at the build (0: sequential) */
   PetscInt            nrows, nghost;
+  PetscBool           nonzero;     /* leave out the blocks of A that are entirely zero */
   PetscInt           *row;         /* local block row of each computed row (NULL: rows 0..nrows-1) */
   PetscInt           *rowptr, *xi; /* xi >= 0: owned block column; < 0: ghost block -1 - xi */
   const PetscScalar **bp;          /* 36 values of each block, column-major */
@@ -39,9 +40,18 @@ static int CompareEntry(const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-/* The ghost blocks the selected rows of Ao refer to, compacted: gmap[j] = compact index of Ao's block column j
-   (-1: unused); a scatter of their values and their natural ids. */
-static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const PetscInt sel[], const PetscInt ib[], const PetscInt jb[], PetscInt nbl, const PetscInt garray[], PetscInt gmap[], PetscInt **gnat)
+/* Whether the product uses block q of values a (all blocks, or the nonzero ones). */
+static PetscBool UseBlock(FlxKMult km, const PetscScalar *a, PetscInt q)
+{
+  if (!km->nonzero) return PETSC_TRUE;
+  for (int i = 0; i < 36; i++)
+    if (a[36 * q + i] != 0) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* The ghost blocks the selected rows of Ao (values ba) refer to, compacted: gmap[j] = compact index of Ao's block
+   column j (-1: unused); a scatter of their values and their natural ids. */
+static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const PetscInt sel[], const PetscInt ib[], const PetscInt jb[], const PetscScalar ba[], PetscInt nbl, const PetscInt garray[], PetscInt gmap[], PetscInt **gnat)
 {
   PetscInt          *gid, ng = 0;
   const PetscInt    *nat;
@@ -57,7 +67,7 @@ static PetscErrorCode GhostBlocks(FlxModel m, FlxKMult km, PetscInt nsel, const 
   for (PetscInt k = 0; k < nsel; k++) {
     PetscInt r = sel ? sel[k] : k;
     for (PetscInt q = ib[r]; q < ib[r + 1]; q++)
-      gmap[jb[q]] = 0;
+      if (UseBlock(km, ba, q)) gmap[jb[q]] = 0;
   }
   PetscCall(PetscMalloc1(nbl + 1, &gid));
   for (PetscInt j = 0; j < nbl; j++)
@@ -136,10 +146,15 @@ static PetscErrorCode Build(FlxKMult km)
     }
     PetscCall(MatGetLocalSize(Ao, NULL, &ncols));
     PetscCall(PetscMalloc1(ncols / 6 + 1, &gmap));
-    PetscCall(GhostBlocks(m, km, nsel, sel, ib, jb, ncols / 6, garray, gmap, &gnat));
+    PetscCall(GhostBlocks(m, km, nsel, sel, ib, jb, ba, ncols / 6, garray, gmap, &gnat));
   }
   for (PetscInt k = 0; k < nsel; k++) {
-    PetscInt r = sel ? sel[k] : k, c = ia[r + 1] - ia[r] + (Ao ? ib[r + 1] - ib[r] : 0);
+    PetscInt r = sel ? sel[k] : k, c = 0;
+    for (PetscInt q = ia[r]; q < ia[r + 1]; q++)
+      if (UseBlock(km, aa, q)) c++;
+    if (Ao)
+      for (PetscInt q = ib[r]; q < ib[r + 1]; q++)
+        if (UseBlock(km, ba, q)) c++;
     nnz += c;
     maxrow = PetscMax(maxrow, c);
   }
@@ -149,12 +164,14 @@ static PetscErrorCode Build(FlxKMult km)
   for (PetscInt k = 0; k < nsel; k++) {
     PetscInt r = sel ? sel[k] : k, c = 0;
     for (PetscInt q = ia[r]; q < ia[r + 1]; q++) {
+      if (!UseBlock(km, aa, q)) continue;
       row[c].nat  = nat[ja[q]];
       row[c].xi   = ja[q];
       row[c++].bp = aa + 36 * q;
     }
     if (Ao)
       for (PetscInt q = ib[r]; q < ib[r + 1]; q++) {
+        if (!UseBlock(km, ba, q)) continue;
         row[c].nat  = gnat[gmap[jb[q]]];
         row[c].xi   = -1 - gmap[jb[q]];
         row[c++].bp = ba + 36 * q;
@@ -174,21 +191,36 @@ static PetscErrorCode Build(FlxKMult km)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
+static PetscErrorCode Create(FlxModel m, Mat A, PetscBool nonzero, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
 {
   FlxKMult km;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&km));
-  km->m     = m;
-  km->A     = A;
-  km->nrows = nsel;
+  km->m       = m;
+  km->A       = A;
+  km->nonzero = nonzero;
+  km->nrows   = nsel;
   if (sel) {
     PetscCall(PetscMalloc1(nsel + 1, &km->row));
     PetscCall(PetscArraycpy(km->row, sel, nsel));
   }
   PetscCall(Build(km));
   *kmout = km;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultCreate(FlxModel m, Mat A, PetscInt nsel, const PetscInt sel[], FlxKMult *kmout)
+{
+  PetscFunctionBegin;
+  PetscCall(Create(m, A, PETSC_FALSE, nsel, sel, kmout));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxKMultCreateNonzero(FlxModel m, Mat A, FlxKMult *kmout)
+{
+  PetscFunctionBegin;
+  PetscCall(Create(m, A, PETSC_TRUE, 0, NULL, kmout));
   PetscFunctionReturn(0);
 }
 

@@ -16,7 +16,8 @@ PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model)
   PetscFunctionBegin;
   PetscCall(PetscNew(&m));
   PetscCall(FlxMeshGetComm(mesh, &m->comm));
-  m->mesh = mesh;
+  m->mesh    = mesh;
+  m->nlcache = PETSC_TRUE;
   PetscCall(FlxSystemCreate(m->comm, &m->sys));
   *model = m;
   PetscFunctionReturn(0);
@@ -223,6 +224,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));
+  PetscCall(PetscOptionsBool("-model_nonlinear_cache", "Geometry nonlinear sections: internal force through a per-cell cache of the co-rotational elements' constant data (false: the general element kernels, which rebuild it at every call; slower, for checks)", "FlxModelSetFromOptions", m->nlcache, &m->nlcache, NULL));
   PetscCall(PetscOptionsBool("-model_allow_rigid_body", "Accept a model with rigid-body motions (free-flying structure)", "FlxModelSetFromOptions", m->allow_rigid, &m->allow_rigid, NULL));
   PetscOptionsEnd();
   PetscCheck(m->aM >= 0 && m->bK >= 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_mass and -damping_stiffness must not be negative");

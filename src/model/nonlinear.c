@@ -1,32 +1,57 @@
 /* Geometrically nonlinear models (docs/nonlinear.md): sections with geometry nonlinear make their beams
    co-rotational (src/elements/corotbeam.c). The state x holds translations and, per node, the rotation vector of
    the node's frame relative to its initial one; the system gets:
-   - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product) plus the element
+   - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product without the zero
+     blocks; K_lin freed when it is zero: every element co-rotational and no springs) plus the element
      loop over the nonlinear ones: every rank visits its owned and halo cells in natural order and adds the rows of
      its owned nodes, so each nodal sum runs in natural element order at any number of ranks (bit-identical);
    - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
    - the configuration update (translations add, rotations compose R_new = exp(skew(dtheta)) R);
-   - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells). */
+   - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells).
+   The explicit step's f_int takes a fast path when every nonlinear cell is a co-rotational beam (today: always;
+   -model_nonlinear_cache false turns it off): a cache built at set-up holds, per nonlinear cell (owned and halo, in
+   the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
+   of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
+   (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position,
+   rotation matrix) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
+   arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
+   energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
+   (checked bitwise, on every rank), as the explicit steppers' ledger does every step. The tangent keeps the general
+   (complex-step) kernel. */
 #include <flexure/private/modelimpl.h>
+#include <flexure/private/elementimpl.h>
 
 struct _FlxNonlinear {
-  VecScatter toloc; /* global DOF vector -> owned and ghost nodes */
-  Vec        xloc;
-  PetscReal *R; /* rotation matrix of every local node (9 each) */
-  PetscInt   nloc;
+  VecScatter         toloc; /* global DOF vector -> owned and ghost nodes */
+  Vec                xloc;
+  PetscReal         *s; /* state of every local node: current position, rotation matrix (12 each) */
+  PetscInt           nloc, nown;
+  PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
+  FlxCorotBeamBatch *batch;
+  PetscBool          samelayout; /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
+  PetscBool          evalid;     /* energy is the owned cells' strain energy at the state in xloc */
+  PetscReal          energy;
 };
 
-/* Scatter x to the local nodes and build their rotation matrices. */
+/* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
 static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
 {
-  FlxNonlinear nl = m->nl;
+  FlxNonlinear     nl = m->nl;
+  const PetscReal *X;
+  PetscReal       *s = nl->s;
 
   PetscFunctionBegin;
+  nl->evalid = PETSC_FALSE;
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
-  for (PetscInt i = 0; i < nl->nloc; i++)
-    FlxRotExp(*xl + 6 * i + 3, nl->R + 9 * i);
+  for (PetscInt i = 0; i < nl->nloc; i++) {
+    const PetscScalar *u = *xl + 6 * i;
+    for (int c = 0; c < 3; c++)
+      s[12 * i + c] = X[3 * i + c] + u[c];
+    FlxRotExp(u + 3, s + 12 * i + 3);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -40,7 +65,7 @@ static PetscErrorCode CellState(FlxModel m, PetscInt c, const PetscScalar *xl, c
     for (int d = 0; d < 6; d++)
       u[6 * a + d] = xl[6 * (*nodes)[a] + d];
     for (int d = 0; d < 9; d++)
-      R[9 * a + d] = m->nl->R[9 * (*nodes)[a] + d];
+      R[9 * a + d] = m->nl->s[12 * (*nodes)[a] + 3 + d];
   }
   PetscFunctionReturn(0);
 }
@@ -71,11 +96,24 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  if (m->kmultlin)
+    PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  else
+    PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
   PetscCall(VecGetArray(f, &fa));
+  if (m->nl->batch) { /* the fast path */
+    char     err[256];
+    PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
+    if (k >= 0) {
+      PetscCall(ElementFailure(m, k, err, msg, sizeof(msg)));
+      bad = PETSC_TRUE;
+    } else
+      m->nl->evalid = PETSC_TRUE;
+    nc = 0;
+  }
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -113,7 +151,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
+  if (m->Klin) PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
   if (m->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, m->Cd, SUBSET_NONZERO_PATTERN));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
@@ -186,13 +224,35 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
 
   PetscFunctionBegin;
   *elocal = 0;
-  PetscCall(FlxKMultApply(m->kmultlin, x, m->work)); /* linear part, owned rows */
   PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(m->work, &ka));
-  for (PetscInt i = 0; i < n; i++)
-    *elocal += 0.5 * xa[i] * ka[i];
-  PetscCall(VecRestoreArrayRead(m->work, &ka));
+  if (m->kmultlin) { /* linear part, owned rows */
+    PetscCall(FlxKMultApply(m->kmultlin, x, m->work));
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayRead(m->work, &ka));
+    for (PetscInt i = 0; i < n; i++)
+      *elocal += 0.5 * xa[i] * ka[i];
+    PetscCall(VecRestoreArrayRead(m->work, &ka));
+  } else
+    PetscCall(VecGetArrayRead(x, &xa));
+  if (m->nl->batch) { /* the fast path: the energy of the last f_int when x is its state, else the cached loop */
+    PetscBool same = PETSC_FALSE;
+    if (m->nl->evalid && m->nl->samelayout) {
+      PetscCall(VecGetArrayRead(m->nl->xloc, &xl));
+      same = (PetscBool)!memcmp(xa, xl, sizeof(PetscScalar) * n);
+      PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+    }
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, m->comm));
+    if (!same) {
+      char err[256];
+      PetscCall(LocalState(m, x, &xl));
+      (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
+      m->nl->evalid = PETSC_TRUE;
+      PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+    }
+    *elocal += m->nl->energy;
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(LocalState(m, x, &xl));
@@ -212,6 +272,74 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     *elocal += en;
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscFunctionReturn(0);
+}
+
+/* The cache of the fast path: every nonlinear local cell in the loop's order with its constant data; none (the
+   general loop) when some nonlinear cell is not a co-rotational beam. Collective. */
+static PetscErrorCode BuildCache(FlxModel m)
+{
+  FlxNonlinear nl = m->nl;
+  PetscInt     nc, n = 0;
+  PetscBool    bad = PETSC_FALSE, corot = PETSC_TRUE;
+  char         msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              X0[12];
+    if (!CellNonlinear(m, c)) continue;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, X0));
+    if (ops->internal_force != FlxCorotBeamInternalForce) corot = PETSC_FALSE;
+    n++;
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &corot, 1, MPIU_BOOL, MPI_LAND, m->comm));
+  if (!corot) PetscFunctionReturn(0);
+  nl->nbatch = (n + FLX_COROT_LANES - 1) / FLX_COROT_LANES;
+  PetscCall(PetscCalloc1(nl->nbatch + 1, &nl->batch));
+  n = 0;
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    FlxCorotBeamBatch     *b = &nl->batch[n / FLX_COROT_LANES];
+    FlxCorotBeamData       d;
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              X0[12];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    PetscBool              owned;
+    char                   err[256];
+    PetscErrorCode         ierr;
+    if (!CellNonlinear(m, c)) continue;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, X0));
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
+    ierr = FlxCorotBeamSetUp(X0, p, &d, err, sizeof(err));
+    if (ierr == PETSC_ERR_USER_INPUT) {
+      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      bad = PETSC_TRUE;
+    } else
+      PetscCall(ierr);
+    FlxCorotBeamBatchSet(b, n % FLX_COROT_LANES, nodes[0], nodes[1], c, owned, &d);
+    b->n = n % FLX_COROT_LANES + 1;
+    n++;
+  }
+  if (n % FLX_COROT_LANES) { /* the last batch's free lanes repeat its first cell (computed, never added) */
+    FlxCorotBeamBatch *b = &nl->batch[n / FLX_COROT_LANES];
+    for (PetscInt l = b->n; l < FLX_COROT_LANES; l++) {
+      for (int a = 0; a < 2; a++)
+        b->node[a][l] = b->node[a][0];
+      b->cell[l]  = b->cell[0];
+      b->owned[l] = 0;
+      b->l0[l]    = b->l0[0];
+      for (int i = 0; i < 9; i++)
+        b->E[i][l] = b->E[i][0];
+      for (int i = 0; i < 6; i++)
+        b->k[i][l] = b->k[i][0];
+    }
+  }
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }
 
@@ -235,6 +363,14 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
       PetscCheck(!m->sec[k].nonlinear || !m->sec[k].ops[t] || (m->sec[k].ops[t]->internal_force && m->sec[k].ops[t]->tangent), m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' has no geometrically nonlinear form: set -section_%s_geometry linear", m->sec[k].name, m->sec[k].ops[t]->name, m->sec[k].name);
   PetscCheck(m->bK == 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness (b_K) is not available with geometry nonlinear sections yet: use -damping_mass or discrete dampers");
+  { /* every element co-rotational and no springs: K_lin is zero (K's pattern of zero blocks); free it */
+    PetscReal norm;
+    PetscCall(MatNorm(m->Klin, NORM_FROBENIUS, &norm));
+    if (norm == 0) {
+      PetscCall(FlxKMultDestroy(&m->kmultlin));
+      PetscCall(MatDestroy(&m->Klin));
+    }
+  }
   PetscCall(PetscNew(&nl));
   m->nl = nl;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
@@ -244,7 +380,17 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1(9 * nl->nloc + 1, &nl->R));
+  PetscCall(PetscMalloc1(12 * nl->nloc + 1, &nl->s));
+  nl->nown = nown;
+  {
+    PetscInt rstart;
+    PetscCall(FlxMeshGetNodeLayout(m->mesh, NULL, &rstart));
+    nl->samelayout = PETSC_TRUE;
+    for (PetscInt i = 0; i < nown; i++)
+      if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
+  }
+  if (m->nlcache) PetscCall(BuildCache(m));
+  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; K_lin %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->Klin ? "kept" : "zero, freed"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
@@ -261,7 +407,8 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   if (!m->nl) PetscFunctionReturn(0);
   PetscCall(VecScatterDestroy(&m->nl->toloc));
   PetscCall(VecDestroy(&m->nl->xloc));
-  PetscCall(PetscFree(m->nl->R));
+  PetscCall(PetscFree(m->nl->s));
+  PetscCall(PetscFree(m->nl->batch));
   PetscCall(PetscFree(m->nl));
   PetscFunctionReturn(0);
 }

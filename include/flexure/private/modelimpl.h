@@ -9,6 +9,10 @@
    ApplyRows writes them compactly (6 nrows values). Collective. */
 typedef struct _FlxKMult   *FlxKMult;
 PETSC_INTERN PetscErrorCode FlxKMultCreate(FlxModel, Mat A, PetscInt nrows, const PetscInt rows[], FlxKMult *);
+/* The same over all owned block rows, leaving out the blocks of A that are entirely zero (the same result, bit for
+   bit: such a block adds nothing; a nonlinear model's K_lin has K's pattern with zero blocks for the co-rotational
+   cells). Collective. */
+PETSC_INTERN PetscErrorCode FlxKMultCreateNonzero(FlxModel, Mat A, FlxKMult *);
 PETSC_INTERN PetscErrorCode FlxKMultApply(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultApplyAdd(FlxKMult, Vec, Vec);
 PETSC_INTERN PetscErrorCode FlxKMultApplyRows(FlxKMult, Vec, PetscReal[]);
@@ -174,7 +178,8 @@ struct _p_FlxModel {
   Mat                    Klin;      /* nonlinear models: stiffness of the linear elements and springs (K: of all, linearized) */
   FlxKMult               kmultlin;
   FlxNonlinear           nl;
-  struct { /* nonlinear statics (nlstatic.c) */
+  PetscBool              nlcache; /* -model_nonlinear_cache: the explicit fast path of f_int (nonlinear.c) */
+  struct {                        /* nonlinear statics (nlstatic.c) */
     PetscInt  increments, max_it, max_cuts, arc_steps;
     PetscBool arclength, monitor;
     PetscReal rtol, stol, arc_length, arc_final;
