@@ -75,14 +75,15 @@ static PetscBool CellNonlinear(FlxModel m, PetscInt c)
   return (PetscBool)(m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].nonlinear);
 }
 
-/* The failing element's description into msg (degenerate geometry). */
-static PetscErrorCode ElementFailure(FlxModel m, PetscInt c, const char err[], char msg[], size_t len)
+/* The failing element's description into msg (degenerate geometry), with the time t of a transient (t > 0). */
+static PetscErrorCode ElementFailure(FlxModel m, PetscInt c, PetscReal t, const char err[], char msg[], size_t len)
 {
-  char desc[256];
+  char desc[256], when[64] = "";
 
   PetscFunctionBegin;
   PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-  PetscCall(PetscSNPrintf(msg, len, "co-rotational %s: %s", desc, err));
+  if (t > 0) PetscCall(PetscSNPrintf(when, sizeof(when), "at t = %g s, ", (double)t));
+  PetscCall(PetscSNPrintf(msg, len, "%sco-rotational %s: %s", when, desc, err));
   PetscFunctionReturn(0);
 }
 
@@ -108,7 +109,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     char     err[256];
     PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
     if (k >= 0) {
-      PetscCall(ElementFailure(m, k, err, msg, sizeof(msg)));
+      PetscCall(ElementFailure(m, k, t, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
     } else
       m->nl->evalid = PETSC_TRUE;
@@ -126,7 +127,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     PetscCall(CellState(m, c, xl, &p, &ops, X0, u, R, &nn, &nodes));
     ierr = ops->internal_force(X0, u, R, p, fe, &en, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
-      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      PetscCall(ElementFailure(m, c, t, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
       break;
     }
@@ -138,7 +139,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   }
   PetscCall(VecRestoreArray(f, &fa));
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
-  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  /* during a transient (t > 0) the run failed (exit code 2); at t = 0 (statics, the initial state) the input */
+  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }
 
@@ -167,7 +169,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
     PetscCall(CellState(m, c, xl, &p, &ops, X0, u, R, &nn, &nodes));
     ierr = ops->tangent(X0, u, R, p, Ke, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
-      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      PetscCall(ElementFailure(m, c, t, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
       break;
     }
@@ -175,7 +177,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
     PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
-  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
@@ -317,7 +319,7 @@ static PetscErrorCode BuildCache(FlxModel m)
     PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
     ierr = FlxCorotBeamSetUp(X0, p, &d, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
-      PetscCall(ElementFailure(m, c, err, msg, sizeof(msg)));
+      PetscCall(ElementFailure(m, c, 0, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
     } else
       PetscCall(ierr);
