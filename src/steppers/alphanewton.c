@@ -257,12 +257,13 @@ static PetscErrorCode Evaluate(FlxStepper ts, PetscReal h, PetscReal t1, PetscRe
   PetscCall(VecRestoreArrayRead(nw->Ast, &Ast));
   PetscCall(VecRestoreArrayRead(al->V, &V));
   PetscCall(VecRestoreArrayRead(nw->Dx, &Dx));
-  /* f_int: a degenerate element (a user-input error raised collectively) makes the try fail, not the run */
+  /* f_int: a degenerate element (raised collectively: an input error at t = 0, a failed solve later) makes the try
+     fail, not the run */
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = FlxSystemComputeInternalForce(ts->sys, t1, nw->X1, nw->V1, nw->Fint);
   PetscCall(PetscPopErrorHandler());
   nw->nres++;
-  if (ierr == PETSC_ERR_USER_INPUT) {
+  if (ierr == PETSC_ERR_USER_INPUT || ierr == PETSC_ERR_NOT_CONVERGED) {
     const char *text, *specific;
     PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
     PetscCall(PetscSNPrintf(nw->cause, sizeof(nw->cause), "; the internal force failed at the last iterate: %s", specific ? specific : text));
