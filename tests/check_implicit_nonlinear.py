@@ -1,6 +1,6 @@
 """Implicit steppers with Newton on geometrically nonlinear models (issue 14, must-show 6b; src/steppers/alphanewton.c):
 large-deflection beam dynamics run explicitly (gcd3, small step: the reference) and implicitly (newmark, hht,
-genalpha, full Newton; genalpha also with modified Newton), histories compared after interpolating the explicit one
+genalpha, full Newton; on the right-angle cantilever genalpha also with modified Newton), histories compared after interpolating the explicit one
 to the implicit times, relative to the peak of each history.
 
 Both models use the section of Simo and Vu-Quoc (CMAME 66 (1988) 125, sec. 7.3): EA = GA = 1e6, EI = GJ = 1e3,
@@ -10,7 +10,7 @@ beams of length 1:
   afterwards, to t = 10 s: tip rotation up to 85 degrees; tip ux, uy, rz;
 - the right-angle cantilever of Simo and Vu-Quoc: two members of length 10 in the x-y plane (10 beams each),
   clamped at one end, an out-of-plane force at the elbow rising 0 -> 50 over [0, 1], back to 0 at t = 2, free
-  afterwards, to t = 30 s; elbow and tip uz.
+  afterwards, to t = 20 s; elbow and tip uz.
 Explicit step 4e-4 s (below the critical step of the axial and shear waves), implicit steps 0.05 s; the issue asks
 agreement within 1% of the peak. Newton iterations per step are read from the stepper's report (at most 5 with full
 Newton: quadratic convergence with the T^-1 term of the rotational mass).
@@ -43,7 +43,7 @@ msh = write_msh41(os.path.join(d, "right_angle.msh"), nodes, {"frame": [(i + 1, 
                   {"root": [1], "elbow": [n + 1], "tip": [2 * n + 1]})
 RIGHT_ANGLE = ["-mesh_file", msh, "-section_s_groups", "frame", "-load_p_group", "elbow", "-load_p_value", "0,0,50",
                "-probe_names", "elbow,tip", "-probe_elbow_group", "elbow", "-probe_elbow_dofs", "uz", "-probe_tip_group", "tip",
-               "-probe_tip_dofs", "uz", "-ts_max_time", "30"] + SECTION
+               "-probe_tip_dofs", "uz", "-ts_max_time", "20"] + SECTION
 
 
 def histories(h5, probes):
@@ -68,8 +68,10 @@ for name, model, probes, dofs in (("cantilever", CANTILEVER, ["tip"], ["ux", "uy
     print(f"{name}: explicit peaks " + ", ".join(f"{p} {dof} {peaks[p][k]:.4g}" for p in probes for k, dof in enumerate(dofs)))
     if name == "cantilever":
         c.check(np.degrees(peaks["tip"][2]) > 45, f"cantilever: the tip turns beyond 45 degrees ({np.degrees(peaks['tip'][2]):.1f})")
-    for method in (["newmark", "newmark", "-ts_dt", "0.05"], ["hht", "hht", "-ts_dt", "0.05"], ["genalpha", "genalpha", "-ts_dt", "0.05"],
-                   ["genalpha", "genalpha", "-ts_dt", "0.05", "-ts_newton_type", "modified"]):
+    methods = [["newmark", "newmark", "-ts_dt", "0.05"], ["hht", "hht", "-ts_dt", "0.05"], ["genalpha", "genalpha", "-ts_dt", "0.05"]]
+    if name == "right_angle":
+        methods.append(["genalpha", "genalpha", "-ts_dt", "0.05", "-ts_newton_type", "modified"])
+    for method in methods:
         hist, its, halv, _ = solve(name, model, probes, method)
         errs = []
         for p in probes:
