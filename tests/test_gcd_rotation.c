@@ -12,99 +12,13 @@
 #include <flexure/flexure.h>
 #include <flexure/rotation.h>
 
+#include "rotmotion.h"
+
 typedef struct {
-  PetscReal   p[3], q[3], j;
+  RotMotion   m;             /* the motion (first: the system's callbacks take &mo->m) */
   const char *lifecycle;     /* after the run: Reset, this preset, SetUp and run again */
   PetscReal   lifecycle_err; /* its error */
 } Motion;
-
-static void Cross(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* exp(skew(p t)) q */
-static void TurnedQ(const Motion *mo, PetscReal t, PetscReal out[3])
-{
-  PetscReal R[9], pt[3] = {mo->p[0] * t, mo->p[1] * t, mo->p[2] * t};
-  FlxRotExp(pt, R);
-  for (int i = 0; i < 3; i++)
-    out[i] = R[3 * i] * mo->q[0] + R[3 * i + 1] * mo->q[1] + R[3 * i + 2] * mo->q[2];
-}
-
-static PetscErrorCode External(FlxSystem sys, PetscReal t, Vec f, void *ctx)
-{
-  Motion     *mo = (Motion *)ctx;
-  PetscReal   eq[3], m[3];
-  PetscScalar a[6] = {0, 0, 0, 0, 0, 0};
-
-  PetscFunctionBegin;
-  TurnedQ(mo, t, eq);
-  Cross(mo->p, eq, m);
-  for (int k = 0; k < 3; k++)
-    a[3 + k] = mo->j * m[k];
-  PetscCall(VecZeroEntries(f));
-  for (PetscInt i = 0; i < 6; i++)
-    PetscCall(VecSetValue(f, i, a[i], INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(f));
-  PetscCall(VecAssemblyEnd(f));
-  PetscFunctionReturn(0);
-}
-
-/* d m / dt = j p x (p x exp(skew(p t)) q) */
-static PetscErrorCode ExternalRate(FlxSystem sys, PetscReal t, Vec f, void *ctx)
-{
-  Motion     *mo = (Motion *)ctx;
-  PetscReal   eq[3], m1[3], m2[3];
-  PetscScalar a[6] = {0, 0, 0, 0, 0, 0};
-
-  PetscFunctionBegin;
-  TurnedQ(mo, t, eq);
-  Cross(mo->p, eq, m1);
-  Cross(mo->p, m1, m2);
-  for (int k = 0; k < 3; k++)
-    a[3 + k] = mo->j * m2[k];
-  PetscCall(VecZeroEntries(f));
-  for (PetscInt i = 0; i < 6; i++)
-    PetscCall(VecSetValue(f, i, a[i], INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(f));
-  PetscCall(VecAssemblyEnd(f));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Internal(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(VecZeroEntries(f));
-  PetscFunctionReturn(0);
-}
-
-/* translations add, rotation vectors compose with spatial increments (what a model's update does) */
-static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
-{
-  const PetscScalar *d;
-  PetscScalar       *xa, *na;
-  PetscReal          psi[3], pn[3];
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(dx, &d));
-  PetscCall(VecGetArray(x, &xa));
-  for (int k = 0; k < 3; k++)
-    psi[k] = xa[3 + k];
-  FlxRotUpdate(psi, d + 3, pn);
-  PetscCall(VecRestoreArray(x, &xa));
-  if (xnew != x) PetscCall(VecCopy(x, xnew));
-  PetscCall(VecGetArray(xnew, &na));
-  for (int k = 0; k < 3; k++) {
-    na[k] += d[k];
-    na[3 + k] = pn[k];
-  }
-  PetscCall(VecRestoreArray(xnew, &na));
-  PetscCall(VecRestoreArrayRead(dx, &d));
-  PetscFunctionReturn(0);
-}
 
 /* Orientation error at T of the stepper's state. */
 static PetscErrorCode OrientationError(Motion *mo, FlxStepper ts, PetscReal T, PetscReal *err)
@@ -121,8 +35,8 @@ static PetscErrorCode OrientationError(Motion *mo, FlxStepper ts, PetscReal T, P
   PetscCall(VecRestoreArrayRead(x, &xa));
   FlxRotExp(psi, Rn);
   for (int k = 0; k < 3; k++) {
-    pT[k] = mo->p[k] * T;
-    qT[k] = mo->q[k] * T;
+    pT[k] = mo->m.p[k] * T;
+    qT[k] = mo->m.q[k] * T;
   }
   FlxRotExp(pT, Rp);
   FlxRotExp(qT, Rq);
@@ -153,19 +67,19 @@ static PetscErrorCode Run(Motion *mo, const char preset[], PetscBool magnus, Pet
   PetscCall(VecDuplicate(mass, &v0));
   PetscCall(VecSet(free, 1));
   for (PetscInt i = 0; i < 6; i++)
-    PetscCall(VecSetValue(mass, i, i < 3 ? 1.0 : mo->j, INSERT_VALUES));
+    PetscCall(VecSetValue(mass, i, i < 3 ? 1.0 : mo->m.j, INSERT_VALUES));
   PetscCall(VecAssemblyBegin(mass));
   PetscCall(VecAssemblyEnd(mass));
   PetscCall(VecZeroEntries(x0));
-  TurnedQ(mo, 0, w0);
+  TurnedQ(&mo->m, 0, w0);
   for (PetscInt k = 0; k < 3; k++)
-    PetscCall(VecSetValue(v0, 3 + k, mo->p[k] + w0[k], INSERT_VALUES));
+    PetscCall(VecSetValue(v0, 3 + k, mo->m.p[k] + w0[k], INSERT_VALUES));
   PetscCall(VecAssemblyBegin(v0));
   PetscCall(VecAssemblyEnd(v0));
   PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &sys));
   PetscCall(FlxSystemSetMass(sys, mass, free));
   PetscCall(FlxSystemSetInternalForce(sys, Internal, PETSC_FALSE, NULL));
-  PetscCall(FlxSystemSetExternalForce(sys, External, ExternalRate, mo));
+  PetscCall(FlxSystemSetExternalForce(sys, External, ExternalRate, &mo->m));
   PetscCall(FlxSystemSetConfigurationUpdate(sys, Update, NULL));
   PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &ts));
   PetscCall(FlxStepperSetSystem(ts, sys));
@@ -203,7 +117,7 @@ static PetscErrorCode Run(Motion *mo, const char preset[], PetscBool magnus, Pet
 int main(int argc, char **argv)
 {
   /* p and q skew, of different sizes: omega turns by several radians over T */
-  Motion mo = {{0.3, -1.1, 0.7}, {1.3, 0.4, -0.5}, 2.5, NULL, 0};
+  Motion mo = {{{0.3, -1.1, 0.7}, {1.3, 0.4, -0.5}, 2.5}, NULL, 0};
   struct {
     const char *preset;
     PetscReal   order, h;

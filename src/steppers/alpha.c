@@ -37,8 +37,8 @@ static PetscErrorCode MassMult(FlxStepper_Alpha *al, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-/* Local (this rank's) part of x . y: the stepper core reduces the ledger once per flush. */
-static PetscErrorCode LocalDot(Vec x, Vec y, PetscReal *d)
+/* Local (this rank's) part of x . y: the stepper core reduces the ledger once per flush. Not collective. */
+PetscErrorCode FlxAlphaLocalDot(Vec x, Vec y, PetscReal *d)
 {
   const PetscScalar *a, *b;
   PetscInt           n;
@@ -489,8 +489,8 @@ static PetscErrorCode StateEnergy(FlxStepper_Alpha *al, PetscReal lsum[2])
   PetscFunctionBegin;
   PetscCall(MassMult(al, al->V, al->W));
   PetscCall(SetMoving(al, al->W, NULL));
-  PetscCall(LocalDot(al->V, al->W, &lsum[0]));
-  PetscCall(LocalDot(al->X, al->KX, &lsum[1]));
+  PetscCall(FlxAlphaLocalDot(al->V, al->W, &lsum[0]));
+  PetscCall(FlxAlphaLocalDot(al->X, al->KX, &lsum[1]));
   lsum[0] *= 0.5;
   lsum[1] *= 0.5;
   PetscFunctionReturn(0);
@@ -694,7 +694,7 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   PetscCall(VecWAXPY(al->W, -1.0, al->X, al->Xn)); /* x_{n+1} - x_n */
   PetscCall(VecAXPY(al->Fext, 1.0, al->Fext1));
   PetscCall(SetMoving(al, al->Fext, NULL));
-  PetscCall(LocalDot(al->W, al->Fext, &dW));
+  PetscCall(FlxAlphaLocalDot(al->W, al->Fext, &dW));
   dW *= 0.5;
   PetscCall(VecWAXPY(al->W, al->gamma * h, al->A, al->Vt)); /* v_{n+1} = v~ + gamma h a*_{n+1} */
   PetscCall(VecCopy(al->V, al->Vt));                        /* Vt: v_n from here on */
@@ -707,16 +707,16 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
     if (al->aM != 0) {
       PetscCall(MassMult(al, al->Vt, al->W));
       PetscCall(SetMoving(al, al->W, NULL));
-      PetscCall(LocalDot(al->Vt, al->W, &d1));
+      PetscCall(FlxAlphaLocalDot(al->Vt, al->W, &d1));
     }
     if (al->bK != 0) {
       PetscCall(MatMult(al->K, al->Vt, al->W));
       PetscCall(SetMoving(al, al->W, NULL));
-      PetscCall(LocalDot(al->Vt, al->W, &d2));
+      PetscCall(FlxAlphaLocalDot(al->Vt, al->W, &d2));
     }
     if (al->Cd) {
       PetscCall(MatMult(al->Cd, al->Vt, al->W));
-      PetscCall(LocalDot(al->Vt, al->W, &d3));
+      PetscCall(FlxAlphaLocalDot(al->Vt, al->W, &d3));
     }
     dD = h * (al->aM * d1 + al->bK * d2 + d3);
   }

@@ -99,3 +99,5 @@ PETSC_INTERN PetscErrorCode FlxAlphaNewtonReport(FlxStepper ts, PetscViewer view
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonProgress(FlxStepper ts, char buf[], size_t len);
 /* Free the Newton path's data (nw). Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts);
+/* Local (this rank's) part of x . y (alpha.c). Not collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaLocalDot(Vec x, Vec y, PetscReal *d);

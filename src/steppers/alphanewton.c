@@ -64,25 +64,6 @@
 #include <flexure/rotation.h>
 #include "alpha.h"
 
-/* Local (this rank's) part of x . y. */
-static PetscErrorCode LocalDot(Vec x, Vec y, PetscReal *d)
-{
-  const PetscScalar *a, *b;
-  PetscInt           n;
-  PetscReal          s = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &a));
-  PetscCall(VecGetArrayRead(y, &b));
-  for (PetscInt i = 0; i < n; i++)
-    s += PetscRealPart(a[i] * b[i]);
-  PetscCall(VecRestoreArrayRead(y, &b));
-  PetscCall(VecRestoreArrayRead(x, &a));
-  *d = s;
-  PetscFunctionReturn(0);
-}
-
 /* Set the moving DOFs' entries of y to vals (NULL: zero). */
 static PetscErrorCode SetMoving(FlxStepper_Alpha *al, Vec y, const PetscReal vals[])
 {
@@ -106,7 +87,7 @@ static PetscErrorCode StateEnergy(FlxStepper ts, PetscReal lsum[2])
   PetscFunctionBegin;
   PetscCall(VecPointwiseMult(al->W, al->Mass, al->V));
   PetscCall(SetMoving(al, al->W, NULL));
-  PetscCall(LocalDot(al->V, al->W, &lsum[0]));
+  PetscCall(FlxAlphaLocalDot(al->V, al->W, &lsum[0]));
   lsum[0] *= 0.5;
   if (al->nw->energy) {
     PetscReal U;
@@ -114,7 +95,7 @@ static PetscErrorCode StateEnergy(FlxStepper ts, PetscReal lsum[2])
     lsum[1] = ts->rank ? 0 : U;
   } else {
     PetscCall(MatMult(al->K, al->X, al->W));
-    PetscCall(LocalDot(al->X, al->W, &lsum[1]));
+    PetscCall(FlxAlphaLocalDot(al->X, al->W, &lsum[1]));
     lsum[1] *= 0.5;
   }
   PetscFunctionReturn(0);
@@ -403,8 +384,8 @@ static PetscErrorCode Correct(FlxStepper ts, PetscBool *ok)
   }
   if (*ok) {
     PetscCall(VecPointwiseMult(nw->Del, nw->Del, al->Free)); /* prescribed DOFs stay (T^-1 mixes a node's rotational components) */
-    PetscCall(LocalDot(nw->Del, nw->Del, &w[0]));
-    PetscCall(LocalDot(nw->Del, nw->R, &w[1]));
+    PetscCall(FlxAlphaLocalDot(nw->Del, nw->Del, &w[0]));
+    PetscCall(FlxAlphaLocalDot(nw->Del, nw->R, &w[1]));
     PetscCallMPI(MPI_Allreduce(w, g, 2, MPIU_REAL, MPI_SUM, ts->comm));
     nw->dun  = PetscSqrtReal(g[0]);
     nw->work = PetscAbsReal(g[1]);
@@ -512,7 +493,7 @@ static PetscErrorCode Commit(FlxStepper ts, PetscReal h, PetscReal *dW, PetscRea
   PetscFunctionBegin;
   PetscCall(VecAXPY(al->Fext, 1.0, al->Fext1)); /* trapezoidal work of the loads on the increment */
   PetscCall(SetMoving(al, al->Fext, NULL));
-  PetscCall(LocalDot(nw->Dx, al->Fext, &w));
+  PetscCall(FlxAlphaLocalDot(nw->Dx, al->Fext, &w));
   *dW += 0.5 * w;
   if (al->nmov) { /* the supports' work: f_int at the moving DOFs at the mean of the step times their increment */
     const PetscScalar *f, *dx;
@@ -530,16 +511,16 @@ static PetscErrorCode Commit(FlxStepper ts, PetscReal h, PetscReal *dW, PetscRea
     if (al->aM != 0) {
       PetscCall(VecPointwiseMult(al->W, al->Mass, al->V));
       PetscCall(SetMoving(al, al->W, NULL));
-      PetscCall(LocalDot(al->V, al->W, &d1));
+      PetscCall(FlxAlphaLocalDot(al->V, al->W, &d1));
     }
     if (al->bK != 0) {
       PetscCall(MatMult(al->K, al->V, al->W));
       PetscCall(SetMoving(al, al->W, NULL));
-      PetscCall(LocalDot(al->V, al->W, &d2));
+      PetscCall(FlxAlphaLocalDot(al->V, al->W, &d2));
     }
     if (al->Cd) {
       PetscCall(MatMult(al->Cd, al->V, al->W));
-      PetscCall(LocalDot(al->V, al->W, &d3));
+      PetscCall(FlxAlphaLocalDot(al->V, al->W, &d3));
     }
     *dD += h * (al->aM * d1 + al->bK * d2 + d3);
   }
