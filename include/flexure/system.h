@@ -84,9 +84,20 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetReactionFunction(FlxSystem sys, FlxSyste
 /* R = f_int(x1 - x0, v) + a_M M v + M a - f_ext on the prescribed DOFs (see FlxSystemReactionFn); without a
    callback from full products (costly). R must be zero on the free DOFs. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeReactions(FlxSystem sys, Vec x1, Vec x0, Vec v, Vec a, Vec fext, Vec R);
-/* Assembled stiffness (optional; implicit methods and diagnostics). Reference taken. Collective. */
+/* Assembled stiffness (optional; implicit methods and diagnostics). Reference taken. Get: the provider's matrix
+   (assembled on the first request) when none was set. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K);
 PETSC_EXTERN PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K);
+/* Provider of the assembled stiffness for a system that does not assemble it unless asked (element-by-element
+   internal force: explicit runs never ask). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetStiffnessFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx);
+/* f = K_0 x with K_0 the stiffness of the initial state of a nonlinear system (its linearization; the omega_max
+   estimate of the critical step), without assembling it. Logically collective. */
+typedef PetscErrorCode (*FlxSystemProductFn)(FlxSystem, Vec x, Vec f, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemSetInitialStiffnessProduct(FlxSystem sys, FlxSystemProductFn fn, void *ctx);
+/* Whether the system has an initial stiffness (set, provided or as a product): its critical step can be estimated.
+   Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasInitialStiffness(FlxSystem sys, PetscBool *has);
 /* Consistent mass: provider, and the matrix (NULL when the system has none; assembled on first call). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetConsistentMassFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx);
 PETSC_EXTERN PetscErrorCode FlxSystemGetConsistentMass(FlxSystem sys, Mat *M);

@@ -118,28 +118,42 @@ static void MembraneB(const DKT *k, PetscReal Bm[54])
 
 static const PetscReal QXi[3] = {1.0 / 6, 2.0 / 3, 1.0 / 6}, QEta[3] = {1.0 / 6, 1.0 / 6, 2.0 / 3};
 
-static PetscErrorCode Stiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+PetscErrorCode FlxDKT3LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len)
 {
-  FlxShellFrame f;
-  DKT           k;
-  PetscReal     Kl[324] = {0}, Dm[9], Db[9], Bm[54], Bb[54];
+  DKT       k;
+  PetscReal Dm[9], Db[9], Bm[54], Bb[54];
 
   PetscFunctionBegin;
   { /* invalid geometry: return the code quietly, the caller names the element */
-    PetscErrorCode ierr = FlxShellFrameCompute(3, xyz, p, &f, err, len);
+    PetscErrorCode ierr = FlxShellFrameCompute(3, xyz, p, f, err, len);
     if (ierr) return ierr;
   }
-  Setup(&f, &k);
+  for (int i = 0; i < 324; i++)
+    Kl[i] = 0;
+  Setup(f, &k);
   FlxShellPlaneStress(p, p->t, Dm);
   FlxShellPlaneStress(p, p->t * p->t * p->t / 12, Db);
   MembraneB(&k, Bm);
-  FlxShellAddBtDB(18, 3, Bm, Dm, f.area, Kl);
+  FlxShellAddBtDB(18, 3, Bm, Dm, f->area, Kl);
   for (int q = 0; q < 3; q++) {
     PetscReal N[3], dNx[3], dNy[3];
     BendingB(&k, QXi[q], QEta[q], Bb);
-    FlxShellAddBtDB(18, 3, Bb, Db, f.area / 3, Kl);
+    FlxShellAddBtDB(18, 3, Bb, Db, f->area / 3, Kl);
     Linear(&k, QXi[q], QEta[q], N, dNx, dNy);
-    FlxShellAddDrilling(&f, p->drill * p->G * p->t, f.area / 3, N, dNx, dNy, Kl);
+    FlxShellAddDrilling(f, p->drill * p->G * p->t, f->area / 3, N, dNx, dNy, Kl);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Stiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+{
+  FlxShellFrame f;
+  PetscReal     Kl[324];
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = FlxDKT3LocalStiffness(xyz, p, &f, Kl, err, len);
+    if (ierr) return ierr;
   }
   FlxShellToGlobal(&f, Kl, K);
   PetscFunctionReturn(0);

@@ -97,32 +97,46 @@ static void MembraneBendingB(const Point *P, PetscReal Bm[72], PetscReal Bb[72])
   }
 }
 
-static PetscErrorCode Stiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+PetscErrorCode FlxMITC4LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len)
 {
-  FlxShellFrame   f;
-  PetscReal       Kl[576] = {0}, Dm[9], Db[9], Ds[4], tying[4][24];
+  PetscReal       Dm[9], Db[9], Ds[4], tying[4][24];
   const PetscReal g = 1 / PetscSqrtReal(3.0), ks = p->kappa_s * p->G * p->t;
 
   PetscFunctionBegin;
   { /* invalid geometry: return the code quietly, the caller names the element */
-    PetscErrorCode ierr = FlxShellFrameCompute(4, xyz, p, &f, err, len);
+    PetscErrorCode ierr = FlxShellFrameCompute(4, xyz, p, f, err, len);
     if (ierr) return ierr;
   }
+  for (int i = 0; i < 576; i++)
+    Kl[i] = 0;
   FlxShellPlaneStress(p, p->t, Dm);
   FlxShellPlaneStress(p, p->t * p->t * p->t / 12, Db);
   Ds[0] = Ds[3] = ks;
   Ds[1] = Ds[2] = 0;
-  Tying(&f, tying);
+  Tying(f, tying);
   for (int q = 0; q < 4; q++) {
     PetscReal xi = XiN[q] * g, eta = EtaN[q] * g, Bm[72], Bb[72], Bs[48];
     Point     P;
-    Eval(&f, xi, eta, &P);
+    Eval(f, xi, eta, &P);
     MembraneBendingB(&P, Bm, Bb);
-    ShearB(&f, tying, &P, xi, eta, Bs);
+    ShearB(f, tying, &P, xi, eta, Bs);
     FlxShellAddBtDB(24, 3, Bm, Dm, P.detJ, Kl);
     FlxShellAddBtDB(24, 3, Bb, Db, P.detJ, Kl);
     FlxShellAddBtDB(24, 2, Bs, Ds, P.detJ, Kl);
-    FlxShellAddDrilling(&f, p->drill * p->G * p->t, P.detJ, P.N, P.dNx, P.dNy, Kl);
+    FlxShellAddDrilling(f, p->drill * p->G * p->t, P.detJ, P.N, P.dNx, P.dNy, Kl);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Stiffness(const PetscReal xyz[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len)
+{
+  FlxShellFrame f;
+  PetscReal     Kl[576];
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = FlxMITC4LocalStiffness(xyz, p, &f, Kl, err, len);
+    if (ierr) return ierr;
   }
   FlxShellToGlobal(&f, Kl, K);
   PetscFunctionReturn(0);

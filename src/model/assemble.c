@@ -62,6 +62,23 @@ PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* The diagonal entries of an element matrix (6 nn square) on owned nodes into m->kdiag (the connectivity check). */
+static PetscErrorCode AddDiagonal(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[])
+{
+  PetscInt nown;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  for (PetscInt a = 0; a < nn; a++) {
+    PetscReal dg[6];
+    if (nodes[a] >= nown) continue;
+    for (int c = 0; c < 6; c++)
+      dg[c] = Ke[(6 * a + c) * 6 * nn + 6 * a + c];
+    PetscCall(VecSetValuesBlockedLocal(m->kdiag, 1, &nodes[a], dg, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Element-by-element bound: max over elements of lambda_max(M_e^-1 K_e) >= omega_max^2 (computed at assembly). */
 static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, char what[], size_t len, void *ctx)
 {
@@ -71,7 +88,8 @@ static PetscErrorCode OmegaBound(FlxSystem sys, PetscReal *omega, char what[], s
   PetscFunctionReturn(0);
 }
 
-/* f_int = K (x + b_K v) + C_d v; the mass-proportional part of the damping is the stepper's. */
+/* f_int = K (x + b_K v) + C_d v (the element loop or the assembled product); the mass-proportional part of the
+   damping is the stepper's. */
 static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 {
   FlxModel m = (FlxModel)ctx;
@@ -79,10 +97,30 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   PetscFunctionBegin;
   if (m->bK != 0) {
     PetscCall(VecWAXPY(m->work, m->bK, v, x));
-    PetscCall(FlxKMultApply(m->kmult, m->work, f));
+    PetscCall(FlxModelApplyStiffness(m, m->work, f));
   } else
-    PetscCall(FlxKMultApply(m->kmult, x, f));
+    PetscCall(FlxModelApplyStiffness(m, x, f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f)); /* discrete dampers (springs.c) */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelApplyStiffness(FlxModel m, Vec x, Vec f)
+{
+  PetscFunctionBegin;
+  if (m->ebe)
+    PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, NULL));
+  else
+    PetscCall(FlxKMultApply(m->kmult, x, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelApplyInitialStiffness(FlxModel m, Vec x, Vec f)
+{
+  PetscFunctionBegin;
+  if (m->ebe)
+    PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_TRUE, NULL));
+  else
+    PetscCall(FlxKMultApply(m->kmult, x, f));
   PetscFunctionReturn(0);
 }
 
@@ -151,6 +189,14 @@ static PetscErrorCode CreateNaturalScatter(FlxModel m)
   PetscFunctionReturn(0);
 }
 
+/* The diagonal of a spring's stiffness into the connectivity check's diagonal (owned rows). */
+static PetscErrorCode SpringDiagonal(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(AddDiagonal(m, nn, nodes, Ke));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelAssemble(FlxModel m)
 {
   PetscInt        nown, nghost, nc;
@@ -169,9 +215,10 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   PetscCall(VecSetBlockSize(m->mass, 6));
   PetscCall(VecSetLocalToGlobalMapping(m->mass, m->l2g));
   PetscCall(VecZeroEntries(m->mass));
-  PetscCall(FlxModelCreateBAIJ(m, &m->K));
-  if (m->nonlinear) PetscCall(FlxModelCreateBAIJ(m, &m->Klin));
-  PetscCall(FlxModelAssembleSprings(m)); /* springs.c: spring stiffness into K, dampers into C_d */
+  PetscCall(VecDuplicate(m->mass, &m->kdiag));
+  PetscCall(VecZeroEntries(m->kdiag));
+  PetscCall(FlxModelAssembleSprings(m)); /* springs.c: checks, dampers into C_d */
+  PetscCall(FlxModelVisitSprings(m, SpringDiagonal, NULL));
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -180,7 +227,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     PetscInt               nn;
     char                   err[256];
     PetscErrorCode         ierr;
-    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* assembled by FlxModelAssembleSprings */
+    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue; /* springs.c */
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     if (!ops) continue; /* node-set cell */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
@@ -199,27 +246,18 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
       lmax         = lambda;
       m->crit_cell = c;
     }
-    PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, me));
-    if (m->Klin) { /* nonlinear models: the linear elements' stiffness; zero blocks (the pattern) for co-rotational ones */
-      if (m->sec[m->cell_section[c]].nonlinear) PetscCall(PetscArrayzero(Ke, 36 * nn * nn));
-      PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
-    }
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < nown) PetscCall(VecSetValuesBlockedLocal(m->mass, 1, &nodes[a], me + 6 * a, ADD_VALUES));
+    PetscCall(AddDiagonal(m, nn, nodes, Ke));
   }
   m->crit_lambda = lmax;
   PetscCallMPI(MPI_Allreduce(&lmax, &m->omega_bound, 1, MPIU_REAL, MPI_MAX, m->comm));
   m->omega_bound = PetscSqrtReal(m->omega_bound);
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
-  PetscCall(MatAssemblyBegin(m->K, MAT_FINAL_ASSEMBLY));
   PetscCall(VecAssemblyBegin(m->mass));
-  PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
   PetscCall(VecAssemblyEnd(m->mass));
-  PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(FlxKMultCreate(m, m->K, 0, NULL, &m->kmult));
-  if (m->Klin) {
-    PetscCall(MatAssemblyBegin(m->Klin, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(m->Klin, MAT_FINAL_ASSEMBLY));
-    PetscCall(FlxKMultCreateNonzero(m, m->Klin, &m->kmultlin)); /* the co-rotational cells' zero blocks left out */
-  }
+  PetscCall(VecAssemblyBegin(m->kdiag));
+  PetscCall(VecAssemblyEnd(m->kdiag));
   /* point masses on the owned nodes of their groups */
   for (PetscInt k = 0; k < m->npm; k++) {
     PetscInt        g, n;
@@ -239,12 +277,143 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
   }
   if (m->nonlinear) PetscCall(SphericalRotaryInertia(m));
   PetscCall(VecDuplicate(m->mass, &m->work));
-  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
   PetscCall(CreateNaturalScatter(m));
   PetscCall(PowerStart(m));
+  PetscCall(FlxModelChooseInternalForce(m)); /* model.c: the element loop, or K assembled now */
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_TRUE, m));
   PetscCall(FlxSystemSetOmegaBound(m->sys, OmegaBound, m));
   PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Spring visitor of the stiffness assembly: into K (a pure damper too: K keeps its blocks) and K_lin. */
+static PetscErrorCode SpringStiffness(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, NULL));
+  if (m->Klin) PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The assembled stiffness K (and, for nonlinear models, K_lin), on first need: the implicit steppers, modes, static
+   solves, stiffness-proportional damping's solve, or the assembled path of the internal force. The springs first,
+   then the cells in natural order (the order of every block's sums at any number of ranks). Collective. */
+PetscErrorCode FlxModelAssembleStiffness(FlxModel m)
+{
+  PetscInt nc;
+
+  PetscFunctionBegin;
+  if (m->K) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(FLX_Assemble, 0, 0, 0, 0));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(FlxModelCreateBAIJ(m, &m->K));
+  if (m->nonlinear) PetscCall(FlxModelCreateBAIJ(m, &m->Klin));
+  PetscCall(FlxModelVisitSprings(m, SpringStiffness, NULL));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              xyz[12], Ke[24 * 24];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    char                   err[256];
+    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    PetscCall(ops->stiffness(xyz, p, Ke, err, sizeof(err))); /* the geometry was checked by FlxModelAssemble */
+    PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, NULL));
+    if (m->Klin) { /* nonlinear models: the linear elements' stiffness; zero blocks (the pattern) for co-rotational ones */
+      if (m->sec[m->cell_section[c]].nonlinear) PetscCall(PetscArrayzero(Ke, 36 * nn * nn));
+      PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
+    }
+  }
+  PetscCall(MatAssemblyBegin(m->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(m->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(m->K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(FlxKMultCreate(m, m->K, 0, NULL, &m->kmult));
+  if (m->Klin) {
+    PetscCall(MatAssemblyBegin(m->Klin, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(m->Klin, MAT_FINAL_ASSEMBLY));
+    PetscCall(FlxKMultCreateNonzero(m, m->Klin, &m->kmultlin)); /* the co-rotational cells' zero blocks left out */
+    if (m->setup) PetscCall(FlxModelFreeZeroKlin(m));
+  }
+  PetscCall(FlxSystemSetStiffness(m->sys, m->K));
+  PetscCall(PetscLogEventEnd(FLX_Assemble, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* The rows of K of the nrows local block rows rows[] (owned nodes), assembled alone into A (the other rows empty):
+   the reactions' rows when K itself is not assembled. Same entries, summed in the same order, as K's rows.
+   Collective. */
+typedef struct {
+  char *sel; /* owned nodes whose rows are wanted */
+  Mat   A;
+} RowsCtx;
+
+static PetscErrorCode AddSelectedRows(FlxModel m, RowsCtx *rc, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[])
+{
+  PetscInt nown;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  for (PetscInt a = 0; a < nn; a++)
+    if (nodes[a] < nown && rc->sel[nodes[a]]) PetscCall(MatSetValuesBlockedLocal(rc->A, 1, &nodes[a], nn, nodes, Ke + 36 * nn * a, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SpringRows(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(AddSelectedRows(m, (RowsCtx *)ctx, nn, nodes, Ke));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelAssembleRows(FlxModel m, PetscInt nrows, const PetscInt rows[], Mat *A)
+{
+  PetscInt        nown, nc, *d, *o;
+  const PetscInt *dnz, *onz;
+  RowsCtx         rc;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
+  PetscCall(PetscCalloc3(nown + 1, &rc.sel, nown + 1, &d, nown + 1, &o));
+  for (PetscInt k = 0; k < nrows; k++) {
+    rc.sel[rows[k]] = 1;
+    d[rows[k]]      = dnz[rows[k]];
+    o[rows[k]]      = onz[rows[k]];
+  }
+  PetscCall(MatCreate(m->comm, A));
+  PetscCall(MatSetSizes(*A, 6 * nown, 6 * nown, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*A, MATBAIJ));
+  PetscCall(MatSetBlockSize(*A, 6));
+  PetscCall(MatXAIJSetPreallocation(*A, 6, d, o, NULL, NULL));
+  PetscCall(MatSetLocalToGlobalMapping(*A, m->l2g, m->l2g));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  rc.A = *A;
+  PetscCall(FlxModelVisitSprings(m, SpringRows, &rc));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              xyz[12], Ke[24 * 24];
+    const PetscInt        *nodes;
+    PetscInt               nn;
+    PetscBool              any = PETSC_FALSE;
+    char                   err[256];
+    if (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < nown && rc.sel[nodes[a]]) any = PETSC_TRUE;
+    if (!any) continue;
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue;
+    PetscCall(ops->stiffness(xyz, p, Ke, err, sizeof(err)));
+    PetscCall(AddSelectedRows(m, &rc, nn, nodes, Ke));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree3(rc.sel, d, o));
   PetscFunctionReturn(0);
 }
 

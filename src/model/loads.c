@@ -366,7 +366,7 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   PetscCall(VecDuplicate(m->mass, &KR));
   PetscCall(VecDuplicate(m->mass, &MR));
   for (int i = 0; i < 6; i++) {
-    PetscCall(MatMult(m->K, R[i], KR));
+    PetscCall(FlxModelApplyInitialStiffness(m, R[i], KR));
     PetscCall(VecPointwiseMult(MR, m->mass, R[i]));
     for (int j = 0; j < 6; j++) {
       PetscCall(VecDot(R[j], KR, &S[6 * i + j]));
@@ -434,6 +434,7 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   PetscCall(VecDuplicate(m->mass, &f));
   PetscCall(SumLoads(m, 0, 2, f));
   PetscCall(FlxSystemCreatePrescribedIS(m->sys, &rows));
+  PetscCall(FlxModelAssembleStiffness(m));
   PetscCall(MatConvert(m->K, MATAIJ, MAT_INITIAL_MATRIX, &Kc));
   PetscCall(VecZeroEntries(u));
   PetscCall(MatZeroRowsColumnsIS(Kc, rows, 1.0, u, f));

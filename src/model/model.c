@@ -7,6 +7,7 @@
 const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
 
 static PetscErrorCode ConsistentMassProvider(FlxSystem, Mat *, void *);
+static PetscErrorCode StiffnessProvider(FlxSystem, Mat *, void *);
 static PetscErrorCode NearNullSpaceProvider(FlxSystem, MatNullSpace *, void *);
 
 PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model)
@@ -18,6 +19,7 @@ PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model)
   PetscCall(FlxMeshGetComm(mesh, &m->comm));
   m->mesh    = mesh;
   m->nlcache = PETSC_TRUE;
+  m->balance = FLX_MACHINE_BALANCE;
   PetscCall(FlxSystemCreate(m->comm, &m->sys));
   *model = m;
   PetscFunctionReturn(0);
@@ -225,9 +227,12 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
   PetscCall(PetscOptionsReal("-damping_mass", "Rayleigh damping: mass-proportional coefficient a_M (1/s), C = a_M M + b_K K", "FlxModelSetFromOptions", m->aM, &m->aM, NULL));
   PetscCall(PetscOptionsReal("-damping_stiffness", "Rayleigh damping: stiffness-proportional coefficient b_K (s)", "FlxModelSetFromOptions", m->bK, &m->bK, NULL));
   PetscCall(PetscOptionsBool("-model_nonlinear_cache", "Geometry nonlinear sections: internal force through a per-cell cache of the co-rotational elements' constant data (false: the general element kernels, which rebuild it at every call; slower, for checks)", "FlxModelSetFromOptions", m->nlcache, &m->nlcache, NULL));
+  PetscCall(PetscOptionsEnum("-model_internal_force", "Internal force of the linear elements in explicit runs: auto (the faster by the roofline of both: bytes and flops of one product against -model_machine_balance), elements (element by element, K not assembled unless an implicit, modal or static solve or b_K damping needs it) or assembled (the assembled stiffness K)", "FlxModelSetFromOptions", FlxInternalForcePaths, (PetscEnum)m->fint_type, (PetscEnum *)&m->fint_type, NULL));
+  PetscCall(PetscOptionsReal("-model_machine_balance", "Flops per byte of memory traffic this machine sustains (its compute rate over its bandwidth; flexure-bench measures it): the roofline of -model_internal_force auto", "FlxModelSetFromOptions", m->balance, &m->balance, NULL));
   PetscCall(PetscOptionsBool("-model_allow_rigid_body", "Accept a model with rigid-body motions (free-flying structure)", "FlxModelSetFromOptions", m->allow_rigid, &m->allow_rigid, NULL));
   PetscOptionsEnd();
   PetscCheck(m->aM >= 0 && m->bK >= 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_mass and -damping_stiffness must not be negative");
+  PetscCheck(m->balance > 0 && !PetscIsInfOrNanReal(m->balance), m->comm, PETSC_ERR_USER_INPUT, "-model_machine_balance %g must be a positive number of flops per byte", (double)m->balance);
   {
     PetscInt n       = 3;
     m->shell_axis[0] = 1;
@@ -293,13 +298,22 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   }
   if (!m->allow_rigid) PetscCall(FlxModelCheckRigidBody(m));
   PetscCall(FlxSystemSetMass(m->sys, m->mass, m->free));
-  PetscCall(FlxSystemSetStiffness(m->sys, m->K));
+  if (m->K) PetscCall(FlxSystemSetStiffness(m->sys, m->K));
+  PetscCall(FlxSystemSetStiffnessFunction(m->sys, StiffnessProvider, m)); /* assembled on first need */
   PetscCall(FlxSystemSetConsistentMassFunction(m->sys, ConsistentMassProvider, m));
   PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
   PetscCall(FlxModelSetUpReactions(m));
   PetscCall(FlxModelSetUpNonlinear(m));
+  PetscCall(VecDestroy(&m->kdiag));
   m->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StiffnessProvider(FlxSystem sys, Mat *K, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxModelGetStiffness((FlxModel)ctx, K));
   PetscFunctionReturn(0);
 }
 
@@ -395,6 +409,7 @@ PetscErrorCode FlxModelView(FlxModel m, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  section %s: %s, material %s (E %g, nu %g, rho %g), %sA %g, Iy %g, Iz %g, J %g, shear areas %g %g%s, rotary inertia x%g\n", m->sec[s].name, m->sec[s].element[FLX_CELL_LINE2], m->sec[s].material, (double)p->E, (double)p->nu, (double)p->rho, shape, (double)p->A, (double)p->Iy, (double)p->Iz, (double)p->J, (double)p->Asy, (double)p->Asz, p->Asy > 0 ? "" : " (Euler-Bernoulli)", (double)p->rotary_scale));
     }
   }
+  PetscCall(FlxModelViewInternalForce(m, viewer));
   if (m->aM > 0 || m->bK > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Rayleigh damping: a_M = %g 1/s, b_K = %g s\n", (double)m->aM, (double)m->bK));
   PetscCall(FlxModelViewSprings(m, viewer));
   PetscFunctionReturn(0);
@@ -427,6 +442,8 @@ PetscErrorCode FlxModelDestroy(FlxModel *model)
   PetscCall(VecDestroy(&m->work));
   PetscCall(MatDestroy(&m->K));
   PetscCall(FlxKMultDestroy(&m->kmult));
+  PetscCall(FlxEbeDestroy(&m->ebe));
+  PetscCall(VecDestroy(&m->kdiag));
   PetscCall(MatDestroy(&m->Mc));
   PetscCall(ISLocalToGlobalMappingDestroy(&m->l2g));
   PetscCall(VecScatterDestroy(&m->tonat));
@@ -463,6 +480,7 @@ PetscErrorCode FlxModelCreateVector(FlxModel m, Vec *v)
 PetscErrorCode FlxModelGetStiffness(FlxModel m, Mat *K)
 {
   PetscFunctionBegin;
+  PetscCall(FlxModelAssembleStiffness(m));
   *K = m->K;
   PetscFunctionReturn(0);
 }

@@ -319,7 +319,7 @@ static PetscErrorCode CheckConnected(FlxModel m)
   char               msg[256] = "", name[128];
 
   PetscFunctionBegin;
-  PetscCall(MatGetDiagonal(m->K, m->work));
+  PetscCall(VecCopy(m->kdiag, m->work)); /* K's diagonal, from the assembly's element pass */
   PetscCall(VecGetLocalSize(m->mass, &n));
   PetscCall(VecGetArrayRead(m->mass, &ms));
   PetscCall(VecGetArrayRead(m->free, &fr));

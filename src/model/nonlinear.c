@@ -28,9 +28,9 @@ struct _FlxNonlinear {
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
-  PetscBool          samelayout; /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
-  PetscBool          evalid;     /* energy is the owned cells' strain energy at the state in xloc */
-  PetscReal          energy;
+  PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
+  PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
+  PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
 };
 
 /* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
@@ -97,8 +97,11 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   char               msg[512] = "";
 
   PetscFunctionBegin;
-  if (m->kmultlin)
-    PetscCall(FlxKMultApply(m->kmultlin, x, f)); /* linear elements and springs */
+  m->nl->elin = 0;
+  if (m->ebe) /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
+    PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, &m->nl->elin));
+  else if (m->kmultlin)
+    PetscCall(FlxKMultApply(m->kmultlin, x, f));
   else
     PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
@@ -153,6 +156,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
   char               msg[512] = "";
 
   PetscFunctionBegin;
+  PetscCall(FlxModelAssembleStiffness(m)); /* K_lin, on first need */
   if (m->Klin) PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
   if (m->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, m->Cd, SUBSET_NONZERO_PATTERN));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
@@ -227,7 +231,14 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
   PetscFunctionBegin;
   *elocal = 0;
   PetscCall(VecGetLocalSize(x, &n));
-  if (m->kmultlin) { /* linear part, owned rows */
+  if (m->ebe && m->nl->batch) /* linear part: from the element loop (below, with the co-rotational cells' energy) */
+    PetscCall(VecGetArrayRead(x, &xa));
+  else if (m->ebe) { /* linear part: the element loop's owned cells */
+    PetscReal el;
+    PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &el));
+    *elocal += el;
+    PetscCall(VecGetArrayRead(x, &xa));
+  } else if (m->kmultlin) { /* linear part, owned rows */
     PetscCall(FlxKMultApply(m->kmultlin, x, m->work));
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayRead(m->work, &ka));
@@ -251,8 +262,10 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
       (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
       m->nl->evalid = PETSC_TRUE;
       PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+      m->nl->elin = 0;
+      if (m->ebe) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
     }
-    *elocal += m->nl->energy;
+    *elocal += m->nl->energy + (m->ebe ? m->nl->elin : 0);
     PetscFunctionReturn(0);
   }
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -274,6 +287,28 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     *elocal += en;
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscFunctionReturn(0);
+}
+
+/* f = K_0 x: the initial (linearized) stiffness, unassembled (the element loop) or K. */
+static PetscErrorCode InitialStiffness(FlxSystem sys, Vec x, Vec f, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxModelApplyInitialStiffness((FlxModel)ctx, x, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelFreeZeroKlin(FlxModel m)
+{
+  PetscReal norm;
+
+  PetscFunctionBegin;
+  if (!m->Klin) PetscFunctionReturn(0);
+  PetscCall(MatNorm(m->Klin, NORM_FROBENIUS, &norm));
+  if (norm == 0) { /* every element co-rotational and no springs: K_lin is zero (K's pattern of zero blocks) */
+    PetscCall(FlxKMultDestroy(&m->kmultlin));
+    PetscCall(MatDestroy(&m->Klin));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -365,14 +400,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
       PetscCheck(!m->sec[k].nonlinear || !m->sec[k].ops[t] || (m->sec[k].ops[t]->internal_force && m->sec[k].ops[t]->tangent), m->comm, PETSC_ERR_USER_INPUT, "section '%s': element type '%s' has no geometrically nonlinear form: set -section_%s_geometry linear", m->sec[k].name, m->sec[k].ops[t]->name, m->sec[k].name);
   PetscCheck(m->bK == 0, m->comm, PETSC_ERR_USER_INPUT, "-damping_stiffness (b_K) is not available with geometry nonlinear sections yet: use -damping_mass or discrete dampers");
-  { /* every element co-rotational and no springs: K_lin is zero (K's pattern of zero blocks); free it */
-    PetscReal norm;
-    PetscCall(MatNorm(m->Klin, NORM_FROBENIUS, &norm));
-    if (norm == 0) {
-      PetscCall(FlxKMultDestroy(&m->kmultlin));
-      PetscCall(MatDestroy(&m->Klin));
-    }
-  }
+  PetscCall(FlxModelFreeZeroKlin(m));
   PetscCall(PetscNew(&nl));
   m->nl = nl;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
@@ -392,12 +420,14 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
       if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
   }
   if (m->nlcache) PetscCall(BuildCache(m));
-  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; K_lin %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->Klin ? "kept" : "zero, freed"));
+  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; linear part %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->ebe ? "element by element" : m->Klin ? "K_lin"
+                                                                                                                                                                                                                                                                                    : "zero"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
   PetscCall(FlxSystemSetStrainEnergy(m->sys, StrainEnergy, m));
-  PetscCall(FlxSystemSetReactionFunction(m->sys, NULL, NULL)); /* reactions from f_int (the rows of K_lin miss the beams) */
+  PetscCall(FlxSystemSetInitialStiffnessProduct(m->sys, InitialStiffness, m)); /* the critical step's omega_max */
+  PetscCall(FlxSystemSetReactionFunction(m->sys, NULL, NULL));                 /* reactions from f_int (the rows of K_lin miss the beams) */
   PetscFunctionReturn(0);
 }
 

@@ -19,6 +19,7 @@ struct _FlxReactions {
   BCNodes    bc[FLX_MAX_NAMES];
   PetscInt   nbc, nrows, *rows; /* owned block rows with a prescribed DOF */
   FlxKMult   kK, kC;            /* those rows of K and C_d */
+  Mat        Krows;             /* K's rows alone when K is not assembled (element-by-element internal force) */
   PetscReal *w1, *w2;
 };
 
@@ -150,7 +151,8 @@ PetscErrorCode FlxModelSetUpReactions(FlxModel m)
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(PetscFree(claim));
   PetscCall(PetscMalloc2(6 * r->nrows + 1, &r->w1, 6 * r->nrows + 1, &r->w2));
-  PetscCall(FlxKMultCreate(m, m->K, r->nrows, r->rows, &r->kK));
+  if (!m->K) PetscCall(FlxModelAssembleRows(m, r->nrows, r->rows, &r->Krows));
+  PetscCall(FlxKMultCreate(m, m->K ? m->K : r->Krows, r->nrows, r->rows, &r->kK));
   if (m->Cd) PetscCall(FlxKMultCreate(m, m->Cd, r->nrows, r->rows, &r->kC));
   PetscCall(FlxSystemSetReactionFunction(m->sys, Reactions, m));
   PetscFunctionReturn(0);
@@ -230,6 +232,7 @@ PetscErrorCode FlxModelDestroyReactions(FlxModel m)
   PetscCall(PetscFree(r->rows));
   PetscCall(PetscFree2(r->w1, r->w2));
   PetscCall(FlxKMultDestroy(&r->kK));
+  PetscCall(MatDestroy(&r->Krows));
   PetscCall(FlxKMultDestroy(&r->kC));
   PetscCall(PetscFree(m->reactions));
   PetscFunctionReturn(0);

@@ -359,15 +359,20 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelVisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(VisitSprings(m, fn, ctx));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
 {
   FlxSprings sp = m->springs;
   PetscInt   nown;
 
   PetscFunctionBegin;
-  PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, NULL)); /* also for a pure damper: K keeps its blocks */
-  if (m->Klin) PetscCall(FlxModelAddOwnedRows(m, m->Klin, nn, nodes, Ke, NULL));
-  if (!Ce) PetscFunctionReturn(0);
+  if (!Ce) PetscFunctionReturn(0); /* the stiffness: into K by FlxModelAssembleStiffness, into the element loop by ebe.c */
   PetscCall(FlxModelAddOwnedRows(m, m->Cd, nn, nodes, Ce, NULL));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
   for (PetscInt a = 0; a < nn; a++)
@@ -375,8 +380,8 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
   PetscFunctionReturn(0);
 }
 
-/* Check the spring groups (before any element is assembled), add the springs' stiffness to K (not yet
-   assembled) and assemble C_d. Called by FlxModelAssemble before the elements. Collective. */
+/* Check the spring groups (before any element is assembled) and assemble C_d. Called by FlxModelAssemble before the
+   elements. Collective. */
 PetscErrorCode FlxModelAssembleSprings(FlxModel m)
 {
   FlxSprings sp = m->springs;
@@ -452,7 +457,7 @@ static PetscErrorCode DampingMult(FlxSystem sys, Vec v, Vec f, void *ctx)
 
   PetscFunctionBegin;
   if (m->bK != 0) {
-    PetscCall(FlxKMultApply(m->kmult, v, f));
+    PetscCall(FlxModelApplyStiffness(m, v, f));
     PetscCall(VecScale(f, m->bK));
   } else
     PetscCall(VecZeroEntries(f));

@@ -195,8 +195,8 @@ static PetscErrorCode ChooseStep(FlxStepper ts)
     PetscFunctionReturn(0);
   }
   if (!linear) { /* a model's initial (linearized) stiffness gives the critical step of the initial state */
-    Mat K;
-    PetscCall(FlxSystemGetStiffness(ts->sys, &K));
+    PetscBool K;
+    PetscCall(FlxSystemHasInitialStiffness(ts->sys, &K)); /* assembled or not */
     if (K) linear = PETSC_TRUE;
     if (K && !ts->dt_set) PetscCall(PetscPrintf(ts->comm, "note: the system is nonlinear; the step comes from the critical step of its initial (linearized) state: stretching, spinning or stress stiffening can raise omega_max during the run, so keep -ts_safety or give -ts_dt\n"));
   }

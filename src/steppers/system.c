@@ -35,6 +35,10 @@ struct _p_FlxSystem {
   FlxSystemUpdateFn     update; /* configuration update x (+) dx (NULL: additive) */
   void                 *updatectx;
   FlxSystemJacobianFn   jac; /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
+  FlxSystemMatFn        kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
+  void                 *kctx;
+  FlxSystemProductFn    k0; /* f = K_0 x, the initial (linearized) stiffness of a nonlinear system, unassembled */
+  void                 *k0ctx;
   void                 *jacctx;
   FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
   void                 *energyctx;
@@ -134,7 +138,35 @@ PetscErrorCode FlxSystemSetStiffness(FlxSystem sys, Mat K)
 PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K)
 {
   PetscFunctionBegin;
+  if (!sys->K && sys->kfn) {
+    Mat A = NULL;
+    PetscCall(sys->kfn(sys, &A, sys->kctx));
+    if (A && !sys->K) PetscCall(FlxSystemSetStiffness(sys, A));
+  }
   *K = sys->K;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetStiffnessFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->kfn  = fn;
+  sys->kctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetInitialStiffnessProduct(FlxSystem sys, FlxSystemProductFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->k0    = fn;
+  sys->k0ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemHasInitialStiffness(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = (PetscBool)(sys->K || sys->kfn || sys->k0);
   PetscFunctionReturn(0);
 }
 
@@ -250,7 +282,9 @@ static PetscErrorCode OmegaMult(Mat A, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &oc));
   PetscCall(VecPointwiseMult(oc->t, x, oc->d));
-  if (!oc->sys->linear && oc->sys->K) /* nonlinear model: its initial (linearized) stiffness */
+  if (!oc->sys->linear && oc->sys->k0) /* nonlinear model: its initial (linearized) stiffness */
+    PetscCall(oc->sys->k0(oc->sys, oc->t, y, oc->sys->k0ctx));
+  else if (!oc->sys->linear && oc->sys->K)
     PetscCall(MatMult(oc->sys->K, oc->t, y));
   else
     PetscCall(oc->sys->fint(oc->sys, 0, oc->t, oc->zero, y, oc->sys->fintctx));
@@ -434,8 +468,10 @@ PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f)
   }
   PetscCall(VecZeroEntries(f));
   if (sys->bK != 0) {
-    PetscCheck(sys->K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "stiffness-proportional damping needs the assembled stiffness (FlxSystemSetStiffness)");
-    PetscCall(MatMult(sys->K, v, f));
+    Mat K;
+    PetscCall(FlxSystemGetStiffness(sys, &K));
+    PetscCheck(K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "stiffness-proportional damping needs the assembled stiffness (FlxSystemSetStiffness)");
+    PetscCall(MatMult(K, v, f));
     PetscCall(VecScale(f, sys->bK));
   }
   if (sys->Cd) PetscCall(MatMultAdd(sys->Cd, v, f, f));
@@ -607,9 +643,12 @@ PetscErrorCode FlxSystemSetJacobian(FlxSystem sys, FlxSystemJacobianFn fn, void 
 
 PetscErrorCode FlxSystemCreateJacobianMatrix(FlxSystem sys, Mat *J)
 {
+  Mat K = NULL;
+
   PetscFunctionBegin;
-  if (sys->K) {
-    PetscCall(MatDuplicate(sys->K, MAT_DO_NOT_COPY_VALUES, J));
+  PetscCall(FlxSystemGetStiffness(sys, &K));
+  if (K) {
+    PetscCall(MatDuplicate(K, MAT_DO_NOT_COPY_VALUES, J));
   } else { /* small systems without a stiffness pattern: dense local blocks */
     PetscInt n, N;
     PetscCheck(sys->mass, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "FlxSystemCreateJacobianMatrix needs the mass (FlxSystemSetMass) or the stiffness pattern (FlxSystemSetStiffness)");
@@ -628,8 +667,10 @@ PetscErrorCode FlxSystemComputeJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v
   if (sys->jac) {
     PetscCall(sys->jac(sys, t, x, v, shiftV, J, sys->jacctx));
   } else {
-    PetscCheck(sys->linear && sys->K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has neither a Jacobian (FlxSystemSetJacobian) nor an assembled linear stiffness");
-    PetscCall(MatAXPY(J, 1.0 + shiftV * sys->bK, sys->K, SAME_NONZERO_PATTERN));
+    Mat K;
+    PetscCall(FlxSystemGetStiffness(sys, &K));
+    PetscCheck(sys->linear && K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has neither a Jacobian (FlxSystemSetJacobian) nor an assembled linear stiffness");
+    PetscCall(MatAXPY(J, 1.0 + shiftV * sys->bK, K, SAME_NONZERO_PATTERN));
     if (sys->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, sys->Cd, SUBSET_NONZERO_PATTERN));
   }
   if ((shiftA != 0 || shiftV * sys->aM != 0) && sys->mass) {

@@ -72,3 +72,63 @@ PETSC_INTERN PetscErrorCode FlxShellLumpedMass(PetscInt nn, const PetscReal wnod
 PETSC_INTERN PetscErrorCode FlxShellConsistentMass(PetscInt nn, PetscInt nq, const PetscReal N[], const PetscReal w[], const FlxSectionProps *p, PetscReal M[]);
 PETSC_INTERN void           FlxShellTractionLoad(const FlxShellFrame *f, const PetscReal wnode[], const PetscReal t[3], PetscReal fg[]);
 PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const PetscReal wnode[], PetscReal pressure, PetscReal fg[]);
+
+/* Element-by-element internal force of linear elements (docs/methods.md, "Performance"; the loop, its halo exchange
+   and its summation order are the model's, src/model/ebe.c). The cells of one kernel class are stored in batches of
+   FLX_EBE_LANES, structure of arrays inside a batch (lane l of every array is one cell), with what does not change
+   during a run precomputed; one SIMD pass computes the nodal forces of a batch into fe[6 nn][FLX_EBE_LANES] (global
+   axes, the cell's node a at rows 6 a .. 6 a + 5), from x (6 values per node) at the gather indices gi. The model
+   adds them node by node (scatter indices si: >= 0 a local node, -1 none, <= -2 the slot -2 - si of a node whose
+   sum is finished later) in the batches' order. n: cells in the batch (the free lanes of the last one repeat its
+   first cell, computed and never added); own: bit l set when lane l's cell is owned (its strain energy counts on
+   this rank). en (may be NULL): the cells' strain energies u_e . f_e / 2. */
+#define FLX_EBE_LANES 8
+#define FLX_EBE_ALIGN __attribute__((aligned(64))) /* a batch starts on a cache line (allocate with FlxEbeMalloc) */
+#define FLX_EBE_HEAD(nn)                            \
+  int gi[nn][FLX_EBE_LANES], si[nn][FLX_EBE_LANES]; \
+  int n, own
+
+/* Linear Timoshenko beams (beam3d; beamfast.c): 1/L, the element axes x and z (y = z x x), and the six entries of the
+   local stiffness a co-rotational beam keeps (FlxCorotBeamData.k); the transverse terms follow from them
+   (12 c = 2 (k_11 + k_12) / L^2, 6 L c = (k_11 + k_12) / L: K_l's rows sum to zero for rigid motions). 13 numbers
+   and four indices per cell. */
+typedef struct FLX_EBE_ALIGN {
+  PetscReal il[FLX_EBE_LANES], e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], k[6][FLX_EBE_LANES];
+  FLX_EBE_HEAD(2);
+} FlxBeamBatch;
+/* Put a cell (local node numbers in gi/si set by the caller) with its constant data into lane l. Not collective. */
+PETSC_INTERN void FlxBeamBatchSet(FlxBeamBatch *b, PetscInt l, const FlxCorotBeamData *d);
+PETSC_INTERN void FlxBeamBatchForce(const FlxBeamBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
+/* Arithmetic and data of one cell of each kernel class, for the roofline (flops of the kernel, bytes it reads). */
+#define FLX_BEAM_FLOPS 141
+#define FLX_BEAM_BYTES ((PetscInt)(13 * sizeof(PetscReal) + 4 * sizeof(int)))
+
+/* Flat shells (MITC4 quads, DKT3 triangles; shellfast.c): the local frame (axes x and z, y = z x x), the nodes'
+   offsets h from the mean plane (quads) and the local stiffness, which for these flat elements splits into a
+   membrane block (u, v, theta_z of each node: the drilling penalty couples theta_z to the membrane) and a bending
+   block (w, theta_x, theta_y), each symmetric and stored as its upper triangle (row by row): 3 nn (3 nn + 1) / 2
+   numbers each. The global forces are T^T K_l T u with T the frame and the rigid links of the offsets (shell.c). */
+#define FLX_QUAD_NK 78
+#define FLX_TRI_NK 45
+typedef struct FLX_EBE_ALIGN {
+  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[4][FLX_EBE_LANES], km[FLX_QUAD_NK][FLX_EBE_LANES], kb[FLX_QUAD_NK][FLX_EBE_LANES];
+  FLX_EBE_HEAD(4);
+} FlxQuadBatch;
+typedef struct FLX_EBE_ALIGN {
+  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[3][FLX_EBE_LANES], km[FLX_TRI_NK][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES];
+  FLX_EBE_HEAD(3);
+} FlxTriBatch;
+/* Pack the local stiffness Kl (6 nn square, row-major, local DOFs u v w rx ry rz per node) and frame f of a shell
+   into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective. */
+PETSC_INTERN PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[]);
+PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[]);
+PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
+PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
+#define FLX_QUAD_FLOPS (2 * 2 * 144 + 8 * 34 + 9)
+#define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 8 * sizeof(int)))
+#define FLX_TRI_FLOPS (2 * 2 * 81 + 6 * 34 + 9)
+#define FLX_TRI_BYTES ((PetscInt)((9 + 2 * FLX_TRI_NK) * sizeof(PetscReal) + 6 * sizeof(int)))
+/* The flat frame and local stiffness (before the transformation to global axes) of a MITC4 or DKT3 shell: the
+   kernels of their stiffness op (mitc4.c, dkt3.c). Invalid geometry: PETSC_ERR_USER_INPUT with a reason in err. */
+PETSC_INTERN PetscErrorCode FlxMITC4LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len);
+PETSC_INTERN PetscErrorCode FlxDKT3LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len);

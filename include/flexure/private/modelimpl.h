@@ -22,6 +22,22 @@ PETSC_INTERN PetscErrorCode FlxKMultApplyRows(FlxKMult, Vec, PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultApplyRowsCombination(FlxKMult, PetscInt n, const PetscReal coef[], Vec x[], PetscReal[]);
 PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
 
+/* Element-by-element internal force of the linear cells (ebe.c): f = K x without the assembled K, bit-identical at any
+   number of ranks, the halo exchange overlapped with the interior cells. Create: collective. Apply: f = K x over the
+   linear cells and springs (all: also the beams of geometry nonlinear sections, linearized: the initial stiffness
+   K_0 x), energy (may be NULL) the owned cells' strain energy; collective. GetCost: bytes read and written and
+   flops of one product on this rank (the roofline of the path choice). Not collective except Create and Apply. */
+typedef struct _FlxEbe     *FlxEbe;
+PETSC_INTERN PetscErrorCode FlxEbeCreate(FlxModel, FlxEbe *);
+PETSC_INTERN PetscErrorCode FlxEbeApply(FlxEbe, Vec x, Vec f, PetscBool all, PetscReal *energy);
+PETSC_INTERN PetscErrorCode FlxEbeGetCost(FlxEbe, PetscBool all, PetscReal *bytes, PetscReal *flops);
+PETSC_INTERN PetscErrorCode FlxEbeHasNonlinear(FlxEbe, PetscBool *);
+/* Cells per kernel class (5 classes, names from FlxEbeClassName), near cells and mixed nodes (ebe.c's comment). */
+PETSC_INTERN PetscErrorCode FlxEbeGetCounts(FlxEbe, PetscInt counts[5]);
+PETSC_INTERN const char    *FlxEbeClassName(PetscInt);
+PETSC_INTERN PetscErrorCode FlxEbeGetHalo(FlxEbe, PetscInt *near, PetscInt *mixed);
+PETSC_INTERN PetscErrorCode FlxEbeDestroy(FlxEbe *);
+
 typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (nonlinear.c) */
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
 typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */
@@ -159,12 +175,20 @@ struct _p_FlxModel {
   PetscBool    allow_rigid;
   PetscInt    *cell_section;      /* section of each local cell; -1 for node-set cells (a group without a section) */
   char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
-  PetscInt               nusegroup;
-  PetscReal              shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
-  PetscInt               nconstrained;  /* global number of prescribed DOFs */
-  Vec                    mass, free, work;
-  Mat                    K, Mc;
-  FlxKMult               kmult;  /* deterministic K x (kmult.c) */
+  PetscInt  nusegroup;
+  PetscReal shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
+  PetscInt  nconstrained;  /* global number of prescribed DOFs */
+  Vec       mass, free, work;
+  Mat       K, Mc;
+  FlxKMult  kmult;     /* deterministic K x (kmult.c) */
+  FlxEbe    ebe;       /* element-by-element K x (ebe.c; NULL: the assembled path) */
+  PetscInt  fint_type; /* -model_internal_force: 0 auto, 1 elements, 2 assembled */
+  PetscReal balance;   /* -model_machine_balance: flops per byte of this machine */
+  struct {             /* the path's roofline (global sums of one product), for the view */
+    PetscReal ebytes, eflops, kbytes, kflops;
+    PetscBool chosen_by_roofline;
+  } fint;
+  Vec                    kdiag;  /* diagonal of K during the set-up (the connectivity check) */
   Mat                    Cd;     /* damping matrix of the discrete dampers (NULL: none), same layout as K */
   FlxKMult               kmultC; /* deterministic C_d v, over the rows that have dampers */
   FlxSprings             springs;
@@ -193,6 +217,22 @@ struct _p_FlxModel {
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
+/* The assembled K (and K_lin), on first need (assemble.c). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelAssembleStiffness(FlxModel model);
+/* An MPIBAIJ matrix holding only K's block rows rows[] (local owned nodes), with K's entries. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelAssembleRows(FlxModel model, PetscInt nrows, const PetscInt rows[], Mat *A);
+/* f = K x through the chosen path (element loop or assembled), and the initial stiffness K_0 x (nonlinear models:
+   their co-rotational beams linearized; linear models: K x). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelApplyStiffness(FlxModel model, Vec x, Vec f);
+PETSC_INTERN PetscErrorCode FlxModelApplyInitialStiffness(FlxModel model, Vec x, Vec f);
+/* Choose the internal force's path (-model_internal_force; auto: the roofline of both) and build it; print the
+   choice and its roofline (ebe.c). Collective. */
+PETSC_INTERN PetscErrorCode    FlxModelChooseInternalForce(FlxModel model);
+PETSC_INTERN PetscErrorCode    FlxModelViewInternalForce(FlxModel model, PetscViewer viewer);
+PETSC_INTERN const char *const FlxInternalForcePaths[]; /* auto, elements, assembled (PetscOptionsEnum list) */
+/* Default of -model_machine_balance (flops per byte): measured by flexure-bench on the development machine (the
+   element kernels' in-cache rate over the STREAM triad's bandwidth). */
+#define FLX_MACHINE_BALANCE 1.0
 /* nonlinear.c: the nonlinear internal force, Jacobian, configuration update and strain energy of a model with
    geometry nonlinear sections (nothing otherwise). Collective. */
 PETSC_INTERN PetscErrorCode    FlxModelSetUpNonlinear(FlxModel model);
@@ -200,6 +240,8 @@ PETSC_INTERN const char *const FlxGeometries[]; /* linear, nonlinear (PetscOptio
 /* Apply -model_geometry to the sections that do not set their own; refuse nonlinear shells. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadGeometry(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyNonlinear(FlxModel model);
+/* Free K_lin when it is zero (every element co-rotational, no springs). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelFreeZeroKlin(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelReadStaticOptions(FlxModel model);
 /* Read "-<what>_names a,b,c" into names. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
@@ -216,6 +258,9 @@ PETSC_INTERN PetscErrorCode FlxModelAddOwnedRows(FlxModel model, Mat A, PetscInt
 PETSC_INTERN PetscErrorCode FlxModelReadSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelReadSpringSection(FlxModel model, PetscInt s, const char pre[], PetscBool *isspring);
 PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
+/* Visit the spring cells (natural order) and the ground springs (in -spring_names order) of this rank:
+   fn(model, nn, nodes, Ke, Ce, ctx) with their stiffness and damping matrices (Ce NULL: no damping). Collective. */
+PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelViewSprings(FlxModel model, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode FlxModelDestroySprings(FlxModel model);

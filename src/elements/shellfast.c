@@ -1,0 +1,155 @@
+/* Element-by-element internal force of the flat shells (MITC4 quads, DKT3 triangles), FLX_EBE_LANES cells at once,
+   one SIMD lane per cell (docs/methods.md, "Performance").
+
+   A flat shell's stiffness is T^T K_l T (shell.c): T takes the global DOFs of a real node to the local DOFs of its
+   projection on the mean plane (the frame R, rows x, y, z, and the rigid link of the offset h along z:
+   u_l = (R u)_x - h (R theta)_y, v_l = (R u)_y + h (R theta)_x), and K_l, computed on the flat projection,
+   never couples the membrane DOFs (u, v and the drilling rotation theta_z) with the bending ones (w, theta_x,
+   theta_y). A cell keeps R's rows x and z (y = z x x, as shell.c builds it), its offsets and the two symmetric
+   blocks of K_l as upper triangles: 166 numbers for a quad (against 300 for the symmetric 24 x 24 global matrix and
+   about 3 x 24 x 24 for its share of the assembled rows), 99 for a triangle. The product is
+
+     u_l = T u_e, f_l = K_l u_l (the two blocks), f_e = T^T f_l:
+     per node, force R^T (f_u, f_v, f_w) and moment R^T (f_rx + h f_v, f_ry - h f_u, f_rz).
+
+   Every lane runs the same operations, so a cell's result does not depend on its batch. */
+#include <flexure/private/elementimpl.h>
+
+#define W FLX_EBE_LANES
+#if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
+#define FLX_SIMD _Pragma("omp simd")
+#else
+#define FLX_SIMD
+#endif
+
+static const int Mem[3] = {0, 1, 5}, Ben[3] = {2, 3, 4}; /* local DOFs of the membrane and bending blocks */
+
+/* Upper triangle of block (the local DOFs dofs[] of each node) of Kl into k[.][l]; the entries that couple the two
+   blocks must be zero. */
+static PetscErrorCode Pack(PetscInt nn, const PetscReal Kl[], PetscInt l, PetscReal (*km)[W], PetscReal (*kb)[W])
+{
+  const PetscInt n = 6 * nn, nb = 3 * nn;
+  PetscInt       q = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt j = i; j < nb; j++, q++) {
+      PetscInt ia = 6 * (i / 3), ja = 6 * (j / 3);
+      km[q][l] = Kl[n * (ia + Mem[i % 3]) + ja + Mem[j % 3]];
+      kb[q][l] = Kl[n * (ia + Ben[i % 3]) + ja + Ben[j % 3]];
+    }
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt j = 0; j < nb; j++) {
+      PetscInt ia = 6 * (i / 3), ja = 6 * (j / 3);
+      PetscCheck(Kl[n * (ia + Mem[i % 3]) + ja + Ben[j % 3]] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "shell kernel: the local stiffness couples membrane and bending DOFs (%" PetscInt_FMT ", %" PetscInt_FMT ")", i, j);
+    }
+  PetscFunctionReturn(0);
+}
+
+static void SetFrame(PetscInt nn, const FlxShellFrame *f, PetscInt l, PetscReal (*e1)[W], PetscReal (*e3)[W], PetscReal (*h)[W])
+{
+  for (int c = 0; c < 3; c++) {
+    e1[c][l] = f->R[c];
+    e3[c][l] = f->R[6 + c];
+  }
+  for (PetscInt a = 0; a < nn; a++)
+    h[a][l] = f->h[a];
+}
+
+PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[])
+{
+  PetscFunctionBegin;
+  SetFrame(4, f, l, b->e1, b->e3, b->h);
+  PetscCall(Pack(4, Kl, l, b->km, b->kb));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[])
+{
+  PetscFunctionBegin;
+  SetFrame(3, f, l, b->e1, b->e3, b->h);
+  PetscCall(Pack(3, Kl, l, b->km, b->kb));
+  PetscFunctionReturn(0);
+}
+
+/* y = K u for the symmetric NB x NB block whose upper triangle is k[.][l] (row by row). */
+#define SYMV(NB, k, u, y)                                           \
+  do {                                                              \
+    int q                                                      = 0; \
+    _Pragma("GCC unroll 16") for (int i = 0; i < NB; i++) y[i] = 0; \
+    _Pragma("GCC unroll 16") for (int i = 0; i < NB; i++)           \
+    {                                                               \
+      y[i] += k[q++][l] * u[i];                                     \
+      _Pragma("GCC unroll 16") for (int j = i + 1; j < NB; j++)     \
+      {                                                             \
+        const PetscReal kij = k[q++][l];                            \
+        y[i] += kij * u[j];                                         \
+        y[j] += kij * u[i];                                         \
+      }                                                             \
+    }                                                               \
+  } while (0)
+
+/* One batch of NN-node shells (a macro so that every loop bound is a constant the compiler unrolls). */
+#define SHELL_FORCE(NN)                                                                                                                        \
+  FLX_SIMD for (int l = 0; l < W; l++)                                                                                                         \
+  {                                                                                                                                            \
+    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l];                \
+    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                                    \
+    PetscReal       um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN];                                                                            \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                                       \
+    {                                                                                                                                          \
+      const PetscReal *u = x + 6 * b->gi[a][l], h = b->h[a][l];                                                                                \
+      const PetscReal  tx = x0 * u[0] + x1 * u[1] + x2 * u[2], ty = y0 * u[0] + y1 * u[1] + y2 * u[2], tz = z0 * u[0] + z1 * u[1] + z2 * u[2]; \
+      const PetscReal  rx = x0 * u[3] + x1 * u[4] + x2 * u[5], ry = y0 * u[3] + y1 * u[4] + y2 * u[5], rz = z0 * u[3] + z1 * u[4] + z2 * u[5]; \
+      um[3 * a]     = tx - h * ry;                                                                                                             \
+      um[3 * a + 1] = ty + h * rx;                                                                                                             \
+      um[3 * a + 2] = rz;                                                                                                                      \
+      ub[3 * a]     = tz;                                                                                                                      \
+      ub[3 * a + 1] = rx;                                                                                                                      \
+      ub[3 * a + 2] = ry;                                                                                                                      \
+    }                                                                                                                                          \
+    SYMV(3 * NN, b->km, um, ym);                                                                                                               \
+    SYMV(3 * NN, b->kb, ub, yb);                                                                                                               \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                                       \
+    {                                                                                                                                          \
+      const PetscReal h = b->h[a][l], fu = ym[3 * a], fv = ym[3 * a + 1], frz = ym[3 * a + 2], fw = yb[3 * a];                                 \
+      const PetscReal frx = yb[3 * a + 1] + h * fv, fry = yb[3 * a + 2] - h * fu;                                                              \
+      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                                                          \
+      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                                                          \
+      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                                                          \
+      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;                                                                                       \
+      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;                                                                                       \
+      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;                                                                                       \
+    }                                                                                                                                          \
+    if (energy) {                                                                                                                              \
+      PetscReal e = 0;                                                                                                                         \
+      _Pragma("GCC unroll 16") for (int i = 0; i < 3 * NN; i++) e += um[i] * ym[i] + ub[i] * yb[i];                                            \
+      en[l] = 0.5 * e;                                                                                                                         \
+    }                                                                                                                                          \
+  }
+
+static inline void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
+{
+  SHELL_FORCE(4)
+}
+
+static inline void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
+{
+  SHELL_FORCE(3)
+}
+
+void FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[])
+{
+  if (en)
+    QuadForce(b, x, fe, en, 1);
+  else
+    QuadForce(b, x, fe, NULL, 0);
+}
+
+void FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[])
+{
+  if (en)
+    TriForce(b, x, fe, en, 1);
+  else
+    TriForce(b, x, fe, NULL, 0);
+}

@@ -1,0 +1,719 @@
+/* Element-by-element internal force of the linear cells: f = K x without the assembled K (docs/methods.md,
+   "Performance"). The cells are grouped by kernel class (linear beams, the beams of geometry nonlinear sections
+   linearized, MITC4 quads, DKT3 triangles, and a dense class for springs and any element without a kernel of its
+   own), each class in batches of FLX_EBE_LANES cells (src/elements/beamfast.c, shellfast.c: one SIMD lane per cell,
+   the constant data precomputed), and the batches' forces are added node by node.
+
+   Summation order. Every rank holds its owned cells and the halo cells that touch its owned nodes (the mesh's local
+   cells, in natural order) and adds only the rows of its owned nodes. Within a class the cells are visited in
+   natural order and the classes in a fixed order, so every nodal sum runs over the same terms in the same order at
+   any number of ranks: the product, and the explicit histories, are bit-identical at 1, 2 and 4 ranks.
+
+   Halo exchange overlapped with the interior cells. The cells whose nodes are all owned ("far") need no ghost
+   values: they run between VecScatterBegin and VecScatterEnd of the ghost values; the others ("near") after. An
+   owned node touched by both kinds would get its sums in another order than at one rank (far cells first): its
+   contributions go to slots instead, one per (cell, node), and are summed at the end in class and natural cell
+   order, which is the one-rank order. Such nodes are one layer around the partition boundary. Near cells read
+   their nodes from a compact buffer: the owned nodes they touch (copied) and the ghosts (the scatter's target).
+
+   No allocation in the product; its arithmetic is counted (FlxEbeGetCost) for the choice between this loop and the
+   assembled product (model.c). */
+#include <flexure/private/modelimpl.h>
+#include <flexure/private/elementimpl.h>
+
+#define W FLX_EBE_LANES
+
+typedef enum {
+  CLS_BEAM,   /* beam3d of linear sections */
+  CLS_BEAMNL, /* beam3d of geometry nonlinear sections, linearized (K_0 x only) */
+  CLS_QUAD,   /* MITC4 */
+  CLS_TRI,    /* DKT3 */
+  CLS_DENSE,  /* springs, any other element: its global matrix */
+  NCLS
+} Cls;
+static const char *const ClsNames[NCLS] = {"linear beams", "co-rotational beams, linearized", "MITC4 quads", "DKT3 triangles", "springs and other cells (dense matrices)"};
+
+/* A dense cell: its matrix (6 nn square, row-major, global axes) at koff in the pool. */
+typedef struct {
+  int      nn, gi[4], si[4], own;
+  PetscInt koff;
+} Dense;
+
+/* The cells of one set (0 far, 1 near): per class the batches (or dense cells). */
+typedef struct {
+  PetscInt      n[NCLS];     /* batches (dense: cells) */
+  PetscInt      cells[NCLS]; /* cells */
+  FlxBeamBatch *beam[2];     /* CLS_BEAM, CLS_BEAMNL */
+  FlxQuadBatch *quad;
+  FlxTriBatch  *tri;
+  Dense        *dense;
+  void         *raw[4]; /* the allocations of the aligned arrays */
+} Set;
+
+struct _FlxEbe {
+  FlxModel   m;
+  PetscInt   nown, nghost;
+  Set        set[2];
+  PetscReal *kpool; /* dense matrices */
+  /* halo: compact buffer of the near cells' nodes, owned copies then ghosts */
+  PetscInt   nno, *own; /* owned nodes copied into xn[0 .. 6 nno) */
+  PetscReal *xn;
+  Vec        xg; /* xn's ghost part */
+  VecScatter sct;
+  /* slots: per mixed node its slots in class and natural order */
+  PetscInt   nslot, nmix, *mix, *mixptr, *mixslot;
+  char      *slotnl; /* the slot belongs to a CLS_BEAMNL cell */
+  PetscReal *slot;
+  PetscBool  hasnl;
+};
+
+static PetscErrorCode AlignedMalloc(size_t bytes, void **raw, void **p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc(bytes + 64, raw));
+  PetscCall(PetscMemzero(*raw, bytes + 64));
+  *p = (void *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63);
+  PetscFunctionReturn(0);
+}
+
+/* The class of local cell c (-1: none in this loop: node sets, spring cells, which the dense class gets from the
+   spring visitor). */
+static PetscErrorCode CellClass(FlxModel m, PetscInt c, int *cls)
+{
+  const FlxSection *s;
+  FlxCellType       t;
+  PetscBool         b, q, tr;
+
+  PetscFunctionBegin;
+  *cls = -1;
+  if (m->cell_section[c] < 0) PetscFunctionReturn(0);
+  s = &m->sec[m->cell_section[c]];
+  if (s->spring) PetscFunctionReturn(0);
+  PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
+  if (!s->ops[t]) PetscFunctionReturn(0);
+  PetscCall(PetscStrcmp(s->ops[t]->name, FLXELEMENTBEAM3D, &b));
+  PetscCall(PetscStrcmp(s->ops[t]->name, FLXELEMENTMITC4, &q));
+  PetscCall(PetscStrcmp(s->ops[t]->name, FLXELEMENTDKT3, &tr));
+  if (b && t == FLX_CELL_LINE2)
+    *cls = s->nonlinear ? CLS_BEAMNL : CLS_BEAM;
+  else if (q && t == FLX_CELL_QUAD4)
+    *cls = CLS_QUAD;
+  else if (tr && t == FLX_CELL_TRI3)
+    *cls = CLS_TRI;
+  else
+    *cls = CLS_DENSE;
+  PetscFunctionReturn(0);
+}
+
+/* Build state shared by the passes over the cells. */
+typedef struct {
+  FlxEbe    e;
+  int       pass; /* 0: count, 1: fill */
+  PetscInt  fill[2][NCLS];
+  char     *hasfar, *hasnear; /* owned nodes */
+  PetscInt *cmp;              /* local node -> compact near index (-1 none) */
+  PetscInt  nkpool, ntup, captup;
+  PetscInt *tup;         /* slot tuples: node, class, order, slot */
+  PetscInt  seq, ncells; /* order of a spring in the dense class (after the ncells local mesh cells) */
+} Build;
+
+/* Lane l's node indices of a cell: gather (owned node, or compact index for near cells) and scatter targets. */
+static PetscErrorCode CellIndices(Build *bd, int near, PetscInt nn, const PetscInt nodes[], int cls, PetscInt order, int gi[], int si[])
+{
+  FlxEbe e = bd->e;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nn; a++) {
+    PetscInt i = nodes[a];
+    gi[a]      = (int)(near ? bd->cmp[i] : i);
+    if (i >= e->nown)
+      si[a] = -1;
+    else if (bd->hasfar[i] && bd->hasnear[i]) { /* mixed: a slot */
+      if (bd->ntup + 1 > bd->captup) {
+        PetscInt *t;
+        bd->captup = 2 * bd->captup + 64;
+        PetscCall(PetscMalloc1(4 * bd->captup, &t));
+        if (bd->ntup) PetscCall(PetscArraycpy(t, bd->tup, 4 * bd->ntup));
+        PetscCall(PetscFree(bd->tup));
+        bd->tup = t;
+      }
+      bd->tup[4 * bd->ntup]     = i;
+      bd->tup[4 * bd->ntup + 1] = cls;
+      bd->tup[4 * bd->ntup + 2] = order;
+      bd->tup[4 * bd->ntup + 3] = e->nslot;
+      bd->ntup++;
+      si[a] = (int)(-2 - e->nslot++);
+    } else
+      si[a] = (int)i;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Count (pass 0) or store (pass 1) a mesh cell of class cls. */
+static PetscErrorCode AddCell(Build *bd, PetscInt c, int cls)
+{
+  FlxEbe                 e = bd->e;
+  FlxModel               m = e->m;
+  const PetscInt        *nodes;
+  PetscInt               nn, k, l;
+  PetscBool              owned;
+  int                    near = 0, gi[4], si[4];
+  Set                   *S;
+  const FlxSectionProps *p;
+  FlxElementOps          ops;
+  PetscReal              xyz[12];
+  char                   err[256];
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+  for (PetscInt a = 0; a < nn; a++)
+    if (nodes[a] >= e->nown) near = 1;
+  S = &e->set[near];
+  if (bd->pass == 0) {
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < e->nown) (near ? bd->hasnear : bd->hasfar)[nodes[a]] = 1;
+    S->cells[cls]++;
+    if (cls == CLS_DENSE) bd->nkpool += 36 * nn * nn;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
+  PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+  PetscCall(CellIndices(bd, near, nn, nodes, cls, c, gi, si));
+  k = bd->fill[near][cls] / W;
+  l = bd->fill[near][cls] % W;
+  bd->fill[near][cls]++;
+#define LANE(B)                         \
+  do {                                  \
+    for (PetscInt a = 0; a < nn; a++) { \
+      (B)->gi[a][l] = gi[a];            \
+      (B)->si[a][l] = si[a];            \
+    }                                   \
+    (B)->n = (int)l + 1;                \
+    if (owned) (B)->own |= 1 << l;      \
+  } while (0)
+  if (cls == CLS_BEAM || cls == CLS_BEAMNL) {
+    FlxCorotBeamData d;
+    FlxBeamBatch    *B = &S->beam[cls == CLS_BEAMNL][k];
+    PetscCall(FlxCorotBeamSetUp(xyz, p, &d, err, sizeof(err))); /* geometry checked by the assembly before */
+    FlxBeamBatchSet(B, l, &d);
+    LANE(B);
+  } else if (cls == CLS_QUAD || cls == CLS_TRI) {
+    FlxShellFrame f;
+    PetscReal     Kl[576];
+    if (cls == CLS_QUAD) {
+      FlxQuadBatch *B = &S->quad[k];
+      PetscCall(FlxMITC4LocalStiffness(xyz, p, &f, Kl, err, sizeof(err)));
+      PetscCall(FlxQuadBatchSet(B, l, &f, Kl));
+      LANE(B);
+    } else {
+      FlxTriBatch *B = &S->tri[k];
+      PetscCall(FlxDKT3LocalStiffness(xyz, p, &f, Kl, err, sizeof(err)));
+      PetscCall(FlxTriBatchSet(B, l, &f, Kl));
+      LANE(B);
+    }
+  } else {
+    Dense *d = &S->dense[bd->fill[near][cls] - 1];
+    PetscCall(ops->stiffness(xyz, p, e->kpool + bd->nkpool, err, sizeof(err)));
+    d->nn   = (int)nn;
+    d->koff = bd->nkpool;
+    d->own  = owned ? 1 : 0;
+    for (PetscInt a = 0; a < nn; a++) {
+      d->gi[a] = gi[a];
+      d->si[a] = si[a];
+    }
+    bd->nkpool += 36 * nn * nn;
+  }
+#undef LANE
+  PetscFunctionReturn(0);
+}
+
+/* Spring visitor: springs and ground springs are dense cells (their stiffness only; dampers are C_d's). */
+static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  Build    *bd   = (Build *)ctx;
+  FlxEbe    e    = bd->e;
+  PetscBool any  = PETSC_FALSE;
+  int       near = 0, gi[4], si[4];
+  Set      *S;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nn; a++) {
+    if (nodes[a] >= e->nown)
+      near = 1;
+    else
+      any = PETSC_TRUE;
+  }
+  if (!any) PetscFunctionReturn(0);
+  S = &e->set[near];
+  if (bd->pass == 0) {
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < e->nown) (near ? bd->hasnear : bd->hasfar)[nodes[a]] = 1;
+    S->cells[CLS_DENSE]++;
+    bd->nkpool += 36 * nn * nn;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(CellIndices(bd, near, nn, nodes, CLS_DENSE, bd->ncells + bd->seq++, gi, si)); /* after the mesh cells */
+  {
+    Dense *d = &S->dense[bd->fill[near][CLS_DENSE]++];
+    d->nn    = (int)nn;
+    d->koff  = bd->nkpool;
+    d->own   = nodes[0] < e->nown; /* its strain energy counts on the rank of its first node */
+    for (PetscInt a = 0; a < nn; a++) {
+      d->gi[a] = gi[a];
+      d->si[a] = si[a];
+    }
+    PetscCall(PetscArraycpy(e->kpool + bd->nkpool, Ke, 36 * nn * nn));
+    bd->nkpool += 36 * nn * nn;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The free lanes of each set's last batch repeat its first cell, never added. */
+#define PAD(B, nn)                          \
+  do {                                      \
+    for (PetscInt l = (B)->n; l < W; l++) { \
+      for (int a = 0; a < nn; a++) {        \
+        (B)->gi[a][l] = (B)->gi[a][0];      \
+        (B)->si[a][l] = -1;                 \
+      }                                     \
+    }                                       \
+  } while (0)
+
+static void PadBeam(FlxBeamBatch *B)
+{
+  for (PetscInt l = B->n; l < W; l++) {
+    B->il[l] = B->il[0];
+    for (int c = 0; c < 3; c++) {
+      B->e1[c][l] = B->e1[c][0];
+      B->e3[c][l] = B->e3[c][0];
+    }
+    for (int c = 0; c < 6; c++)
+      B->k[c][l] = B->k[c][0];
+  }
+  PAD(B, 2);
+}
+
+static void PadQuad(FlxQuadBatch *B)
+{
+  for (PetscInt l = B->n; l < W; l++) {
+    for (int c = 0; c < 3; c++) {
+      B->e1[c][l] = B->e1[c][0];
+      B->e3[c][l] = B->e3[c][0];
+    }
+    for (int c = 0; c < 4; c++)
+      B->h[c][l] = B->h[c][0];
+    for (int c = 0; c < FLX_QUAD_NK; c++) {
+      B->km[c][l] = B->km[c][0];
+      B->kb[c][l] = B->kb[c][0];
+    }
+  }
+  PAD(B, 4);
+}
+
+static void PadTri(FlxTriBatch *B)
+{
+  for (PetscInt l = B->n; l < W; l++) {
+    for (int c = 0; c < 3; c++) {
+      B->e1[c][l] = B->e1[c][0];
+      B->e3[c][l] = B->e3[c][0];
+      B->h[c][l]  = B->h[c][0];
+    }
+    for (int c = 0; c < FLX_TRI_NK; c++) {
+      B->km[c][l] = B->km[c][0];
+      B->kb[c][l] = B->kb[c][0];
+    }
+  }
+  PAD(B, 3);
+}
+
+static int CompareTuple(const void *a, const void *b)
+{
+  const PetscInt *x = (const PetscInt *)a, *y = (const PetscInt *)b;
+  for (int k = 0; k < 3; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+/* Visit every cell of the loop (mesh cells in natural order, then the springs). */
+static PetscErrorCode Pass(Build *bd)
+{
+  FlxModel m = bd->e->m;
+  PetscInt nc;
+
+  PetscFunctionBegin;
+  bd->nkpool = 0;
+  bd->seq    = 0;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  bd->ncells = nc;
+  for (PetscInt c = 0; c < nc; c++) {
+    int cls;
+    PetscCall(CellClass(m, c, &cls));
+    if (cls >= 0) PetscCall(AddCell(bd, c, cls));
+  }
+  PetscCall(FlxModelVisitSprings(m, AddSpring, bd));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
+{
+  FlxEbe          e;
+  Build           bd;
+  PetscInt        nloc, rstart;
+  const PetscInt *l2g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&e));
+  e->m = m;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &e->nown, &e->nghost, NULL));
+  PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
+  PetscCall(FlxMeshGetNodeLayout(m->mesh, NULL, &rstart));
+  for (PetscInt i = 0; i < e->nown; i++) /* x's local array holds the owned nodes in local order */
+    PetscCheck(l2g[i] == rstart + i, PETSC_COMM_SELF, PETSC_ERR_PLIB, "element loop: owned node %" PetscInt_FMT " is not in local order in the DOF vector", i);
+  nloc = e->nown + e->nghost;
+  PetscCall(PetscMemzero(&bd, sizeof(bd)));
+  bd.e = e;
+  PetscCall(PetscCalloc3(e->nown + 1, &bd.hasfar, e->nown + 1, &bd.hasnear, nloc + 1, &bd.cmp));
+  PetscCall(Pass(&bd)); /* count; which owned nodes far and near cells touch */
+  for (PetscInt i = 0; i < nloc; i++)
+    bd.cmp[i] = -1;
+  for (int s = 0; s < 2; s++) { /* allocate */
+    Set *S = &e->set[s];
+    for (int c = 0; c < NCLS; c++)
+      S->n[c] = c == CLS_DENSE ? S->cells[c] : (S->cells[c] + W - 1) / W;
+    PetscCall(AlignedMalloc(sizeof(FlxBeamBatch) * (S->n[CLS_BEAM] + 1), &S->raw[0], (void **)&S->beam[0]));
+    PetscCall(AlignedMalloc(sizeof(FlxBeamBatch) * (S->n[CLS_BEAMNL] + 1), &S->raw[1], (void **)&S->beam[1]));
+    PetscCall(AlignedMalloc(sizeof(FlxQuadBatch) * (S->n[CLS_QUAD] + 1), &S->raw[2], (void **)&S->quad));
+    PetscCall(AlignedMalloc(sizeof(FlxTriBatch) * (S->n[CLS_TRI] + 1), &S->raw[3], (void **)&S->tri));
+    PetscCall(PetscCalloc1(S->n[CLS_DENSE] + 1, &S->dense));
+  }
+  e->hasnl = (PetscBool)(e->set[0].cells[CLS_BEAMNL] + e->set[1].cells[CLS_BEAMNL] > 0);
+  PetscCall(PetscMalloc1(bd.nkpool + 1, &e->kpool));
+  /* compact numbering of the near cells' nodes: the owned ones they touch, then every ghost */
+  for (PetscInt i = 0; i < e->nown; i++)
+    if (bd.hasnear[i]) e->nno++;
+  PetscCall(PetscMalloc1(e->nno + 1, &e->own));
+  e->nno = 0;
+  for (PetscInt i = 0; i < e->nown; i++)
+    if (bd.hasnear[i]) {
+      bd.cmp[i]        = e->nno;
+      e->own[e->nno++] = i;
+    }
+  for (PetscInt g = 0; g < e->nghost; g++)
+    bd.cmp[e->nown + g] = e->nno + g;
+  bd.pass = 1;
+  PetscCall(Pass(&bd)); /* fill */
+  for (int s = 0; s < 2; s++) {
+    Set *S = &e->set[s];
+    if (S->n[CLS_BEAM]) PadBeam(&S->beam[0][S->n[CLS_BEAM] - 1]);
+    if (S->n[CLS_BEAMNL]) PadBeam(&S->beam[1][S->n[CLS_BEAMNL] - 1]);
+    if (S->n[CLS_QUAD]) PadQuad(&S->quad[S->n[CLS_QUAD] - 1]);
+    if (S->n[CLS_TRI]) PadTri(&S->tri[S->n[CLS_TRI] - 1]);
+  }
+  /* slots of the mixed nodes, in class and natural order */
+  qsort(bd.tup, bd.ntup, 4 * sizeof(PetscInt), CompareTuple);
+  PetscCall(PetscMalloc1(6 * e->nslot + 1, &e->slot));
+  PetscCall(PetscMalloc1(e->nslot + 1, &e->slotnl));
+  PetscCall(PetscMalloc3(bd.ntup + 1, &e->mix, bd.ntup + 1, &e->mixptr, bd.ntup + 1, &e->mixslot));
+  e->mixptr[0] = 0;
+  for (PetscInt t = 0; t < bd.ntup; t++) {
+    if (!t || bd.tup[4 * t] != bd.tup[4 * (t - 1)]) {
+      e->mix[e->nmix]        = bd.tup[4 * t];
+      e->mixptr[e->nmix + 1] = e->mixptr[e->nmix];
+      e->nmix++;
+    }
+    e->mixslot[e->mixptr[e->nmix]++] = bd.tup[4 * t + 3];
+    e->slotnl[bd.tup[4 * t + 3]]     = (char)(bd.tup[4 * t + 1] == CLS_BEAMNL);
+  }
+  /* halo */
+  PetscCall(PetscMalloc1(6 * (e->nno + e->nghost) + 1, &e->xn));
+  if (e->nghost) {
+    IS is;
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 6, 6 * e->nghost, e->xn + 6 * e->nno, &e->xg));
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, e->nghost, l2g + e->nown, PETSC_COPY_VALUES, &is));
+    PetscCall(VecScatterCreate(m->mass, is, e->xg, NULL, &e->sct));
+    PetscCall(ISDestroy(&is));
+  }
+  PetscCall(PetscFree(bd.tup));
+  PetscCall(PetscFree3(bd.hasfar, bd.hasnear, bd.cmp));
+  *out = e;
+  PetscFunctionReturn(0);
+}
+
+/* f[si] += fe (nn nodes of the n lanes), slots stored. */
+static inline void Scatter(int nn, int n, const int si[][W], const PetscReal fe[][W], PetscReal *restrict f, PetscReal *restrict slot)
+{
+  for (int l = 0; l < n; l++)
+    for (int a = 0; a < nn; a++) {
+      const int t = si[a][l];
+      if (t >= 0) {
+        PetscReal *d = f + 6 * t;
+        d[0] += fe[6 * a][l];
+        d[1] += fe[6 * a + 1][l];
+        d[2] += fe[6 * a + 2][l];
+        d[3] += fe[6 * a + 3][l];
+        d[4] += fe[6 * a + 4][l];
+        d[5] += fe[6 * a + 5][l];
+      } else if (t < -1) {
+        PetscReal *d = slot + 6 * (-2 - t);
+        for (int c = 0; c < 6; c++)
+          d[c] = fe[6 * a + c][l];
+      }
+    }
+}
+
+static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
+{
+  for (int l = 0; l < n; l++)
+    if (own >> l & 1) *esum += en[l];
+}
+
+/* The cells of one set, class by class. */
+static void RunSet(FlxEbe e, const Set *S, PetscBool all, const PetscReal *x, PetscReal *f, PetscReal *esum)
+{
+  PetscReal fe[24][W], en[W], *enp = esum ? en : NULL;
+
+  for (int b = 0; b < 2; b++) {
+    if (b == 1 && !all) continue;
+    for (PetscInt k = 0; k < S->n[b]; k++) {
+      const FlxBeamBatch *B = &S->beam[b][k];
+      FlxBeamBatchForce(B, x, fe, enp);
+      Scatter(2, B->n, B->si, fe, f, e->slot);
+      if (esum) Energy(B->n, B->own, en, esum);
+    }
+  }
+  for (PetscInt k = 0; k < S->n[CLS_QUAD]; k++) {
+    const FlxQuadBatch *B = &S->quad[k];
+    FlxQuadBatchForce(B, x, fe, enp);
+    Scatter(4, B->n, B->si, fe, f, e->slot);
+    if (esum) Energy(B->n, B->own, en, esum);
+  }
+  for (PetscInt k = 0; k < S->n[CLS_TRI]; k++) {
+    const FlxTriBatch *B = &S->tri[k];
+    FlxTriBatchForce(B, x, fe, enp);
+    Scatter(3, B->n, B->si, fe, f, e->slot);
+    if (esum) Energy(B->n, B->own, en, esum);
+  }
+  for (PetscInt k = 0; k < S->n[CLS_DENSE]; k++) { /* scalar: few cells */
+    const Dense     *d = &S->dense[k];
+    const PetscReal *K = e->kpool + d->koff;
+    const int        n = 6 * d->nn;
+    PetscReal        u[24], y[24], en1 = 0;
+    for (int a = 0; a < d->nn; a++)
+      for (int c = 0; c < 6; c++)
+        u[6 * a + c] = x[6 * d->gi[a] + c];
+    for (int i = 0; i < n; i++) {
+      PetscReal s = 0;
+      for (int j = 0; j < n; j++)
+        s += K[n * i + j] * u[j];
+      y[i] = s;
+      en1 += 0.5 * u[i] * s;
+    }
+    for (int a = 0; a < d->nn; a++) {
+      const int t = d->si[a];
+      if (t >= 0)
+        for (int c = 0; c < 6; c++)
+          f[6 * t + c] += y[6 * a + c];
+      else if (t < -1)
+        for (int c = 0; c < 6; c++)
+          e->slot[6 * (-2 - t) + c] = y[6 * a + c];
+    }
+    if (esum && d->own) *esum += en1;
+  }
+}
+
+PetscErrorCode FlxEbeApply(FlxEbe e, Vec x, Vec f, PetscBool all, PetscReal *energy)
+{
+  const PetscScalar *xa;
+  PetscScalar       *fa;
+  PetscReal          esum = 0, *ep = energy ? &esum : NULL;
+
+  PetscFunctionBegin;
+  if (e->sct) PetscCall(VecScatterBegin(e->sct, x, e->xg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(f, &fa));
+  PetscCall(PetscArrayzero(fa, 6 * e->nown));
+  RunSet(e, &e->set[0], all, xa, fa, ep); /* far cells, while the ghost values travel */
+  for (PetscInt k = 0; k < e->nno; k++)
+    for (int c = 0; c < 6; c++)
+      e->xn[6 * k + c] = xa[6 * e->own[k] + c];
+  if (e->sct) PetscCall(VecScatterEnd(e->sct, x, e->xg, INSERT_VALUES, SCATTER_FORWARD));
+  RunSet(e, &e->set[1], all, e->xn, fa, ep); /* near cells */
+  for (PetscInt k = 0; k < e->nmix; k++) {   /* mixed nodes: their slots in the one-rank order */
+    PetscReal s[6] = {0, 0, 0, 0, 0, 0};
+    for (PetscInt q = e->mixptr[k]; q < e->mixptr[k + 1]; q++) {
+      const PetscInt j = e->mixslot[q];
+      if (!all && e->slotnl[j]) continue;
+      for (int c = 0; c < 6; c++)
+        s[c] += e->slot[6 * j + c];
+    }
+    for (int c = 0; c < 6; c++)
+      fa[6 * e->mix[k] + c] = s[c];
+  }
+  PetscCall(VecRestoreArrayWrite(f, &fa));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (energy) *energy = esum;
+  {
+    PetscReal bytes, flops;
+    PetscCall(FlxEbeGetCost(e, all, &bytes, &flops));
+    PetscCall(PetscLogFlops(flops));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeHasNonlinear(FlxEbe e, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = e->hasnl;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeGetCost(FlxEbe e, PetscBool all, PetscReal *bytes, PetscReal *flops)
+{
+  PetscReal b = 16.0 * 6 * e->nown, fl = 0; /* x read, f written */
+
+  PetscFunctionBegin;
+  for (int s = 0; s < 2; s++) {
+    const Set *S = &e->set[s];
+    for (int c = 0; c < NCLS; c++) {
+      PetscReal n = (PetscReal)S->cells[c];
+      if (c == CLS_BEAMNL && !all) continue;
+      switch (c) {
+      case CLS_BEAM:
+      case CLS_BEAMNL:
+        b += n * FLX_BEAM_BYTES;
+        fl += n * FLX_BEAM_FLOPS;
+        break;
+      case CLS_QUAD:
+        b += n * FLX_QUAD_BYTES;
+        fl += n * FLX_QUAD_FLOPS;
+        break;
+      case CLS_TRI:
+        b += n * FLX_TRI_BYTES;
+        fl += n * FLX_TRI_FLOPS;
+        break;
+      default:
+        break;
+      }
+    }
+    for (PetscInt k = 0; k < S->n[CLS_DENSE]; k++) {
+      PetscReal n = 6 * S->dense[k].nn;
+      b += 8 * n * n + 8 * S->dense[k].nn;
+      fl += 2 * n * n;
+    }
+  }
+  *bytes = b;
+  *flops = fl;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeGetCounts(FlxEbe e, PetscInt counts[5])
+{
+  PetscFunctionBegin;
+  for (int c = 0; c < NCLS; c++)
+    counts[c] = e->set[0].cells[c] + e->set[1].cells[c];
+  PetscFunctionReturn(0);
+}
+
+const char *FlxEbeClassName(PetscInt c)
+{
+  return c >= 0 && c < NCLS ? ClsNames[c] : NULL;
+}
+
+PetscErrorCode FlxEbeGetHalo(FlxEbe e, PetscInt *near, PetscInt *mixed)
+{
+  PetscFunctionBegin;
+  *near = 0;
+  for (int c = 0; c < NCLS; c++)
+    *near += e->set[1].cells[c];
+  *mixed = e->nmix;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeDestroy(FlxEbe *ep)
+{
+  FlxEbe e = *ep;
+
+  PetscFunctionBegin;
+  if (!e) PetscFunctionReturn(0);
+  for (int s = 0; s < 2; s++) {
+    for (int k = 0; k < 4; k++)
+      PetscCall(PetscFree(e->set[s].raw[k]));
+    PetscCall(PetscFree(e->set[s].dense));
+  }
+  PetscCall(PetscFree(e->kpool));
+  PetscCall(PetscFree(e->own));
+  PetscCall(PetscFree(e->xn));
+  PetscCall(VecDestroy(&e->xg));
+  PetscCall(VecScatterDestroy(&e->sct));
+  PetscCall(PetscFree(e->slot));
+  PetscCall(PetscFree(e->slotnl));
+  PetscCall(PetscFree3(e->mix, e->mixptr, e->mixslot));
+  PetscCall(PetscFree(e));
+  *ep = NULL;
+  PetscFunctionReturn(0);
+}
+
+const char *const FlxInternalForcePaths[] = {"auto", "elements", "assembled", "FlxInternalForcePath", "FLX_FINT_", NULL};
+
+/* Time of a product on the roofline, in units of bytes at the machine's bandwidth: max(bytes, flops / balance). */
+static PetscReal Roofline(PetscReal bytes, PetscReal flops, PetscReal balance)
+{
+  return PetscMax(bytes, flops / balance);
+}
+
+PetscErrorCode FlxModelChooseInternalForce(FlxModel m)
+{
+  PetscInt        nown;
+  const PetscInt *dnz, *onz;
+  PetscReal       c[4] = {0, 0, 0, 0}, blocks = 0;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
+  for (PetscInt i = 0; i < nown; i++)
+    blocks += dnz[i] + onz[i];
+  c[2] = blocks * (36 * sizeof(PetscScalar) + sizeof(PetscInt)) + (nown + 1) * sizeof(PetscInt) + 16.0 * 6 * nown; /* values, column indices, row starts; x and f */
+  c[3] = 72 * blocks;
+  if (m->fint_type != 2) {
+    PetscCall(FlxEbeCreate(m, &m->ebe));
+    PetscCall(FlxEbeGetCost(m->ebe, PETSC_FALSE, &c[0], &c[1]));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 4, MPIU_REAL, MPIU_SUM, m->comm));
+  m->fint.ebytes             = c[0];
+  m->fint.eflops             = c[1];
+  m->fint.kbytes             = c[2];
+  m->fint.kflops             = c[3];
+  m->fint.chosen_by_roofline = (PetscBool)(m->fint_type == 0);
+  if (m->fint_type == 0 && Roofline(c[0], c[1], m->balance) > Roofline(c[2], c[3], m->balance)) PetscCall(FlxEbeDestroy(&m->ebe));
+  if (!m->ebe) PetscCall(FlxModelAssembleStiffness(m));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelViewInternalForce(FlxModel m, PetscViewer viewer)
+{
+  PetscInt  N, counts[NCLS] = {0};
+  PetscReal B         = m->balance, te, tk;
+  char      list[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(m->mass, &N));
+  if (m->ebe) {
+    PetscCall(FlxEbeGetCounts(m->ebe, counts));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, counts, NCLS, MPIU_INT, MPI_SUM, m->comm));
+    for (int k = 0; k < NCLS; k++) {
+      char one[128];
+      if (!counts[k]) continue;
+      PetscCall(PetscSNPrintf(one, sizeof(one), "%s%s %" PetscInt_FMT, list[0] ? ", " : "", ClsNames[k], counts[k]));
+      FlxStrlcat(list, one, sizeof(list));
+    }
+  }
+  te = Roofline(m->fint.ebytes, m->fint.eflops, B);
+  tk = Roofline(m->fint.kbytes, m->fint.kflops, B);
+  if (m->ebe)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: element by element (%s; cells counted on every rank that holds them), K assembled only when a solve needs it (%s)\n", list, m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force elements"));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: assembled stiffness K (%s)\n", m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force assembled"));
+  if (m->fint.ebytes > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  roofline of one product per DOF: elements %.0f B, %.0f flops (%.2f flops/B), assembled %.0f B, %.0f flops (%.2f flops/B); machine balance %g flops/B (-model_machine_balance): elements %s bound, estimated %.2f x the assembled product\n", (double)(m->fint.ebytes / N), (double)(m->fint.eflops / N), (double)(m->fint.eflops / m->fint.ebytes), (double)(m->fint.kbytes / N), (double)(m->fint.kflops / N), (double)(m->fint.kflops / m->fint.kbytes), (double)B, m->fint.eflops / m->fint.ebytes > B ? "compute" : "memory", (double)(te / tk)));
+  PetscFunctionReturn(0);
+}
