@@ -32,6 +32,10 @@ PETSC_EXTERN size_t FlxStrlcat(char s[], const char t[], size_t n);
 /* Parse a comma-separated list of reals, e.g. "1,0.5" or "4/3,1/2" (fractions allowed). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok);
 
+/* Memory of the processes of comm, summed over them (bytes): heap in use now (glibc's mallinfo2: arena and mmapped
+   blocks; 0 elsewhere) and the peak resident set size. Collective. */
+PETSC_EXTERN PetscErrorCode FlxMemoryUsage(MPI_Comm comm, PetscReal *heap, PetscReal *peak);
+
 /* Eigenvalues of a small dense symmetric matrix (row-major, n x n), ascending, by cyclic Jacobi. A is overwritten. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[]);
 

@@ -53,8 +53,29 @@ PETSC_EXTERN PetscErrorCode FlxModelGetSystem(FlxModel model, FlxSystem *sys);
 PETSC_EXTERN PetscErrorCode FlxModelCreateVector(FlxModel model, Vec *v);
 /* Initial displacement and velocity from the -ic_ options (zero on prescribed DOFs). Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetInitialConditions(FlxModel model, Vec x, Vec v);
-/* Assembled stiffness, without constraints (MPIBAIJ, block size 6); do not change it in place. Not collective. */
+/* Assembled stiffness, without constraints (MPIBAIJ, block size 6; assembled on the first request when the internal
+   force runs element by element); do not change it in place. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetStiffness(FlxModel model, Mat *K);
+/* How the internal force of the linear cells is computed (-model_internal_force): element by element (no assembled K)
+   or through the assembled stiffness; auto chooses by the roofline of both. */
+typedef enum {
+  FLX_FINT_AUTO,
+  FLX_FINT_ELEMENTS,
+  FLX_FINT_ASSEMBLED
+} FlxInternalForcePath;
+/* The path the model chose at set-up. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxModelGetInternalForcePath(FlxModel model, FlxInternalForcePath *path);
+/* y = K x over the linear cells and springs through path (elements: the element loop, built on first use;
+   assembled: the deterministic product with K, assembled on first use), whatever path the model runs on; both sum in
+   natural order (the same bits at any number of ranks). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelMultStiffness(FlxModel model, FlxInternalForcePath path, Vec x, Vec y);
+/* The roofline of one product K x (global sums): bytes read and written and flops of the element loop and of the
+   assembled product, and the element loop's time with its data in cache (the slowest rank's; its compute bound,
+   measured now, a fraction of a second; 0 without the loop). Collective. */
+typedef struct {
+  PetscReal ebytes, eflops, kbytes, kflops, ecompute;
+} FlxInternalForceRoofline;
+PETSC_EXTERN PetscErrorCode FlxModelGetInternalForceRoofline(FlxModel model, PetscBool measure, FlxInternalForceRoofline *r);
 /* Consistent mass, assembled on first request. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetConsistentMass(FlxModel model, Mat *M);
 /* A vector in natural (file) node order, 6 per node, for output. Collective. */

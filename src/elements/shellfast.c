@@ -90,50 +90,51 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
   } while (0)
 
 /* One batch of NN-node shells (a macro so that every loop bound is a constant the compiler unrolls). */
-#define SHELL_FORCE(NN)                                                                                                                        \
-  FLX_SIMD for (int l = 0; l < W; l++)                                                                                                         \
-  {                                                                                                                                            \
-    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l];                \
-    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                                    \
-    PetscReal       um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN];                                                                            \
-    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                                       \
-    {                                                                                                                                          \
-      const PetscReal *u = x + 6 * b->gi[a][l], h = b->h[a][l];                                                                                \
-      const PetscReal  tx = x0 * u[0] + x1 * u[1] + x2 * u[2], ty = y0 * u[0] + y1 * u[1] + y2 * u[2], tz = z0 * u[0] + z1 * u[1] + z2 * u[2]; \
-      const PetscReal  rx = x0 * u[3] + x1 * u[4] + x2 * u[5], ry = y0 * u[3] + y1 * u[4] + y2 * u[5], rz = z0 * u[3] + z1 * u[4] + z2 * u[5]; \
-      um[3 * a]     = tx - h * ry;                                                                                                             \
-      um[3 * a + 1] = ty + h * rx;                                                                                                             \
-      um[3 * a + 2] = rz;                                                                                                                      \
-      ub[3 * a]     = tz;                                                                                                                      \
-      ub[3 * a + 1] = rx;                                                                                                                      \
-      ub[3 * a + 2] = ry;                                                                                                                      \
-    }                                                                                                                                          \
-    SYMV(3 * NN, b->km, um, ym);                                                                                                               \
-    SYMV(3 * NN, b->kb, ub, yb);                                                                                                               \
-    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                                       \
-    {                                                                                                                                          \
-      const PetscReal h = b->h[a][l], fu = ym[3 * a], fv = ym[3 * a + 1], frz = ym[3 * a + 2], fw = yb[3 * a];                                 \
-      const PetscReal frx = yb[3 * a + 1] + h * fv, fry = yb[3 * a + 2] - h * fu;                                                              \
-      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                                                          \
-      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                                                          \
-      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                                                          \
-      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;                                                                                       \
-      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;                                                                                       \
-      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;                                                                                       \
-    }                                                                                                                                          \
-    if (energy) {                                                                                                                              \
-      PetscReal e = 0;                                                                                                                         \
-      _Pragma("GCC unroll 16") for (int i = 0; i < 3 * NN; i++) e += um[i] * ym[i] + ub[i] * yb[i];                                            \
-      en[l] = 0.5 * e;                                                                                                                         \
-    }                                                                                                                                          \
+#define SHELL_FORCE(NN)                                                                                                         \
+  FLX_SIMD for (int l = 0; l < W; l++)                                                                                          \
+  {                                                                                                                             \
+    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
+    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                     \
+    PetscReal       um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN];                                                             \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                        \
+    {                                                                                                                           \
+      const long      i = 6 * b->gi[a][l]; /* an index, not a pointer: GCC vectorizes the gathers */                            \
+      const PetscReal h = b->h[a][l], u0 = x[i], u1 = x[i + 1], u2 = x[i + 2], u3 = x[i + 3], u4 = x[i + 4], u5 = x[i + 5];     \
+      const PetscReal tx = x0 * u0 + x1 * u1 + x2 * u2, ty = y0 * u0 + y1 * u1 + y2 * u2, tz = z0 * u0 + z1 * u1 + z2 * u2;     \
+      const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5, rz = z0 * u3 + z1 * u4 + z2 * u5;     \
+      um[3 * a]     = tx - h * ry;                                                                                              \
+      um[3 * a + 1] = ty + h * rx;                                                                                              \
+      um[3 * a + 2] = rz;                                                                                                       \
+      ub[3 * a]     = tz;                                                                                                       \
+      ub[3 * a + 1] = rx;                                                                                                       \
+      ub[3 * a + 2] = ry;                                                                                                       \
+    }                                                                                                                           \
+    SYMV(3 * NN, b->km, um, ym);                                                                                                \
+    SYMV(3 * NN, b->kb, ub, yb);                                                                                                \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                        \
+    {                                                                                                                           \
+      const PetscReal h = b->h[a][l], fu = ym[3 * a], fv = ym[3 * a + 1], frz = ym[3 * a + 2], fw = yb[3 * a];                  \
+      const PetscReal frx = yb[3 * a + 1] + h * fv, fry = yb[3 * a + 2] - h * fu;                                               \
+      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                                           \
+      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                                           \
+      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                                           \
+      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;                                                                        \
+      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;                                                                        \
+      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;                                                                        \
+    }                                                                                                                           \
+    if (energy) {                                                                                                               \
+      PetscReal e = 0;                                                                                                          \
+      _Pragma("GCC unroll 16") for (int i = 0; i < 3 * NN; i++) e += um[i] * ym[i] + ub[i] * yb[i];                             \
+      en[l] = 0.5 * e;                                                                                                          \
+    }                                                                                                                           \
   }
 
-static inline void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
+static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
   SHELL_FORCE(4)
 }
 
-static inline void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
+static inline __attribute__((always_inline)) void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
   SHELL_FORCE(3)
 }

@@ -107,7 +107,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
 PetscErrorCode FlxModelApplyStiffness(FlxModel m, Vec x, Vec f)
 {
   PetscFunctionBegin;
-  if (m->ebe)
+  if (m->fint_elements)
     PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, NULL));
   else
     PetscCall(FlxKMultApply(m->kmult, x, f));
@@ -117,7 +117,7 @@ PetscErrorCode FlxModelApplyStiffness(FlxModel m, Vec x, Vec f)
 PetscErrorCode FlxModelApplyInitialStiffness(FlxModel m, Vec x, Vec f)
 {
   PetscFunctionBegin;
-  if (m->ebe)
+  if (m->fint_elements)
     PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_TRUE, NULL));
   else
     PetscCall(FlxKMultApply(m->kmult, x, f));

@@ -65,6 +65,7 @@ struct _FlxEbe {
   char      *slotnl; /* the slot belongs to a CLS_BEAMNL cell */
   PetscReal *slot;
   PetscBool  hasnl;
+  PetscInt   owned[NCLS]; /* owned cells per class (springs: those whose first node is owned) */
 };
 
 static PetscErrorCode AlignedMalloc(size_t bytes, void **raw, void **p)
@@ -179,6 +180,7 @@ static PetscErrorCode AddCell(Build *bd, PetscInt c, int cls)
   PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
   PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
   PetscCall(CellIndices(bd, near, nn, nodes, cls, c, gi, si));
+  if (owned) e->owned[cls]++;
   k = bd->fill[near][cls] / W;
   l = bd->fill[near][cls] % W;
   bd->fill[near][cls]++;
@@ -258,6 +260,7 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
     d->nn    = (int)nn;
     d->koff  = bd->nkpool;
     d->own   = nodes[0] < e->nown; /* its strain energy counts on the rank of its first node */
+    e->owned[CLS_DENSE] += d->own;
     for (PetscInt a = 0; a < nn; a++) {
       d->gi[a] = gi[a];
       d->si[a] = si[a];
@@ -467,34 +470,44 @@ static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
     if (own >> l & 1) *esum += en[l];
 }
 
-/* The cells of one set, class by class. */
-static void RunSet(FlxEbe e, const Set *S, PetscBool all, const PetscReal *x, PetscReal *f, PetscReal *esum)
+/* Batches k0 .. k1 - 1 of a class of a set. */
+static void RunBeams(FlxEbe e, const FlxBeamBatch *B, PetscInt k0, PetscInt k1, const PetscReal *x, PetscReal *f, PetscReal *esum)
 {
-  PetscReal fe[24][W], en[W], *enp = esum ? en : NULL;
+  PetscReal fe[12][W], en[W];
 
-  for (int b = 0; b < 2; b++) {
-    if (b == 1 && !all) continue;
-    for (PetscInt k = 0; k < S->n[b]; k++) {
-      const FlxBeamBatch *B = &S->beam[b][k];
-      FlxBeamBatchForce(B, x, fe, enp);
-      Scatter(2, B->n, B->si, fe, f, e->slot);
-      if (esum) Energy(B->n, B->own, en, esum);
-    }
+  for (PetscInt k = k0; k < k1; k++) {
+    FlxBeamBatchForce(&B[k], x, fe, esum ? en : NULL);
+    Scatter(2, B[k].n, B[k].si, fe, f, e->slot);
+    if (esum) Energy(B[k].n, B[k].own, en, esum);
   }
-  for (PetscInt k = 0; k < S->n[CLS_QUAD]; k++) {
-    const FlxQuadBatch *B = &S->quad[k];
-    FlxQuadBatchForce(B, x, fe, enp);
-    Scatter(4, B->n, B->si, fe, f, e->slot);
-    if (esum) Energy(B->n, B->own, en, esum);
+}
+
+static void RunQuads(FlxEbe e, const FlxQuadBatch *B, PetscInt k0, PetscInt k1, const PetscReal *x, PetscReal *f, PetscReal *esum)
+{
+  PetscReal fe[24][W], en[W];
+
+  for (PetscInt k = k0; k < k1; k++) {
+    FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL);
+    Scatter(4, B[k].n, B[k].si, fe, f, e->slot);
+    if (esum) Energy(B[k].n, B[k].own, en, esum);
   }
-  for (PetscInt k = 0; k < S->n[CLS_TRI]; k++) {
-    const FlxTriBatch *B = &S->tri[k];
-    FlxTriBatchForce(B, x, fe, enp);
-    Scatter(3, B->n, B->si, fe, f, e->slot);
-    if (esum) Energy(B->n, B->own, en, esum);
+}
+
+static void RunTris(FlxEbe e, const FlxTriBatch *B, PetscInt k0, PetscInt k1, const PetscReal *x, PetscReal *f, PetscReal *esum)
+{
+  PetscReal fe[18][W], en[W];
+
+  for (PetscInt k = k0; k < k1; k++) {
+    FlxTriBatchForce(&B[k], x, fe, esum ? en : NULL);
+    Scatter(3, B[k].n, B[k].si, fe, f, e->slot);
+    if (esum) Energy(B[k].n, B[k].own, en, esum);
   }
-  for (PetscInt k = 0; k < S->n[CLS_DENSE]; k++) { /* scalar: few cells */
-    const Dense     *d = &S->dense[k];
+}
+
+static void RunDense(FlxEbe e, const Dense *D, PetscInt k0, PetscInt k1, const PetscReal *x, PetscReal *f, PetscReal *esum)
+{
+  for (PetscInt k = k0; k < k1; k++) { /* scalar: few cells */
+    const Dense     *d = &D[k];
     const PetscReal *K = e->kpool + d->koff;
     const int        n = 6 * d->nn;
     PetscReal        u[24], y[24], en1 = 0;
@@ -519,6 +532,63 @@ static void RunSet(FlxEbe e, const Set *S, PetscBool all, const PetscReal *x, Pe
     }
     if (esum && d->own) *esum += en1;
   }
+}
+
+/* The cells of one set, class by class. */
+static void RunSet(FlxEbe e, const Set *S, PetscBool all, const PetscReal *x, PetscReal *f, PetscReal *esum)
+{
+  RunBeams(e, S->beam[0], 0, S->n[CLS_BEAM], x, f, esum);
+  if (all) RunBeams(e, S->beam[1], 0, S->n[CLS_BEAMNL], x, f, esum);
+  RunQuads(e, S->quad, 0, S->n[CLS_QUAD], x, f, esum);
+  RunTris(e, S->tri, 0, S->n[CLS_TRI], x, f, esum);
+  RunDense(e, S->dense, 0, S->n[CLS_DENSE], x, f, esum);
+}
+
+/* Seconds per batch of class c with its first batches' data in cache (the set that has them): the fastest of
+   five timings of repeated passes over at most 128 KB of them, into scratch forces. */
+static PetscErrorCode InCache(FlxEbe e, int c, PetscReal *f, PetscReal *sec)
+{
+  const size_t     size[NCLS] = {sizeof(FlxBeamBatch), sizeof(FlxBeamBatch), sizeof(FlxQuadBatch), sizeof(FlxTriBatch), 0};
+  int              s          = e->set[0].n[c] ? 0 : 1;
+  const Set       *S          = &e->set[s];
+  PetscInt         nb         = PetscMin(S->n[c], PetscMax(1, (PetscInt)(131072 / size[c]))), reps;
+  const PetscReal *x          = s ? e->xn : f; /* values do not matter */
+
+  PetscFunctionBegin;
+  *sec = 0;
+  if (!nb) PetscFunctionReturn(0);
+  reps = PetscMax(1, 20000 / nb);
+  for (int trial = 0; trial < 6; trial++) {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    for (PetscInt r = 0; r < reps; r++) {
+      if (c == CLS_BEAM || c == CLS_BEAMNL)
+        RunBeams(e, S->beam[c == CLS_BEAMNL], 0, nb, x, f + 6 * e->nown, NULL);
+      else if (c == CLS_QUAD)
+        RunQuads(e, S->quad, 0, nb, x, f + 6 * e->nown, NULL);
+      else
+        RunTris(e, S->tri, 0, nb, x, f + 6 * e->nown, NULL);
+    }
+    PetscCall(PetscTime(&t1));
+    if (trial) *sec = trial == 1 ? (t1 - t0) / (reps * nb) : PetscMin(*sec, (t1 - t0) / (reps * nb)); /* the first warms up */
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxEbeComputeTime(FlxEbe e, PetscReal *seconds)
+{
+  PetscReal *f, t;
+  PetscInt   nf = 12 * (e->nown + e->nghost + e->nno) + 6;
+
+  PetscFunctionBegin;
+  *seconds = 0;
+  PetscCall(PetscCalloc1(nf, &f)); /* x (zeros) and the scratch forces, never the model's */
+  for (int c = 0; c < CLS_DENSE; c++) {
+    PetscCall(InCache(e, c, f, &t));
+    *seconds += t * (e->set[0].n[c] + e->set[1].n[c]);
+  }
+  PetscCall(PetscFree(f));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode FlxEbeApply(FlxEbe e, Vec x, Vec f, PetscBool all, PetscReal *energy)
@@ -610,7 +680,7 @@ PetscErrorCode FlxEbeGetCounts(FlxEbe e, PetscInt counts[5])
 {
   PetscFunctionBegin;
   for (int c = 0; c < NCLS; c++)
-    counts[c] = e->set[0].cells[c] + e->set[1].cells[c];
+    counts[c] = e->owned[c];
   PetscFunctionReturn(0);
 }
 
@@ -661,31 +731,92 @@ static PetscReal Roofline(PetscReal bytes, PetscReal flops, PetscReal balance)
   return PetscMax(bytes, flops / balance);
 }
 
-PetscErrorCode FlxModelChooseInternalForce(FlxModel m)
+/* Bytes and flops of one assembled product (global): the blocks' values and column indices, the row starts, x and f. */
+static PetscErrorCode AssembledCost(FlxModel m, PetscReal *bytes, PetscReal *flops)
 {
   PetscInt        nown;
   const PetscInt *dnz, *onz;
-  PetscReal       c[4] = {0, 0, 0, 0}, blocks = 0;
+  PetscReal       c[2], blocks = 0;
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
   PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
   for (PetscInt i = 0; i < nown; i++)
     blocks += dnz[i] + onz[i];
-  c[2] = blocks * (36 * sizeof(PetscScalar) + sizeof(PetscInt)) + (nown + 1) * sizeof(PetscInt) + 16.0 * 6 * nown; /* values, column indices, row starts; x and f */
-  c[3] = 72 * blocks;
-  if (m->fint_type != 2) {
+  c[0] = blocks * (36 * sizeof(PetscScalar) + sizeof(PetscInt)) + (nown + 1) * sizeof(PetscInt) + 16.0 * 6 * nown;
+  c[1] = 72 * blocks;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 2, MPIU_REAL, MPIU_SUM, m->comm));
+  *bytes = c[0];
+  *flops = c[1];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ElementCost(FlxModel m, PetscReal *bytes, PetscReal *flops)
+{
+  PetscReal c[2];
+
+  PetscFunctionBegin;
+  PetscCall(FlxEbeGetCost(m->ebe, PETSC_FALSE, &c[0], &c[1]));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 2, MPIU_REAL, MPIU_SUM, m->comm));
+  *bytes = c[0];
+  *flops = c[1];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelChooseInternalForce(FlxModel m)
+{
+  PetscFunctionBegin;
+  PetscCall(AssembledCost(m, &m->fint.kbytes, &m->fint.kflops));
+  if (m->fint_type != FLX_FINT_ASSEMBLED) {
     PetscCall(FlxEbeCreate(m, &m->ebe));
-    PetscCall(FlxEbeGetCost(m->ebe, PETSC_FALSE, &c[0], &c[1]));
+    PetscCall(ElementCost(m, &m->fint.ebytes, &m->fint.eflops));
   }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 4, MPIU_REAL, MPIU_SUM, m->comm));
-  m->fint.ebytes             = c[0];
-  m->fint.eflops             = c[1];
-  m->fint.kbytes             = c[2];
-  m->fint.kflops             = c[3];
-  m->fint.chosen_by_roofline = (PetscBool)(m->fint_type == 0);
-  if (m->fint_type == 0 && Roofline(c[0], c[1], m->balance) > Roofline(c[2], c[3], m->balance)) PetscCall(FlxEbeDestroy(&m->ebe));
-  if (!m->ebe) PetscCall(FlxModelAssembleStiffness(m));
+  m->fint.chosen_by_roofline = (PetscBool)(m->fint_type == FLX_FINT_AUTO);
+  m->fint_elements           = (PetscBool)(m->ebe != NULL);
+  if (m->fint_type == FLX_FINT_AUTO && Roofline(m->fint.ebytes, m->fint.eflops, m->balance) > Roofline(m->fint.kbytes, m->fint.kflops, m->balance)) {
+    PetscCall(FlxEbeDestroy(&m->ebe));
+    m->fint_elements = PETSC_FALSE;
+  }
+  if (!m->fint_elements) PetscCall(FlxModelAssembleStiffness(m));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelGetInternalForcePath(FlxModel m, FlxInternalForcePath *path)
+{
+  PetscFunctionBegin;
+  *path = m->fint_elements ? FLX_FINT_ELEMENTS : FLX_FINT_ASSEMBLED;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelMultStiffness(FlxModel m, FlxInternalForcePath path, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  if (path == FLX_FINT_AUTO) path = m->fint_elements ? FLX_FINT_ELEMENTS : FLX_FINT_ASSEMBLED;
+  if (path == FLX_FINT_ELEMENTS) {
+    if (!m->ebe) {
+      PetscCall(FlxEbeCreate(m, &m->ebe));
+      PetscCall(ElementCost(m, &m->fint.ebytes, &m->fint.eflops));
+    }
+    PetscCall(FlxEbeApply(m->ebe, x, y, PETSC_FALSE, NULL));
+  } else {
+    PetscCall(FlxModelAssembleStiffness(m));
+    PetscCall(FlxKMultApply(m->kmult, x, y));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelGetInternalForceRoofline(FlxModel m, PetscBool measure, FlxInternalForceRoofline *r)
+{
+  PetscFunctionBegin;
+  r->ebytes   = m->fint.ebytes;
+  r->eflops   = m->fint.eflops;
+  r->kbytes   = m->fint.kbytes;
+  r->kflops   = m->fint.kflops;
+  r->ecompute = 0;
+  if (measure && m->ebe) {
+    PetscCall(FlxEbeComputeTime(m->ebe, &r->ecompute));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &r->ecompute, 1, MPIU_REAL, MPIU_MAX, m->comm));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -697,23 +828,22 @@ PetscErrorCode FlxModelViewInternalForce(FlxModel m, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(m->mass, &N));
-  if (m->ebe) {
+  if (m->fint_elements) {
     PetscCall(FlxEbeGetCounts(m->ebe, counts));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, counts, NCLS, MPIU_INT, MPI_SUM, m->comm));
     for (int k = 0; k < NCLS; k++) {
       char one[128];
       if (!counts[k]) continue;
-      PetscCall(PetscSNPrintf(one, sizeof(one), "%s%s %" PetscInt_FMT, list[0] ? ", " : "", ClsNames[k], counts[k]));
+      PetscCall(PetscSNPrintf(one, sizeof(one), "%s%" PetscInt_FMT " %s", list[0] ? ", " : "", counts[k], ClsNames[k]));
       FlxStrlcat(list, one, sizeof(list));
     }
-  }
-  te = Roofline(m->fint.ebytes, m->fint.eflops, B);
-  tk = Roofline(m->fint.kbytes, m->fint.kflops, B);
-  if (m->ebe)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: element by element (%s; cells counted on every rank that holds them), K assembled only when a solve needs it (%s)\n", list, m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force elements"));
-  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: element by element (%s), the stiffness assembled only if a solve needs it (%s)\n", list, m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force elements"));
+  } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: assembled stiffness K (%s)\n", m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force assembled"));
-  if (m->fint.ebytes > 0)
+  if (m->fint.ebytes > 0) {
+    te = Roofline(m->fint.ebytes, m->fint.eflops, B);
+    tk = Roofline(m->fint.kbytes, m->fint.kflops, B);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  roofline of one product per DOF: elements %.0f B, %.0f flops (%.2f flops/B), assembled %.0f B, %.0f flops (%.2f flops/B); machine balance %g flops/B (-model_machine_balance): elements %s bound, estimated %.2f x the assembled product\n", (double)(m->fint.ebytes / N), (double)(m->fint.eflops / N), (double)(m->fint.eflops / m->fint.ebytes), (double)(m->fint.kbytes / N), (double)(m->fint.kflops / N), (double)(m->fint.kflops / m->fint.kbytes), (double)B, m->fint.eflops / m->fint.ebytes > B ? "compute" : "memory", (double)(te / tk)));
+  }
   PetscFunctionReturn(0);
 }

@@ -98,7 +98,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
 
   PetscFunctionBegin;
   m->nl->elin = 0;
-  if (m->ebe) /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
+  if (m->fint_elements) /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
     PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, &m->nl->elin));
   else if (m->kmultlin)
     PetscCall(FlxKMultApply(m->kmultlin, x, f));
@@ -231,9 +231,9 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
   PetscFunctionBegin;
   *elocal = 0;
   PetscCall(VecGetLocalSize(x, &n));
-  if (m->ebe && m->nl->batch) /* linear part: from the element loop (below, with the co-rotational cells' energy) */
+  if (m->fint_elements && m->nl->batch) /* linear part: from the element loop (below, with the co-rotational cells' energy) */
     PetscCall(VecGetArrayRead(x, &xa));
-  else if (m->ebe) { /* linear part: the element loop's owned cells */
+  else if (m->fint_elements) { /* linear part: the element loop's owned cells */
     PetscReal el;
     PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &el));
     *elocal += el;
@@ -263,9 +263,9 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
       m->nl->evalid = PETSC_TRUE;
       PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
       m->nl->elin = 0;
-      if (m->ebe) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
+      if (m->fint_elements) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
     }
-    *elocal += m->nl->energy + (m->ebe ? m->nl->elin : 0);
+    *elocal += m->nl->energy + (m->fint_elements ? m->nl->elin : 0);
     PetscFunctionReturn(0);
   }
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -420,8 +420,8 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
       if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
   }
   if (m->nlcache) PetscCall(BuildCache(m));
-  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; linear part %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->ebe ? "element by element" : m->Klin ? "K_lin"
-                                                                                                                                                                                                                                                                                    : "zero"));
+  PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; linear part %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->fint_elements ? "element by element" : m->Klin ? "K_lin"
+                                                                                                                                                                                                                                                                                              : "zero"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));

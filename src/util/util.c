@@ -3,6 +3,10 @@
 #include <flexure/private/stepperimpl.h>
 #include <flexure/private/elementimpl.h>
 #include <flexure/cli.h>
+#include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
     FLX_LedgerFlush, FLX_Output, FLX_CriticalStep, FLX_StaticSolve;
@@ -280,5 +284,24 @@ PetscErrorCode FlxPhaseSummary(MPI_Comm comm, const char what[])
   FlxStrlcat(line, ")\n", sizeof(line));
   PetscCall(PetscPrintf(comm, "%s", line));
   Phases.n = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxMemoryUsage(MPI_Comm comm, PetscReal *heap, PetscReal *peak)
+{
+  PetscReal     loc[2] = {0, 0};
+  struct rusage ru;
+
+  PetscFunctionBegin;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  {
+    struct mallinfo2 mi = mallinfo2();
+    loc[0]              = (PetscReal)mi.uordblks + (PetscReal)mi.hblkhd;
+  }
+#endif
+  if (!getrusage(RUSAGE_SELF, &ru)) loc[1] = ru.ru_maxrss * 1024.0; /* kB on Linux */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, loc, 2, MPIU_REAL, MPIU_SUM, comm));
+  if (heap) *heap = loc[0];
+  if (peak) *peak = loc[1];
   PetscFunctionReturn(0);
 }

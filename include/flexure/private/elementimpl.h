@@ -84,9 +84,10 @@ PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const P
    this rank). en (may be NULL): the cells' strain energies u_e . f_e / 2. */
 #define FLX_EBE_LANES 8
 #define FLX_EBE_ALIGN __attribute__((aligned(64))) /* a batch starts on a cache line (allocate with FlxEbeMalloc) */
-#define FLX_EBE_HEAD(nn)                            \
-  int gi[nn][FLX_EBE_LANES], si[nn][FLX_EBE_LANES]; \
-  int n, own
+#define FLX_EBE_HEAD(nn, gtype) \
+  gtype gi[nn][FLX_EBE_LANES];  \
+  int   si[nn][FLX_EBE_LANES];  \
+  int   n, own
 
 /* Linear Timoshenko beams (beam3d; beamfast.c): 1/L, the element axes x and z (y = z x x), and the six entries of the
    local stiffness a co-rotational beam keeps (FlxCorotBeamData.k); the transverse terms follow from them
@@ -94,7 +95,7 @@ PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const P
    and four indices per cell. */
 typedef struct FLX_EBE_ALIGN {
   PetscReal il[FLX_EBE_LANES], e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], k[6][FLX_EBE_LANES];
-  FLX_EBE_HEAD(2);
+  FLX_EBE_HEAD(2, int);
 } FlxBeamBatch;
 /* Put a cell (local node numbers in gi/si set by the caller) with its constant data into lane l. Not collective. */
 PETSC_INTERN void FlxBeamBatchSet(FlxBeamBatch *b, PetscInt l, const FlxCorotBeamData *d);
@@ -112,11 +113,11 @@ PETSC_INTERN void FlxBeamBatchForce(const FlxBeamBatch *b, const PetscReal x[], 
 #define FLX_TRI_NK 45
 typedef struct FLX_EBE_ALIGN {
   PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[4][FLX_EBE_LANES], km[FLX_QUAD_NK][FLX_EBE_LANES], kb[FLX_QUAD_NK][FLX_EBE_LANES];
-  FLX_EBE_HEAD(4);
+  FLX_EBE_HEAD(4, long); /* 64-bit gather indices: GCC keeps the lanes' loop at the full vector width */
 } FlxQuadBatch;
 typedef struct FLX_EBE_ALIGN {
   PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[3][FLX_EBE_LANES], km[FLX_TRI_NK][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES];
-  FLX_EBE_HEAD(3);
+  FLX_EBE_HEAD(3, long);
 } FlxTriBatch;
 /* Pack the local stiffness Kl (6 nn square, row-major, local DOFs u v w rx ry rz per node) and frame f of a shell
    into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective. */
@@ -125,9 +126,9 @@ PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const Flx
 PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
 PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
 #define FLX_QUAD_FLOPS (2 * 2 * 144 + 8 * 34 + 9)
-#define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 8 * sizeof(int)))
+#define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
 #define FLX_TRI_FLOPS (2 * 2 * 81 + 6 * 34 + 9)
-#define FLX_TRI_BYTES ((PetscInt)((9 + 2 * FLX_TRI_NK) * sizeof(PetscReal) + 6 * sizeof(int)))
+#define FLX_TRI_BYTES ((PetscInt)((9 + 2 * FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
 /* The flat frame and local stiffness (before the transformation to global axes) of a MITC4 or DKT3 shell: the
    kernels of their stiffness op (mitc4.c, dkt3.c). Invalid geometry: PETSC_ERR_USER_INPUT with a reason in err. */
 PETSC_INTERN PetscErrorCode FlxMITC4LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len);

@@ -32,7 +32,10 @@ PETSC_INTERN PetscErrorCode FlxEbeCreate(FlxModel, FlxEbe *);
 PETSC_INTERN PetscErrorCode FlxEbeApply(FlxEbe, Vec x, Vec f, PetscBool all, PetscReal *energy);
 PETSC_INTERN PetscErrorCode FlxEbeGetCost(FlxEbe, PetscBool all, PetscReal *bytes, PetscReal *flops);
 PETSC_INTERN PetscErrorCode FlxEbeHasNonlinear(FlxEbe, PetscBool *);
-/* Cells per kernel class (5 classes, names from FlxEbeClassName), near cells and mixed nodes (ebe.c's comment). */
+/* Time of one product on this rank with every batch's data in cache (each class's first batches repeated): the
+   loop's compute bound. Not collective. */
+PETSC_INTERN PetscErrorCode FlxEbeComputeTime(FlxEbe, PetscReal *seconds);
+/* Owned cells per kernel class (5 classes, names from FlxEbeClassName), near cells and mixed nodes (ebe.c's comment). */
 PETSC_INTERN PetscErrorCode FlxEbeGetCounts(FlxEbe, PetscInt counts[5]);
 PETSC_INTERN const char    *FlxEbeClassName(PetscInt);
 PETSC_INTERN PetscErrorCode FlxEbeGetHalo(FlxEbe, PetscInt *near, PetscInt *mixed);
@@ -180,11 +183,12 @@ struct _p_FlxModel {
   PetscInt  nconstrained;  /* global number of prescribed DOFs */
   Vec       mass, free, work;
   Mat       K, Mc;
-  FlxKMult  kmult;     /* deterministic K x (kmult.c) */
-  FlxEbe    ebe;       /* element-by-element K x (ebe.c; NULL: the assembled path) */
-  PetscInt  fint_type; /* -model_internal_force: 0 auto, 1 elements, 2 assembled */
-  PetscReal balance;   /* -model_machine_balance: flops per byte of this machine */
-  struct {             /* the path's roofline (global sums of one product), for the view */
+  FlxKMult  kmult;         /* deterministic K x (kmult.c) */
+  FlxEbe    ebe;           /* element-by-element K x (ebe.c; NULL: not built) */
+  PetscBool fint_elements; /* the chosen path: the element loop (else the assembled K) */
+  PetscInt  fint_type;     /* -model_internal_force: 0 auto, 1 elements, 2 assembled */
+  PetscReal balance;       /* -model_machine_balance: flops per byte of this machine */
+  struct {                 /* the path's roofline (global sums of one product), for the view */
     PetscReal ebytes, eflops, kbytes, kflops;
     PetscBool chosen_by_roofline;
   } fint;
