@@ -1,87 +1,135 @@
-/* flexure-bench: cost of an explicit step against one stiffness MatMult and the memory bandwidth.
-   Usage (scripts/bench runs it): mpirun -np P flexure-bench -mesh_generate tower ... [-bench_steps N]
-   -bench_nonlinear: a second model of the same mesh with -model_geometry nonlinear (co-rotational beams), timed in
-   the same process, interleaved with the linear one (-bench_nonlinear_reps repetitions of -bench_steps steps each,
-   medians reported), and the heap each model and its stepper hold, per DOF. */
+/* flexure-bench: the explicit step against the memory floor (docs/methods.md, "Performance").
+   Usage (scripts/bench runs it): mpirun -np P flexure-bench -mesh_generate tower|plate ... [-bench_reps R]
+   In one process, R interleaved repetitions (the order of the items rotating) of: a STREAM-like triad, PETSc's
+   MatMult of the assembled K, flexure's deterministic product with the assembled K, the element loop (the linear
+   cells of the model), the explicit steps of each preset (-bench_presets, -bench_steps steps from rest per timed
+   solve) and, with -bench_nonlinear, the same mesh as a co-rotational model (its f_int and its first preset's step).
+   Medians and ranges of ns per DOF and of each repetition's ratios; the roofline of each kernel: the bytes it must
+   move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound. */
 #include <flexure/flexure.h>
-#include <sys/resource.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
-static const char help[] = "flexure-bench: ns per DOF of an explicit step, of one MatMult and of a STREAM triad.\n";
+static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
 
-/* STREAM-like triad a = b + s c over n doubles per rank; returns the aggregate bandwidth in GB/s
-   (24 bytes per entry: two reads and one write). */
-static PetscErrorCode Triad(MPI_Comm comm, PetscInt n, PetscReal *gbs)
+#define MAXREP 64
+#define MAXITEM 16
+
+typedef enum {
+  IT_TRIAD,
+  IT_MATMULT,
+  IT_ASSEMBLED,
+  IT_ELEMENTS,
+  IT_STEP,
+  IT_NLFORCE,
+  IT_NLSTEP
+} ItemKind;
+
+typedef struct {
+  ItemKind   kind;
+  char       name[64];
+  FlxStepper ts;        /* steps */
+  PetscInt   degree;    /* steps: the GCD degree */
+  PetscReal  t[MAXREP]; /* seconds per product, per step, or per triad */
+} Item;
+
+typedef struct {
+  MPI_Comm   comm;
+  FlxModel   model, nlmodel;
+  Mat        K;
+  Vec        x, y, xn, yn;
+  PetscInt   N, nloc, products, steps;
+  PetscReal *ta, *tb, *tc; /* triad arrays */
+  PetscInt   ntriad;
+} Bench;
+
+/* a = b + s c over n doubles per rank: seconds of one pass (24 bytes per entry: two reads and one write). */
+static PetscErrorCode Triad(Bench *B, PetscReal *sec)
 {
-  PetscReal     *a, *b, *c, best = 1e30;
   PetscLogDouble t0, t1;
+  PetscReal      best = 1e30;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(n, &a, n, &b, n, &c));
-  for (PetscInt i = 0; i < n; i++)
-    a[i] = 0, b[i] = 1, c[i] = 2;
-  for (int rep = 0; rep < 10; rep++) {
-    PetscReal dt;
-    PetscCallMPI(MPI_Barrier(comm));
+  for (int rep = 0; rep < 3; rep++) {
+    PetscCallMPI(MPI_Barrier(B->comm));
     PetscCall(PetscTime(&t0));
-    for (PetscInt i = 0; i < n; i++)
-      a[i] = b[i] + 3.0 * c[i];
-    PetscCallMPI(MPI_Barrier(comm));
+    for (PetscInt i = 0; i < B->ntriad; i++)
+      B->ta[i] = B->tb[i] + 3.0 * B->tc[i];
+    PetscCallMPI(MPI_Barrier(B->comm));
     PetscCall(PetscTime(&t1));
-    dt   = t1 - t0;
-    best = PetscMin(best, dt);
-    b[rep] += a[n - 1 - rep];
+    best = PetscMin(best, t1 - t0);
+    B->tb[rep] += B->ta[B->ntriad - 1 - rep];
   }
-  {
-    PetscReal loc = 24.0 * n, tot;
-    PetscCallMPI(MPI_Allreduce(&loc, &tot, 1, MPIU_REAL, MPI_SUM, comm));
-    *gbs = tot / best / 1e9;
-  }
-  PetscCall(PetscFree3(a, b, c));
+  *sec = best;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TimeOp(MPI_Comm comm, PetscInt reps, PetscErrorCode (*op)(void *, Vec, Vec), void *ctx, Vec x, Vec y, PetscReal *sec)
+static PetscErrorCode Products(Bench *B, ItemKind kind, PetscReal *sec)
 {
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(op(ctx, x, y));
-  PetscCallMPI(MPI_Barrier(comm));
+  PetscCallMPI(MPI_Barrier(B->comm));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < reps; k++)
-    PetscCall(op(ctx, x, y));
-  PetscCallMPI(MPI_Barrier(comm));
+  for (PetscInt k = 0; k < B->products; k++) {
+    if (kind == IT_MATMULT)
+      PetscCall(MatMult(B->K, B->x, B->y));
+    else if (kind == IT_ASSEMBLED)
+      PetscCall(FlxModelMultStiffness(B->model, FLX_FINT_ASSEMBLED, B->x, B->y));
+    else if (kind == IT_ELEMENTS)
+      PetscCall(FlxModelMultStiffness(B->model, FLX_FINT_ELEMENTS, B->x, B->y));
+    else {
+      FlxSystem sys;
+      PetscCall(FlxModelGetSystem(B->nlmodel, &sys));
+      PetscCall(FlxSystemComputeInternalForce(sys, 0, B->xn, B->xn, B->yn));
+    }
+  }
+  PetscCallMPI(MPI_Barrier(B->comm));
   PetscCall(PetscTime(&t1));
-  *sec = (t1 - t0) / reps;
+  *sec = (t1 - t0) / B->products;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode OpMatMult(void *ctx, Vec x, Vec y)
+/* Seconds per step of a solve of B->steps steps from rest (the start-up included). */
+static PetscErrorCode Solve(Bench *B, FlxStepper ts, PetscReal *sec)
 {
-  return MatMult((Mat)ctx, x, y);
-}
-
-static PetscErrorCode OpForce(void *ctx, Vec x, Vec y)
-{
-  return FlxSystemComputeInternalForce((FlxSystem)ctx, 0, x, x, y);
-}
-
-/* Heap in use summed over the ranks (bytes; glibc's mallinfo2: arena and mmapped blocks; 0 elsewhere). */
-static PetscErrorCode HeapInUse(MPI_Comm comm, PetscReal *bytes)
-{
-  PetscReal loc = 0;
+  PetscLogDouble            t0, t1;
+  FlxStepperConvergedReason reason;
+  const char               *msg;
 
   PetscFunctionBegin;
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
-  {
-    struct mallinfo2 mi = mallinfo2();
-    loc                 = (PetscReal)mi.uordblks + (PetscReal)mi.hblkhd;
-  }
-#endif
-  PetscCallMPI(MPI_Allreduce(&loc, bytes, 1, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Barrier(B->comm));
+  PetscCall(PetscTime(&t0));
+  PetscCall(FlxStepperSolve(ts));
+  PetscCallMPI(MPI_Barrier(B->comm));
+  PetscCall(PetscTime(&t1));
+  PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
+  PetscCheck(reason > 0, B->comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
+  *sec = (t1 - t0) / B->steps;
+  PetscFunctionReturn(0);
+}
+
+/* A stepper of preset on sys, at rest at t = 0, for B->steps steps of dt (dt <= 0: its automatic step). */
+static PetscErrorCode NewStepper(Bench *B, FlxModel model, const char preset[], PetscReal dt, FlxStepper *ts, PetscInt *degree)
+{
+  FlxSystem sys;
+  Vec       x, v;
+  PetscReal par[4];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", preset));
+  PetscCall(FlxModelGetSystem(model, &sys));
+  PetscCall(FlxModelCreateVector(model, &x));
+  PetscCall(FlxModelCreateVector(model, &v));
+  PetscCall(FlxStepperCreate(B->comm, ts));
+  PetscCall(FlxStepperSetFromOptions(*ts));
+  if (dt > 0) PetscCall(FlxStepperSetTimeStep(*ts, dt));
+  PetscCall(FlxStepperSetSystem(*ts, sys));
+  PetscCall(FlxStepperSetInitialConditions(*ts, 0, x, v));
+  PetscCall(FlxStepperSetUp(*ts));
+  PetscCall(FlxStepperGetTimeStep(*ts, &dt));
+  PetscCall(FlxStepperSetMaxTime(*ts, dt * B->steps));
+  PetscCall(FlxStepperGCDGetParameters(*ts, degree, par, NULL));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&v));
   PetscFunctionReturn(0);
 }
 
@@ -91,257 +139,236 @@ static int CompareReal(const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-static PetscReal Median(PetscInt n, const PetscReal v[])
+/* Median, smallest and largest of v[0..n). */
+static void Stats(PetscInt n, const PetscReal v[], PetscReal *med, PetscReal *lo, PetscReal *hi)
 {
-  PetscReal w[64];
+  PetscReal w[MAXREP];
 
-  n = PetscMin(n, 64);
   for (PetscInt i = 0; i < n; i++)
     w[i] = v[i];
   qsort(w, n, sizeof(PetscReal), CompareReal);
-  return n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+  *med = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+  *lo  = w[0];
+  *hi  = w[n - 1];
 }
 
-/* A stepper on sys with the current options, at rest at t = 0, set up; dt > 0 imposes the step. */
-static PetscErrorCode NewStepper(MPI_Comm comm, FlxSystem sys, Vec x, Vec v, PetscReal dt, FlxStepper *ts)
+/* The ratios a / b of every repetition: median and range. */
+static void Ratio(PetscInt n, const PetscReal a[], const PetscReal b[], PetscReal *med, PetscReal *lo, PetscReal *hi)
 {
-  PetscFunctionBegin;
-  PetscCall(FlxStepperCreate(comm, ts));
-  PetscCall(FlxStepperSetFromOptions(*ts));
-  if (dt > 0) PetscCall(FlxStepperSetTimeStep(*ts, dt));
-  PetscCall(VecZeroEntries(x));
-  PetscCall(VecZeroEntries(v));
-  PetscCall(FlxStepperSetSystem(*ts, sys));
-  PetscCall(FlxStepperSetInitialConditions(*ts, 0, x, v));
-  PetscCall(FlxStepperSetUp(*ts));
-  PetscFunctionReturn(0);
+  PetscReal r[MAXREP];
+
+  for (PetscInt i = 0; i < n; i++)
+    r[i] = a[i] / b[i];
+  Stats(n, r, med, lo, hi);
 }
 
-/* Wall time per step of a solve of steps steps from rest (the start-up included). */
-static PetscErrorCode TimeSolve(MPI_Comm comm, FlxStepper ts, PetscInt steps, PetscReal *sec)
+/* Bytes per DOF a GCD step of degree d moves besides f_int: the fused kernel reads x, D, 1/m, v, a (and j, s), f_ext
+   and f_int and writes x, v, a, D (and j, s); f_ext is written before it. */
+static PetscReal StepVectorBytes(PetscInt d)
 {
-  PetscLogDouble            t0, t1;
-  FlxStepperConvergedReason reason;
-  const char               *msg;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t0));
-  PetscCall(FlxStepperSolve(ts));
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscCall(PetscTime(&t1));
-  PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
-  PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
-  *sec = (t1 - t0) / steps;
-  PetscFunctionReturn(0);
-}
-
-/* -bench_nonlinear: the same mesh as a second model with every section co-rotational (-model_geometry nonlinear),
-   its explicit step timed against the linear model's (sysl; the same preset, the linear model's automatic step) in
-   interleaved repetitions after a warm-up solve of each; f_int of both (tkm: the linear one); the heap each model
-   (heapl: the linear one's set-up) and its stepper hold, per DOF; the process's peak RSS per DOF. */
-static PetscErrorCode BenchNonlinear(MPI_Comm comm, FlxMesh mesh, FlxSystem sysl, Vec xl, Vec vl, PetscReal heapl, PetscInt steps, PetscInt reps, PetscReal tkm)
-{
-  FlxModel   mnl;
-  FlxSystem  sys;
-  FlxStepper tsl, ts;
-  Vec        x, v, w;
-  PetscReal  dt, h0, h1, h2, hsl, tfn, tfl, tl[64], tn[64], ratio[64], N, rss, rsstot, lmin, lmax, nmin, nmax, rmin, rmax, t;
-  PetscInt   n;
-  char       desc[256];
-
-  PetscFunctionBegin;
-  reps = PetscMax(1, PetscMin(reps, 64));
-  PetscCall(HeapInUse(comm, &h0));
-  PetscCall(NewStepper(comm, sysl, xl, vl, 0, &tsl));
-  PetscCall(FlxStepperGetTimeStep(tsl, &dt));
-  PetscCall(FlxStepperSetMaxTime(tsl, dt * steps));
-  PetscCall(TimeSolve(comm, tsl, steps, &t)); /* warm-up */
-  PetscCall(HeapInUse(comm, &h1));
-  hsl = h1 - h0;
-  PetscCall(HeapInUse(comm, &h0));
-  PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "nonlinear"));
-  PetscCall(FlxModelCreate(mesh, &mnl));
-  PetscCall(FlxModelSetFromOptions(mnl));
-  PetscCall(FlxModelSetUp(mnl));
-  PetscCall(PetscOptionsClearValue(NULL, "-model_geometry"));
-  PetscCall(HeapInUse(comm, &h1));
-  PetscCall(FlxModelGetSystem(mnl, &sys));
-  PetscCall(FlxModelCreateVector(mnl, &x));
-  PetscCall(FlxModelCreateVector(mnl, &v));
-  PetscCall(FlxModelCreateVector(mnl, &w));
-  PetscCall(VecGetSize(x, &n));
-  N = n;
-  PetscCall(VecSet(x, 1e-3)); /* every node turned by 1.7e-3 rad: small local rotations (the SIMD lanes) */
-  PetscCall(TimeOp(comm, 10, OpForce, sys, x, w, &tfn));
-  PetscCall(VecSet(x, 0.25)); /* by 0.43 rad, the chords not: local rotations beyond the SIMD lanes' series */
-  PetscCall(TimeOp(comm, 3, OpForce, sys, x, w, &tfl));
-  PetscCall(NewStepper(comm, sys, x, v, dt, &ts));
-  PetscCall(FlxStepperSetMaxTime(ts, dt * steps));
-  PetscCall(FlxStepperGetDescription(ts, NULL, desc, sizeof(desc)));
-  PetscCall(TimeSolve(comm, ts, steps, &t)); /* warm-up */
-  PetscCall(HeapInUse(comm, &h2));
-  for (PetscInt r = 0; r < reps; r++) { /* interleaved, the order alternating */
-    if (r % 2 == 0) {
-      PetscCall(TimeSolve(comm, tsl, steps, &tl[r]));
-      PetscCall(TimeSolve(comm, ts, steps, &tn[r]));
-    } else {
-      PetscCall(TimeSolve(comm, ts, steps, &tn[r]));
-      PetscCall(TimeSolve(comm, tsl, steps, &tl[r]));
-    }
-    ratio[r] = tn[r] / tl[r];
-  }
-  {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    rss = ru.ru_maxrss * 1024.0; /* kB on Linux */
-    PetscCallMPI(MPI_Allreduce(&rss, &rsstot, 1, MPIU_REAL, MPI_SUM, comm));
-  }
-  lmin = lmax = tl[0];
-  nmin = nmax = tn[0];
-  rmin = rmax = ratio[0];
-  for (PetscInt r = 1; r < reps; r++) {
-    rmin = PetscMin(rmin, ratio[r]);
-    rmax = PetscMax(rmax, ratio[r]);
-    lmin = PetscMin(lmin, tl[r]);
-    lmax = PetscMax(lmax, tl[r]);
-    nmin = PetscMin(nmin, tn[r]);
-    nmax = PetscMax(nmax, tn[r]);
-  }
-  PetscCall(PetscPrintf(comm, "bench: nonlinear: the same tower with -model_geometry nonlinear (co-rotational beams) beside the linear one: %s, dt %.4g s, %" PetscInt_FMT " interleaved repetitions of %" PetscInt_FMT " steps from rest\n", desc, (double)dt, reps, steps));
-  PetscCall(PetscPrintf(comm, "bench: nonlinear: f_int %.2f ns/DOF at small local rotations (the SIMD lanes), %.2f ns/DOF at local rotations of 0.43 rad (the general kernel); linear K x %.2f ns/DOF\n", (double)(tfn / N * 1e9), (double)(tfl / N * 1e9), (double)(tkm / N * 1e9)));
-  PetscCall(PetscPrintf(comm, "bench: nonlinear: step linear %.2f ns/DOF (%.2f..%.2f), co-rotational %.2f ns/DOF (%.2f..%.2f): medians (ranges); ratio %.2f (median of the repetitions' ratios, %.2f..%.2f)\n", (double)(Median(reps, tl) / N * 1e9), (double)(lmin / N * 1e9), (double)(lmax / N * 1e9), (double)(Median(reps, tn) / N * 1e9), (double)(nmin / N * 1e9), (double)(nmax / N * 1e9), (double)Median(reps, ratio), (double)rmin, (double)rmax));
-  PetscCall(PetscPrintf(comm, "bench: nonlinear: heap per DOF: linear model %.0f B, its stepper %.0f B (total %.0f B); nonlinear model %.0f B, its stepper %.0f B (total %.0f B); peak RSS per DOF of the process (mesh, both models) %.0f B\n", (double)(heapl / N), (double)(hsl / N), (double)((heapl + hsl) / N), (double)((h1 - h0) / N), (double)((h2 - h1) / N), (double)((h2 - h0) / N), (double)(rsstot / N)));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&w));
-  PetscCall(FlxStepperDestroy(&ts));
-  PetscCall(FlxStepperDestroy(&tsl));
-  PetscCall(FlxModelDestroy(&mnl));
-  PetscFunctionReturn(0);
+  return 8.0 * (11 + 2 * (d - 3)) + 8.0;
 }
 
 int main(int argc, char **argv)
 {
-  MPI_Comm       comm;
-  FlxMesh        mesh;
-  FlxModel       model;
-  FlxStepper     ts;
-  FlxSystem      sys;
-  Mat            K;
-  Vec            x, v;
-  PetscInt       steps = 200, reps = 50, N, nloc;
-  PetscReal      gbs = 0, tmm, tkm, tstep, bytes, nnzb;
-  PetscLogDouble t0, t1;
-  PetscMPIInt    size;
-  MatInfo        info;
-  char           desc[256], *presets[16];
-  PetscInt       npre = 16;
-  PetscBool      set, nonlinear = PETSC_FALSE;
-  PetscReal      tfirst  = 1, heap0, heap1;
-  PetscInt       nlsteps = 100, nlreps = 7;
+  Bench                    B;
+  FlxMesh                  mesh;
+  Item                     it[MAXITEM];
+  PetscInt                 nit = 0, reps = 7, npre = 8, nlsteps = 0;
+  char                    *presets[8];
+  PetscBool                set, nonlinear = PETSC_FALSE;
+  PetscMPIInt              size;
+  PetscReal                heap0, heap1, heap2, heap3, peak, dt = 0;
+  FlxInternalForcePath     path;
+  FlxInternalForceRoofline rf;
+  PetscLogDouble           t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  comm = PETSC_COMM_WORLD;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscOptionsBegin(comm, NULL, "Benchmark", "flexure-bench");
-  PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps timed", "", steps, &steps, NULL));
-  PetscCall(PetscOptionsInt("-bench_reps", "Repetitions of each product", "", reps, &reps, NULL));
-  PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets timed one after the other (default gcd3)", "", presets, &npre, &set));
-  PetscCall(PetscOptionsBool("-bench_nonlinear", "Also time the model with -model_geometry nonlinear (co-rotational beams) against the linear one, interleaved in this process (the first preset)", "", nonlinear, &nonlinear, NULL));
-  PetscCall(PetscOptionsInt("-bench_nonlinear_steps", "Steps of each timed solve of the linear-nonlinear comparison", "", nlsteps, &nlsteps, NULL));
-  PetscCall(PetscOptionsInt("-bench_nonlinear_reps", "Interleaved repetitions of the linear-nonlinear comparison (at most 64; medians reported)", "", nlreps, &nlreps, NULL));
+  PetscCall(PetscMemzero(&B, sizeof(B)));
+  PetscCall(PetscMemzero(it, sizeof(it)));
+  B.comm     = PETSC_COMM_WORLD;
+  B.steps    = 100;
+  B.products = 10;
+  PetscCallMPI(MPI_Comm_size(B.comm, &size));
+  PetscOptionsBegin(B.comm, NULL, "Benchmark", "flexure-bench");
+  PetscCall(PetscOptionsInt("-bench_reps", "Interleaved repetitions of every item (at most 64; medians and ranges reported)", "", reps, &reps, NULL));
+  PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps of each timed solve", "", B.steps, &B.steps, NULL));
+  PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
+  PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
+  PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset, at the linear model's step", "", nonlinear, &nonlinear, NULL));
   PetscOptionsEnd();
-  if (nonlinear) PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "linear")); /* the reference: the linear model */
+  reps = PetscMax(1, PetscMin(reps, MAXREP));
   if (!set) {
-    npre = 1;
-    PetscCall(PetscStrallocpy("gcd3", &presets[0]));
+    const char *def[3] = {"gcd3", "gcd4_a3/4", "gcd5"};
+    npre               = 3;
+    for (int k = 0; k < 3; k++)
+      PetscCall(PetscStrallocpy(def[k], &presets[k]));
   }
-  PetscCall(FlxMeshCreate(comm, &mesh));
+  if (nonlinear) PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "linear")); /* the reference: the linear model */
+  PetscCall(FlxMeshCreate(B.comm, &mesh));
   PetscCall(FlxMeshSetFromOptions(mesh));
-  PetscCall(FlxModelCreate(mesh, &model));
-  PetscCall(FlxModelSetFromOptions(model));
-  PetscCall(FlxStepperCreate(comm, &ts));
-  PetscCall(FlxStepperSetFromOptions(ts));
+  PetscCall(FlxModelCreate(mesh, &B.model));
+  PetscCall(FlxModelSetFromOptions(B.model));
   PetscCall(PetscTime(&t0));
   PetscCall(FlxMeshSetUp(mesh));
-  PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
-  PetscCall(HeapInUse(comm, &heap0));
-  PetscCall(FlxModelSetUp(model));
-  PetscCall(HeapInUse(comm, &heap1));
+  PetscCall(FlxMeshView(mesh, PETSC_VIEWER_STDOUT_(B.comm)));
+  PetscCall(FlxMemoryUsage(B.comm, &heap0, NULL));
+  PetscCall(FlxModelSetUp(B.model));
+  PetscCall(FlxMemoryUsage(B.comm, &heap1, NULL));
   PetscCall(PetscTime(&t1));
-  PetscCall(PetscPrintf(comm, "set-up (mesh, partition, assembly, checks): %.2f s\n", t1 - t0));
-  PetscCall(FlxModelGetSystem(model, &sys));
-  PetscCall(FlxModelGetStiffness(model, &K));
-  PetscCall(FlxModelCreateVector(model, &x));
-  PetscCall(FlxModelCreateVector(model, &v));
-  PetscCall(VecGetSize(x, &N));
-  PetscCall(VecGetLocalSize(x, &nloc));
-  PetscCall(VecSet(x, 1e-3));
-  PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &info));
-  nnzb = info.nz_used / 36;
-  PetscCall(Triad(comm, 4 * nloc, &gbs));
-  PetscCall(TimeOp(comm, reps, OpMatMult, K, x, v, &tmm));
-  PetscCall(TimeOp(comm, reps, OpForce, sys, x, v, &tkm));
-  { /* the two products must agree */
+  PetscCall(FlxModelView(B.model, PETSC_VIEWER_STDOUT_(B.comm)));
+  PetscCall(PetscPrintf(B.comm, "set-up (mesh, partition, model): %.2f s\n", t1 - t0));
+  PetscCall(FlxModelGetInternalForcePath(B.model, &path));
+  PetscCall(FlxModelCreateVector(B.model, &B.x));
+  PetscCall(VecDuplicate(B.x, &B.y));
+  PetscCall(VecGetSize(B.x, &B.N));
+  PetscCall(VecGetLocalSize(B.x, &B.nloc));
+  for (PetscInt k = 0; k < npre; k++) { /* the steppers first: the heap of an explicit run before K is assembled */
+    Item *It = &it[nit++];
+    It->kind = IT_STEP;
+    PetscCall(PetscSNPrintf(It->name, sizeof(It->name), "%s step", presets[k]));
+    PetscCall(NewStepper(&B, B.model, presets[k], 0, &It->ts, &It->degree));
+    if (k == 0) PetscCall(FlxStepperGetTimeStep(It->ts, &dt));
+  }
+  PetscCall(FlxMemoryUsage(B.comm, &heap2, &peak));
+  PetscCall(FlxModelGetStiffness(B.model, &B.K));                         /* for PETSc's MatMult and the assembled path */
+  PetscCall(FlxModelMultStiffness(B.model, FLX_FINT_ELEMENTS, B.x, B.y)); /* builds the element loop if the model chose K */
+  PetscCall(FlxModelMultStiffness(B.model, FLX_FINT_ASSEMBLED, B.x, B.y));
+  PetscCall(FlxMemoryUsage(B.comm, &heap3, NULL));
+  PetscCall(PetscPrintf(B.comm, "bench: ranks %d, DOFs %" PetscInt_FMT "; memory per DOF (heap summed over the ranks): model %.0f B (path %s), with its %" PetscInt_FMT " steppers %.0f B; the other path's operator adds %.0f B; peak resident %.0f B\n", size, B.N, (double)((heap1 - heap0) / B.N), path == FLX_FINT_ELEMENTS ? "elements" : "assembled", npre, (double)((heap2 - heap0) / B.N), (double)((heap3 - heap2) / B.N), (double)(peak / B.N)));
+  { /* the two products agree */
     Vec       w;
     PetscReal nd, nv;
-    PetscCall(VecDuplicate(x, &w));
-    PetscCall(VecSetRandom(x, NULL));
-    PetscCall(MatMult(K, x, w));
-    PetscCall(OpForce(sys, x, v));
+    PetscCall(VecDuplicate(B.x, &w));
+    PetscCall(VecSetRandom(B.x, NULL));
+    PetscCall(FlxModelMultStiffness(B.model, FLX_FINT_ASSEMBLED, B.x, w));
+    PetscCall(FlxModelMultStiffness(B.model, FLX_FINT_ELEMENTS, B.x, B.y));
     PetscCall(VecNorm(w, NORM_INFINITY, &nv));
-    PetscCall(VecAXPY(w, -1.0, v));
+    PetscCall(VecAXPY(w, -1.0, B.y));
     PetscCall(VecNorm(w, NORM_INFINITY, &nd));
-    PetscCall(PetscPrintf(comm, "bench: |PETSc K x - flexure K x| / |K x| = %.2e\n", (double)(nd / nv)));
+    PetscCall(PetscPrintf(B.comm, "bench: |element loop - assembled K x|_inf / |K x|_inf = %.2e (random x)\n", (double)(nd / nv)));
     PetscCall(VecDestroy(&w));
   }
-  /* compulsory traffic of a step: the matrix (36 values + 1 index per block) and about 11 vector streams */
-  bytes = nnzb * (36 * 8 + 4) + 11.0 * 8 * N;
-  PetscCall(PetscPrintf(comm, "bench: ranks %d, DOFs %" PetscInt_FMT ", blocks %.0f\n", size, N, (double)nnzb));
-  PetscCall(PetscPrintf(comm, "bench: triad %.2f GB/s -> bandwidth bound of a step %.2f ns/DOF (%.0f bytes/DOF)\n", (double)gbs, (double)(bytes / (gbs * 1e9) / N * 1e9), (double)(bytes / N)));
-  PetscCall(PetscPrintf(comm, "bench: PETSc MatMult %.2f ns/DOF; flexure K x (deterministic order) %.2f ns/DOF\n", (double)(tmm / N * 1e9), (double)(tkm / N * 1e9)));
-  for (PetscInt k = 0; k < npre; k++) { /* every stepper on the same model, one after the other */
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", presets[k]));
-    PetscCall(FlxStepperDestroy(&ts));
-    PetscCall(FlxStepperCreate(comm, &ts));
-    PetscCall(FlxStepperSetFromOptions(ts));
-    PetscCall(VecZeroEntries(x));
-    PetscCall(VecZeroEntries(v));
-    PetscCall(FlxStepperSetSystem(ts, sys));
-    PetscCall(FlxStepperSetInitialConditions(ts, 0, x, v));
-    PetscCall(FlxStepperSetUp(ts));
-    PetscCall(FlxStepperGetDescription(ts, NULL, desc, sizeof(desc)));
-    {
-      PetscReal dt;
-      PetscCall(FlxStepperGetTimeStep(ts, &dt));
-      PetscCall(FlxStepperSetMaxTime(ts, dt * steps));
+  PetscCall(FlxModelGetInternalForceRoofline(B.model, PETSC_TRUE, &rf));
+  {
+    const ItemKind k[4] = {IT_TRIAD, IT_MATMULT, IT_ASSEMBLED, IT_ELEMENTS};
+    const char    *n[4] = {"triad", "PETSc MatMult", "flexure K x (assembled)", "element loop"};
+    for (int j = 0; j < 4; j++) {
+      it[nit].kind = k[j];
+      PetscCall(PetscStrncpy(it[nit++].name, n[j], sizeof(it[0].name)));
     }
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PetscTime(&t0));
-    PetscCall(FlxStepperSolve(ts));
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PetscTime(&t1));
-    tstep = (t1 - t0) / steps;
-    {
-      FlxStepperConvergedReason reason;
-      const char               *msg;
-      PetscCall(FlxStepperGetConvergedReason(ts, &reason, &msg));
-      PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "the benchmark run did not complete: %s", msg);
+  }
+  if (nonlinear) { /* the co-rotational model */
+    PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "nonlinear"));
+    PetscCall(FlxModelCreate(mesh, &B.nlmodel));
+    PetscCall(FlxModelSetFromOptions(B.nlmodel));
+    PetscCall(FlxModelSetUp(B.nlmodel));
+    PetscCall(PetscOptionsClearValue(NULL, "-model_geometry"));
+    PetscCall(FlxModelCreateVector(B.nlmodel, &B.xn));
+    PetscCall(VecDuplicate(B.xn, &B.yn));
+    PetscCall(VecSet(B.xn, 1e-3)); /* every node turned by 1.7e-3 rad: small local rotations (the SIMD lanes) */
+    it[nit].kind = IT_NLFORCE;
+    PetscCall(PetscStrncpy(it[nit++].name, "co-rotational f_int", sizeof(it[0].name)));
+    it[nit].kind = IT_NLSTEP;
+    PetscCall(PetscSNPrintf(it[nit].name, sizeof(it[0].name), "co-rotational %s step", presets[0]));
+    PetscCall(NewStepper(&B, B.nlmodel, presets[0], dt, &it[nit].ts, &it[nit].degree));
+    nit++;
+    nlsteps = 1;
+  }
+  B.ntriad = 4 * B.nloc;
+  PetscCall(PetscMalloc3(B.ntriad, &B.ta, B.ntriad, &B.tb, B.ntriad, &B.tc));
+  for (PetscInt i = 0; i < B.ntriad; i++)
+    B.ta[i] = 0, B.tb[i] = 1, B.tc[i] = 2;
+  PetscCall(VecSet(B.x, 1e-3));
+  for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
+    for (PetscInt q = 0; q < nit; q++) {
+      Item     *It = &it[(q + (r < 0 ? 0 : r)) % nit]; /* the order rotates */
+      PetscReal s;
+      switch (It->kind) {
+      case IT_TRIAD:
+        PetscCall(Triad(&B, &s));
+        break;
+      case IT_STEP:
+      case IT_NLSTEP:
+        PetscCall(Solve(&B, It->ts, &s));
+        break;
+      default:
+        PetscCall(Products(&B, It->kind, &s));
+      }
+      if (r >= 0) It->t[r] = s;
     }
-    if (k == 0) tfirst = tstep;
-    PetscCall(PetscPrintf(comm, "bench: %-10s step %7.2f ns/DOF = %.3f x MatMult = %.3f x %s step (%s)\n", presets[k], (double)(tstep / N * 1e9), (double)(tstep / tmm), (double)(tstep / tfirst), presets[0], desc));
   }
-  if (nonlinear) {
-    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", presets[0]));
-    PetscCall(BenchNonlinear(comm, mesh, sys, x, v, heap1 - heap0, nlsteps, nlreps, tkm));
+  { /* report */
+    Item     *tri = NULL, *mm = NULL, *el = NULL, *as = NULL, *s0 = NULL, *nlf = NULL, *nls = NULL;
+    PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb, ebound;
+    for (PetscInt q = 0; q < nit; q++) {
+      if (it[q].kind == IT_TRIAD) tri = &it[q];
+      if (it[q].kind == IT_MATMULT) mm = &it[q];
+      if (it[q].kind == IT_ELEMENTS) el = &it[q];
+      if (it[q].kind == IT_ASSEMBLED) as = &it[q];
+      if (it[q].kind == IT_STEP && !s0) s0 = &it[q];
+      if (it[q].kind == IT_NLFORCE) nlf = &it[q];
+      if (it[q].kind == IT_NLSTEP) nls = &it[q];
+    }
+    Stats(reps, tri->t, &med, &lo, &hi);
+    bw = 24.0 * B.ntriad * size / med; /* bytes per second, all ranks */
+    PetscCall(PetscPrintf(B.comm, "bench: %" PetscInt_FMT " interleaved repetitions (%" PetscInt_FMT " products or %" PetscInt_FMT " steps each); medians (range)\n", reps, B.products, B.steps));
+    PetscCall(PetscPrintf(B.comm, "bench: triad %.2f GB/s (%.2f .. %.2f)\n", (double)(bw / 1e9), (double)(24.0 * B.ntriad * size / hi / 1e9), (double)(24.0 * B.ntriad * size / lo / 1e9)));
+    memb   = rf.ebytes / bw;
+    comb   = rf.ecompute;
+    ebound = PetscMax(memb, comb);
+    PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(rf.ebytes / N), (double)(rf.eflops / N), (double)(rf.eflops / rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(comb > 0 ? rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? rf.eflops / comb / bw : 0)));
+    PetscCall(PetscPrintf(B.comm, "bench: roofline: assembled K %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF -> memory bound\n", (double)(rf.kbytes / N), (double)(rf.kflops / N), (double)(rf.kflops / rf.kbytes), (double)(rf.kbytes / bw / N * 1e9)));
+    for (PetscInt q = 0; q < nit; q++) {
+      Item     *It         = &it[q];
+      PetscReal bound      = 0;
+      char      extra[256] = "";
+      if (It->kind == IT_TRIAD) continue;
+      Stats(reps, It->t, &med, &lo, &hi);
+      Ratio(reps, It->t, mm->t, &rm, &rl, &rh);
+      if (It->kind == IT_MATMULT || It->kind == IT_ASSEMBLED) bound = rf.kbytes / bw;
+      if (It->kind == IT_ELEMENTS) bound = ebound;
+      if (It->kind == IT_STEP) bound = (path == FLX_FINT_ELEMENTS ? ebound : rf.kbytes / bw) + StepVectorBytes(It->degree) * N / bw;
+      if (bound > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "; bound %.2f ns/DOF, %.0f%% of it", (double)(bound / N * 1e9), (double)(100 * bound / med)));
+      if (It->kind == IT_STEP && It != s0) {
+        PetscReal q0, q1, q2;
+        char      more[96];
+        Ratio(reps, It->t, s0->t, &q0, &q1, &q2);
+        PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x %s (%.3f .. %.3f)", (double)q0, s0->name, (double)q1, (double)q2));
+        FlxStrlcat(extra, more, sizeof(extra));
+      }
+      if (It->kind == IT_NLSTEP) {
+        PetscReal q0, q1, q2;
+        char      more[96];
+        Ratio(reps, It->t, s0->t, &q0, &q1, &q2);
+        PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x the linear %s (%.3f .. %.3f)", (double)q0, s0->name, (double)q1, (double)q2));
+        FlxStrlcat(extra, more, sizeof(extra));
+      }
+      if (It->kind == IT_NLFORCE) {
+        PetscReal q0, q1, q2;
+        char      more[96];
+        Ratio(reps, It->t, el->t, &q0, &q1, &q2);
+        PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x the element loop (%.3f .. %.3f)", (double)q0, (double)q1, (double)q2));
+        FlxStrlcat(extra, more, sizeof(extra));
+      }
+      PetscCall(PetscPrintf(B.comm, "bench: %-26s %7.2f ns/DOF (%.2f .. %.2f) = %.3f x MatMult (%.3f .. %.3f)%s\n", It->name, (double)(med / N * 1e9), (double)(lo / N * 1e9), (double)(hi / N * 1e9), (double)rm, (double)rl, (double)rh, extra));
+    }
+    (void)as;
+    (void)nlf;
+    (void)nls;
+    (void)nlsteps;
   }
+  for (PetscInt q = 0; q < nit; q++)
+    PetscCall(FlxStepperDestroy(&it[q].ts));
   for (PetscInt k = 0; k < npre; k++)
     PetscCall(PetscFree(presets[k]));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&v));
-  PetscCall(FlxStepperDestroy(&ts));
-  PetscCall(FlxModelDestroy(&model));
+  PetscCall(PetscFree3(B.ta, B.tb, B.tc));
+  PetscCall(VecDestroy(&B.x));
+  PetscCall(VecDestroy(&B.y));
+  PetscCall(VecDestroy(&B.xn));
+  PetscCall(VecDestroy(&B.yn));
+  PetscCall(FlxModelDestroy(&B.nlmodel));
+  PetscCall(FlxModelDestroy(&B.model));
   PetscCall(FlxMeshDestroy(&mesh));
   PetscCall(PetscFinalize());
   return 0;

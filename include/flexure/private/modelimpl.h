@@ -178,17 +178,17 @@ struct _p_FlxModel {
   PetscBool    allow_rigid;
   PetscInt    *cell_section;      /* section of each local cell; -1 for node-set cells (a group without a section) */
   char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
-  PetscInt  nusegroup;
-  PetscReal shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
-  PetscInt  nconstrained;  /* global number of prescribed DOFs */
-  Vec       mass, free, work;
-  Mat       K, Mc;
-  FlxKMult  kmult;         /* deterministic K x (kmult.c) */
-  FlxEbe    ebe;           /* element-by-element K x (ebe.c; NULL: not built) */
-  PetscBool fint_elements; /* the chosen path: the element loop (else the assembled K) */
-  PetscInt  fint_type;     /* -model_internal_force: 0 auto, 1 elements, 2 assembled */
-  PetscReal balance;       /* -model_machine_balance: flops per byte of this machine */
-  struct {                 /* the path's roofline (global sums of one product), for the view */
+  PetscInt             nusegroup;
+  PetscReal            shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
+  PetscInt             nconstrained;  /* global number of prescribed DOFs */
+  Vec                  mass, free, work;
+  Mat                  K, Mc;
+  FlxKMult             kmult;         /* deterministic K x (kmult.c) */
+  FlxEbe               ebe;           /* element-by-element K x (ebe.c; NULL: not built) */
+  PetscBool            fint_elements; /* the chosen path: the element loop (else the assembled K) */
+  FlxInternalForcePath fint_type;     /* -model_internal_force: 0 auto, 1 elements, 2 assembled */
+  PetscReal            balance;       /* -model_machine_balance: flops per byte of this machine */
+  struct {                            /* the path's roofline (global sums of one product), for the view */
     PetscReal ebytes, eflops, kbytes, kflops;
     PetscBool chosen_by_roofline;
   } fint;
