@@ -283,7 +283,7 @@ int main(int argc, char **argv)
   for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
     for (PetscInt q = 0; q < nit; q++) {
       Item     *It = &it[(q + (r < 0 ? 0 : r)) % nit]; /* the order rotates */
-      PetscReal s;
+      PetscReal s  = 0;
       switch (It->kind) {
       case IT_TRIAD:
         PetscCall(Triad(&B, &s));
