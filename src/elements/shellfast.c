@@ -64,11 +64,25 @@ PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[])
+PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const FlxSectionProps *p, const PetscReal Kl[])
 {
+  const PetscReal x21 = f->x[1] - f->x[0], y21 = f->y[1] - f->y[0], x31 = f->x[2] - f->x[0], y31 = f->y[2] - f->y[0];
+  const PetscReal det = x21 * y31 - x31 * y21, c = p->t * p->E / (1 - p->nu * p->nu) * f->area;
+  PetscReal       km[FLX_TRI_NK][W];
+
   PetscFunctionBegin;
   SetFrame(3, f, l, b->e1, b->e3, b->h);
-  PetscCall(Pack(3, Kl, l, b->km, b->kb));
+  PetscCall(Pack(3, Kl, l, km, b->kb)); /* the bending block (and the check that the blocks do not couple) */
+  b->dn[0][l] = (y21 - y31) / det;      /* dkt3.c's linear shape functions, d/dx then d/dy */
+  b->dn[1][l] = y31 / det;
+  b->dn[2][l] = -y21 / det;
+  b->dn[3][l] = (x31 - x21) / det;
+  b->dn[4][l] = -x31 / det;
+  b->dn[5][l] = x21 / det;
+  b->mc[0][l] = c;
+  b->mc[1][l] = c * p->nu;
+  b->mc[2][l] = c * (1 - p->nu) / 2;
+  b->mc[3][l] = p->drill * p->G * p->t * f->area / 3;
   PetscFunctionReturn(0);
 }
 
@@ -89,8 +103,33 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
     }                                                               \
   } while (0)
 
+/* y = K_m u for the membrane of a triangle (u_a, v_a, theta_z,a per node): the constant-strain membrane of DKT3 and
+   its drilling penalty at the three points of dkt3.c, from the derivatives of the linear shape functions (dNx, dNy)
+   and the scaled constants (c A, c nu A, c (1 - nu) A / 2 with c = E t / (1 - nu^2), gamma A / 3). */
+#define CST(u, y)                                                                                                                     \
+  do {                                                                                                                                \
+    const PetscReal nx0 = b->dn[0][l], nx1 = b->dn[1][l], nx2 = b->dn[2][l], ny0 = b->dn[3][l], ny1 = b->dn[4][l], ny2 = b->dn[5][l]; \
+    const PetscReal ex = nx0 * u[0] + nx1 * u[3] + nx2 * u[6], ey = ny0 * u[1] + ny1 * u[4] + ny2 * u[7];                             \
+    const PetscReal gxy = ny0 * u[0] + ny1 * u[3] + ny2 * u[6] + nx0 * u[1] + nx1 * u[4] + nx2 * u[7];                                \
+    const PetscReal sx = b->mc[0][l] * ex + b->mc[1][l] * ey, sy = b->mc[1][l] * ex + b->mc[0][l] * ey, sxy = b->mc[2][l] * gxy;      \
+    const PetscReal w0 = 0.5 * (ny0 * u[0] + ny1 * u[3] + ny2 * u[6] - nx0 * u[1] - nx1 * u[4] - nx2 * u[7]);                         \
+    const PetscReal q0 = w0 + (2.0 / 3) * u[2] + (1.0 / 6) * u[5] + (1.0 / 6) * u[8];                                                 \
+    const PetscReal q1 = w0 + (1.0 / 6) * u[2] + (2.0 / 3) * u[5] + (1.0 / 6) * u[8];                                                 \
+    const PetscReal q2 = w0 + (1.0 / 6) * u[2] + (1.0 / 6) * u[5] + (2.0 / 3) * u[8];                                                 \
+    const PetscReal g = b->mc[3][l], gs = 0.5 * g * (q0 + q1 + q2);                                                                   \
+    y[0] = nx0 * sx + ny0 * sxy + ny0 * gs;                                                                                           \
+    y[1] = ny0 * sy + nx0 * sxy - nx0 * gs;                                                                                           \
+    y[2] = g * ((2.0 / 3) * q0 + (1.0 / 6) * q1 + (1.0 / 6) * q2);                                                                    \
+    y[3] = nx1 * sx + ny1 * sxy + ny1 * gs;                                                                                           \
+    y[4] = ny1 * sy + nx1 * sxy - nx1 * gs;                                                                                           \
+    y[5] = g * ((1.0 / 6) * q0 + (2.0 / 3) * q1 + (1.0 / 6) * q2);                                                                    \
+    y[6] = nx2 * sx + ny2 * sxy + ny2 * gs;                                                                                           \
+    y[7] = ny2 * sy + nx2 * sxy - nx2 * gs;                                                                                           \
+    y[8] = g * ((1.0 / 6) * q0 + (1.0 / 6) * q1 + (2.0 / 3) * q2);                                                                    \
+  } while (0)
+
 /* One batch of NN-node shells (a macro so that every loop bound is a constant the compiler unrolls). */
-#define SHELL_FORCE(NN)                                                                                                         \
+#define SHELL_FORCE(NN, MEMBRANE)                                                                                               \
   FLX_SIMD for (int l = 0; l < W; l++)                                                                                          \
   {                                                                                                                             \
     const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
@@ -109,7 +148,7 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
       ub[3 * a + 1] = rx;                                                                                                       \
       ub[3 * a + 2] = ry;                                                                                                       \
     }                                                                                                                           \
-    SYMV(3 * NN, b->km, um, ym);                                                                                                \
+    MEMBRANE;                                                                                                                   \
     SYMV(3 * NN, b->kb, ub, yb);                                                                                                \
     _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                        \
     {                                                                                                                           \
@@ -131,12 +170,12 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
 
 static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
-  SHELL_FORCE(4)
+  SHELL_FORCE(4, SYMV(12, b->km, um, ym))
 }
 
 static inline __attribute__((always_inline)) void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
-  SHELL_FORCE(3)
+  SHELL_FORCE(3, CST(um, ym))
 }
 
 void FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[])

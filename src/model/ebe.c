@@ -210,7 +210,7 @@ static PetscErrorCode AddCell(Build *bd, PetscInt c, int cls)
     } else {
       FlxTriBatch *B = &S->tri[k];
       PetscCall(FlxDKT3LocalStiffness(xyz, p, &f, Kl, err, sizeof(err)));
-      PetscCall(FlxTriBatchSet(B, l, &f, Kl));
+      PetscCall(FlxTriBatchSet(B, l, &f, p, Kl));
       LANE(B);
     }
   } else {
@@ -321,10 +321,12 @@ static void PadTri(FlxTriBatch *B)
       B->e3[c][l] = B->e3[c][0];
       B->h[c][l]  = B->h[c][0];
     }
-    for (int c = 0; c < FLX_TRI_NK; c++) {
-      B->km[c][l] = B->km[c][0];
+    for (int c = 0; c < 6; c++)
+      B->dn[c][l] = B->dn[c][0];
+    for (int c = 0; c < 4; c++)
+      B->mc[c][l] = B->mc[c][0];
+    for (int c = 0; c < FLX_TRI_NK; c++)
       B->kb[c][l] = B->kb[c][0];
-    }
   }
   PAD(B, 3);
 }
@@ -482,17 +484,17 @@ static inline void Prefetch(const void *b, size_t bytes)
   for (size_t o = 0; o < bytes; o += 64)
     __builtin_prefetch((const char *)b + o, 0, 0);
 }
-#define PREFETCH(B, k, k1, nn, x) \
-  do { \
+#define PREFETCH(B, k, k1, nn, x)                                                                                                       \
+  do {                                                                                                                                  \
     const PetscInt px_ = sizeof((B)[0]) > 4096 ? 1 : PREFETCH_X, ahead_ = PetscMax(px_ + 1, PREFETCH_BYTES / (PetscInt)sizeof((B)[0])); \
-    if ((k) + ahead_ < (k1)) Prefetch(&(B)[(k) + ahead_], sizeof((B)[0])); \
-    if ((k) + px_ < (k1)) \
-      for (int a_ = 0; a_ < (nn); a_++) \
-        for (int l_ = 0; l_ < W; l_++) { \
-          const PetscReal *xq_ = (x) + 6 * (B)[(k) + px_].gi[a_][l_]; \
-          __builtin_prefetch(xq_, 0, 3); \
-          __builtin_prefetch(xq_ + 5, 0, 3); \
-        } \
+    if ((k) + ahead_ < (k1)) Prefetch(&(B)[(k) + ahead_], sizeof((B)[0]));                                                              \
+    if ((k) + px_ < (k1))                                                                                                               \
+      for (int a_ = 0; a_ < (nn); a_++)                                                                                                 \
+        for (int l_ = 0; l_ < W; l_++) {                                                                                                \
+          const PetscReal *xq_ = (x) + 6 * (B)[(k) + px_].gi[a_][l_];                                                                   \
+          __builtin_prefetch(xq_, 0, 3);                                                                                                \
+          __builtin_prefetch(xq_ + 5, 0, 3);                                                                                            \
+        }                                                                                                                               \
   } while (0)
 
 /* Batches k0 .. k1 - 1 of a class of a set. */
