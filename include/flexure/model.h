@@ -65,7 +65,7 @@ typedef enum {
 } FlxInternalForcePath;
 /* The path the model chose at set-up. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetInternalForcePath(FlxModel model, FlxInternalForcePath *path);
-/* y = K x over the linear cells and springs through path (elements: the element loop, built on first use;
+/* y = K x (every cell and spring; the co-rotational beams of nonlinear models linearized at the initial state) through path (elements: the element loop, built on first use;
    assembled: the deterministic product with K, assembled on first use), whatever path the model runs on; both sum in
    natural order (the same bits at any number of ranks). Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelMultStiffness(FlxModel model, FlxInternalForcePath path, Vec x, Vec y);

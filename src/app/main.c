@@ -138,6 +138,13 @@ static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxOutputSetUp(app->out, app->model, app->ts, cmdline));
   PetscCall(FlxPhaseSummary(comm, "set-up"));
   PetscCall(FlxStepperView(app->ts, PETSC_VIEWER_STDOUT_(comm)));
+  { /* what the run holds: the model (K only if a solve needs it), the stepper's vectors, the mesh, the output */
+    PetscReal heap, peak;
+    PetscInt  N;
+    PetscCall(FlxMemoryUsage(comm, &heap, &peak));
+    PetscCall(VecGetSize(app->x, &N));
+    PetscCall(PetscPrintf(comm, "  memory: %.0f B per DOF in use (heap, all ranks), peak resident %.0f B per DOF\n", (double)(heap / N), (double)(peak / N)));
+  }
   PetscCall(FlxOptionsCheckUnused(comm, other));
   { /* fault injection for the tests of the error path: one rank fails alone (FLX_FAULT_RANK=r) */
     const char *f = getenv("FLX_FAULT_RANK");

@@ -827,7 +827,7 @@ PetscErrorCode FlxModelMultStiffness(FlxModel m, FlxInternalForcePath path, Vec 
       PetscCall(FlxEbeCreate(m, &m->ebe));
       PetscCall(ElementCost(m, &m->fint.ebytes, &m->fint.eflops));
     }
-    PetscCall(FlxEbeApply(m->ebe, x, y, PETSC_FALSE, NULL));
+    PetscCall(FlxEbeApply(m->ebe, x, y, PETSC_TRUE, NULL)); /* co-rotational beams linearized, as in K */
   } else {
     PetscCall(FlxModelAssembleStiffness(m));
     PetscCall(FlxKMultApply(m->kmult, x, y));
