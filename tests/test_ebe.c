@@ -39,15 +39,15 @@ static PetscReal Hash(PetscInt k)
    gathered on the communicator's rank 0 (nat: its values there, N of them; the caller frees). */
 static PetscErrorCode RunCase(MPI_Comm comm, const char opts[], PetscBool compare, PetscReal *err, PetscScalar **nat, PetscInt *N)
 {
-  FlxMesh          mesh;
-  FlxModel         model;
-  Vec              x, ye, ya, xn, y0;
-  VecScatter       sct;
-  PetscInt         nown;
-  const PetscInt  *natid;
-  PetscScalar     *xa;
+  FlxMesh            mesh;
+  FlxModel           model;
+  Vec                x, ye, ya, xn, y0;
+  VecScatter         sct;
+  PetscInt           nown;
+  const PetscInt    *natid;
+  PetscScalar       *xa;
   const PetscScalar *y0a;
-  PetscMPIInt      rank;
+  PetscMPIInt        rank;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -57,8 +57,8 @@ static PetscErrorCode RunCase(MPI_Comm comm, const char opts[], PetscBool compar
   PetscCall(FlxMeshSetFromOptions(mesh));
   PetscCall(FlxModelCreate(mesh, &model));
   PetscCall(FlxModelSetFromOptions(model));
-    PetscCall(FlxMeshSetUp(mesh));
-    PetscCall(FlxPhaseSummary(comm, "mesh")); /* the set-up phases are per process: closed and counted from zero on this communicator's ranks */
+  PetscCall(FlxMeshSetUp(mesh));
+  PetscCall(FlxPhaseSummary(comm, "mesh")); /* the set-up phases are per process: closed and counted from zero on this communicator's ranks */
   PetscCall(FlxModelSetUp(model));
   PetscCall(FlxModelCreateVector(model, &x));
   PetscCall(VecDuplicate(x, &ye));
@@ -118,14 +118,15 @@ static PetscErrorCode CheckKernels(MPI_Comm comm)
   PetscCall(PetscMemzero(&p, sizeof(p)));
   p.E = 210e9, p.nu = 0.3, p.G = p.E / (2 * (1 + p.nu)), p.rho = 7850, p.A = 1.2e-3, p.Iy = 1e-6, p.Iz = 3e-6, p.J = 2e-6, p.Asy = 1e-3, p.Asz = 0.8e-3;
   p.orient[0] = 0.3, p.orient[1] = -0.4, p.orient[2] = 0.866, p.has_orient = PETSC_TRUE, p.rotary_scale = 1, p.t = 0.01, p.kappa_s = 5.0 / 6, p.drill = 1e-3, p.max_warp = 0.1;
-  for (int k = 0; k < 3; k++) PetscCall(FlxElementGetOps(el[k], &ops[k]));
+  for (int k = 0; k < 3; k++)
+    PetscCall(FlxElementGetOps(el[k], &ops[k]));
   for (int k = 0; k < 3; k++) {
     static FlxBeamBatch bb;
     static FlxQuadBatch qb;
     static FlxTriBatch  tb;
     PetscReal           x[6 * 4 * FLX_EBE_LANES], fe[24][FLX_EBE_LANES], ref[24][FLX_EBE_LANES], en[FLX_EBE_LANES], diff = 0, fmax = 0;
     for (int l = 0; l < FLX_EBE_LANES; l++) {
-      PetscReal xyz[12], K[576], Kl[576], c = PetscCosReal(0.7 * l + 0.3), s = PetscSinReal(0.7 * l + 0.3);
+      PetscReal     xyz[12], K[576], Kl[576], c = PetscCosReal(0.7 * l + 0.3), s = PetscSinReal(0.7 * l + 0.3);
       FlxShellFrame f;
       char          err[256];
       for (PetscInt a = 0; a < nn[k]; a++) { /* a unit-ish cell turned about a skew axis, the quads' corners lifted */
@@ -137,10 +138,12 @@ static PetscErrorCode CheckKernels(MPI_Comm comm)
       }
       PetscCall(ops[k]->stiffness(xyz, &p, K, err, sizeof(err)));
       for (PetscInt a = 0; a < nn[k]; a++)
-        for (int d = 0; d < 6; d++) x[6 * (nn[k] * l + a) + d] = Hash(1000 * k + 6 * (nn[k] * l + a) + d) * (d < 3 ? 1e-3 : 1e-2);
+        for (int d = 0; d < 6; d++)
+          x[6 * (nn[k] * l + a) + d] = Hash(1000 * k + 6 * (nn[k] * l + a) + d) * (d < 3 ? 1e-3 : 1e-2);
       for (PetscInt i = 0; i < 6 * nn[k]; i++) {
         PetscReal r = 0;
-        for (PetscInt j = 0; j < 6 * nn[k]; j++) r += K[6 * nn[k] * i + j] * x[6 * nn[k] * l + j];
+        for (PetscInt j = 0; j < 6 * nn[k]; j++)
+          r += K[6 * nn[k] * i + j] * x[6 * nn[k] * l + j];
         ref[i][l] = r;
         fmax      = PetscMax(fmax, PetscAbsReal(r));
       }
@@ -148,21 +151,27 @@ static PetscErrorCode CheckKernels(MPI_Comm comm)
         FlxCorotBeamData d;
         PetscCall(FlxCorotBeamSetUp(xyz, &p, &d, err, sizeof(err)));
         FlxBeamBatchSet(&bb, l, &d);
-        for (int a = 0; a < 2; a++) bb.gi[a][l] = 2 * l + a;
+        for (int a = 0; a < 2; a++)
+          bb.gi[a][l] = 2 * l + a;
       } else if (k == 1) {
         PetscCall(FlxMITC4LocalStiffness(xyz, &p, &f, Kl, err, sizeof(err)));
         PetscCall(FlxQuadBatchSet(&qb, l, &f, Kl));
-        for (int a = 0; a < 4; a++) qb.gi[a][l] = 4 * l + a;
+        for (int a = 0; a < 4; a++)
+          qb.gi[a][l] = 4 * l + a;
       } else {
         PetscCall(FlxDKT3LocalStiffness(xyz, &p, &f, Kl, err, sizeof(err)));
         PetscCall(FlxTriBatchSet(&tb, l, &f, &p, Kl));
-        for (int a = 0; a < 3; a++) tb.gi[a][l] = 3 * l + a;
+        for (int a = 0; a < 3; a++)
+          tb.gi[a][l] = 3 * l + a;
       }
     }
-    if (k == 0) FlxBeamBatchForce(&bb, x, fe, en);
-    else if (k == 1) FlxQuadBatchForce(&qb, x, fe, en);
-    else FlxTriBatchForce(&tb, x, fe, en);
-        {
+    if (k == 0)
+      FlxBeamBatchForce(&bb, x, fe, en);
+    else if (k == 1)
+      FlxQuadBatchForce(&qb, x, fe, en);
+    else
+      FlxTriBatchForce(&tb, x, fe, en);
+    {
       PetscReal ediff = 0, emax = 0;
       char      ew[128];
       for (int l = 0; l < FLX_EBE_LANES; l++) {
@@ -201,7 +210,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   world = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(world, &size));
-    PetscCallMPI(MPI_Comm_rank(world, &rank));
+  PetscCallMPI(MPI_Comm_rank(world, &rank));
   PetscCall(CheckKernels(world));
   for (size_t c = 0; c < sizeof(opts) / sizeof(opts[0]); c++) {
     PetscScalar *y = NULL, *ys;

@@ -45,15 +45,15 @@ static inline PetscReal Dot(V3 a, V3 b)
 }
 
 /* Column b of R_a E^T, R_a e_b (e_b row b of E): t_i = R[3i] E[3b] + R[3i+1] E[3b+1] + R[3i+2] E[3b+2], R = s + r. */
-static inline V3 Triad(const PetscReal *s, PetscInt r, PetscReal e0, PetscReal e1, PetscReal e2)
+static inline V3 Triad(const PetscReal *s, long r, PetscReal e0, PetscReal e1, PetscReal e2)
 {
   V3 t = {s[r] * e0 + s[r + 1] * e1 + s[r + 2] * e2, s[r + 3] * e0 + s[r + 4] * e1 + s[r + 5] * e2, s[r + 6] * e0 + s[r + 7] * e1 + s[r + 8] * e2};
   return t;
 }
 
 typedef struct {
-  V3  th;
-  int slow;
+  V3   th;
+  long slow; /* 8 bytes, as every value of the lanes' loop: it vectorizes at the full width */
 } LocalRot;
 
 /* theta = log(Rbar), Rbar = R_r^T [t0 t1 t2] (Rbar_ib = r_i . t_b), by corotkernel.h's Log in its first branch with
@@ -85,18 +85,23 @@ static inline V3 TinvT(V3 th, V3 m)
 }
 
 /* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch. */
-static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *restrict s, PetscReal fe[12][W], PetscReal en[W], int slow[W])
+static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *restrict s, PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
+  long idx[2][W]; /* 64-bit offsets of the nodal states (every value of the lanes' loop 8 bytes wide) */
+
+  for (int a = 0; a < 2; a++)
+    for (int l = 0; l < W; l++)
+      idx[a][l] = 12L * b->node[a][l];
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const PetscInt  i1 = 12 * b->node[0][l], i2 = 12 * b->node[1][l]; /* nodal states: position, rotation matrix */
+    const long      i1 = idx[0][l], i2 = idx[1][l]; /* nodal states: position, rotation matrix */
     const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
     const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
     const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
     PetscReal       ln, il, n3, qx, qy, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g;
     V3              d, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, m1, m2, mt1, mt2, sm, qr;
     LocalRot        o1, o2;
-    int             sl;
+    long            sl;
 
     d.x  = s[i2] - s[i1]; /* chord and frame, eq. (C2) */
     d.y  = s[i2 + 1] - s[i1 + 1];
@@ -204,11 +209,20 @@ static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d
 PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
   PetscReal esum = 0, fe[12][W], en[W];
-  int       slow[W];
+  long      slow[W];
   PetscInt  bad = -1;
 
   for (PetscInt k = 0; k < nb && !(f && bad >= 0); k++) {
     const FlxCorotBeamBatch *bk = &b[k];
+    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batch data 8 KB ahead, */
+      for (size_t o = 0; o < sizeof(FlxCorotBeamBatch); o += 64)
+        __builtin_prefetch((const char *)&b[k + 7] + o, 0, 0);
+    if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
+      for (int a = 0; a < 2; a++)
+        for (int l = 0; l < W; l++) {
+          __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
+          __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
+        }
     BatchForce(bk, s, fe, en, slow);
     for (PetscInt l = 0; l < bk->n; l++) {
       PetscReal fl[12], e = en[l];
