@@ -31,6 +31,7 @@ struct _FlxNonlinear {
   PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
   PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
   PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
+  FlxNodeRot         rot;          /* the nodes' rotations as cached quaternions (noderot.c) */
 };
 
 /* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
@@ -46,12 +47,7 @@ static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
-  for (PetscInt i = 0; i < nl->nloc; i++) {
-    const PetscScalar *u = *xl + 6 * i;
-    for (int c = 0; c < 3; c++)
-      s[12 * i + c] = X[3 * i + c] + u[c];
-    FlxRotExp(u + 3, s + 12 * i + 3);
-  }
+  PetscCall(FlxNodeRotStates(nl->rot, *xl, X, s)); /* R = exp(skew(psi)), from the cached quaternions */
   PetscFunctionReturn(0);
 }
 
@@ -190,6 +186,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
 /* x_new = x (+) dx: translations add, rotation vectors compose with the spatial increments. */
 static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
 {
+  FlxModel           m = (FlxModel)ctx;
   const PetscScalar *xa, *da;
   PetscScalar       *na;
   PetscInt           n;
@@ -204,14 +201,8 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(xnew, &na));
   }
-  for (PetscInt i = 0; i < n / 6; i++) {
-    PetscReal psi[3] = {xa[6 * i + 3], xa[6 * i + 4], xa[6 * i + 5]}, pn[3];
-    for (int d = 0; d < 3; d++)
-      na[6 * i + d] = xa[6 * i + d] + da[6 * i + d];
-    FlxRotUpdate(psi, da + 6 * i + 3, pn);
-    for (int d = 0; d < 3; d++)
-      na[6 * i + 3 + d] = pn[d];
-  }
+  PetscCheck(n == 6 * m->nl->nown, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "configuration update: %" PetscInt_FMT " local DOFs, not 6 per owned node", n);
+  PetscCall(FlxNodeRotUpdate(m->nl->rot, xa, da, na)); /* quaternions: psi_new = log(exp(skew(dtheta)) exp(skew(psi))) */
   if (xnew == x)
     PetscCall(VecRestoreArray(xnew, &na));
   else {
@@ -411,6 +402,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
   PetscCall(PetscMalloc1(12 * nl->nloc + 1, &nl->s));
+  PetscCall(FlxNodeRotCreate(m, &nl->rot));
   nl->nown = nown;
   {
     PetscInt rstart;
@@ -440,6 +432,7 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscCall(VecScatterDestroy(&m->nl->toloc));
   PetscCall(VecDestroy(&m->nl->xloc));
   PetscCall(PetscFree(m->nl->s));
+  PetscCall(FlxNodeRotDestroy(&m->nl->rot));
   PetscCall(PetscFree(m->nl->batch));
   PetscCall(PetscFree(m->nl));
   PetscFunctionReturn(0);

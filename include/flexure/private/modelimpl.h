@@ -42,6 +42,15 @@ PETSC_INTERN PetscErrorCode FlxEbeGetHalo(FlxEbe, PetscInt *near, PetscInt *mixe
 PETSC_INTERN PetscErrorCode FlxEbeDestroy(FlxEbe *);
 
 typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (nonlinear.c) */
+/* Nodal rotations of nonlinear models as unit quaternions cached per owned node (noderot.c): Update: x_new = x (+) dx
+   over the owned nodes (arrays of the DOF vectors; x_new may alias x); States: the states s (position, rotation
+   matrix: 12 per local node) of the local nodes from their DOFs xl (6 per local node, owned then ghosts; collective:
+   the ghosts' quaternions come from their owners). */
+typedef struct _FlxNodeRot   *FlxNodeRot;
+PETSC_INTERN PetscErrorCode   FlxNodeRotCreate(FlxModel, FlxNodeRot *);
+PETSC_INTERN PetscErrorCode   FlxNodeRotUpdate(FlxNodeRot, const PetscReal x[], const PetscReal dx[], PetscReal xnew[]);
+PETSC_INTERN PetscErrorCode   FlxNodeRotStates(FlxNodeRot, const PetscReal xl[], const PetscReal X[], PetscReal s[]);
+PETSC_INTERN PetscErrorCode   FlxNodeRotDestroy(FlxNodeRot *);
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
 typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */
 

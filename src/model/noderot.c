@@ -1,0 +1,177 @@
+/* The nodal rotations of a geometrically nonlinear model as unit quaternions (docs/nonlinear.md, "Performance"): a
+   cache, per owned node, of the quaternion q of its frame and the rotation vector psi (the state's component) it
+   belongs to.
+
+   The configuration update psi_{n+1} = log(exp(skew(dtheta)) exp(skew(psi_n))) took two exponentials (sines and
+   cosines), a matrix product and a logarithm through a quaternion per node and step, and the internal force another
+   exponential per local node: about half of a co-rotational explicit step. With the cache:
+   - update: q_{n+1} = q(dtheta) q_n (the increment's quaternion by its series: |dtheta| is small; q_n the cached one
+     when psi_n is the cached vector, bit for bit), normalized, q0 >= 0, and psi_{n+1} = 2 atan2(|v|, q0) v / |v|
+     (one arctangent, no sine or cosine);
+   - nodal states of f_int: R = R(q) (products only) from the cached quaternion of every owned node whose psi is the
+     cached one (else q = exp(psi), which then becomes the cached pair); ghost nodes receive their owner's quaternion,
+     so every rank holds the same R for a node and the results stay bit-identical at 1, 2 and 4 ranks.
+   The quaternions the chain carries and exp(psi) of the psi it writes agree to round-off, not bit for bit. Only the
+   node's owner computes its pair, in the same sequence of calls at any number of ranks. */
+#include <flexure/private/modelimpl.h>
+
+struct _FlxNodeRot {
+  PetscInt   nown, nghost;
+  Vec        Q;   /* quaternions of the owned nodes (4 each) */
+  PetscReal *psi; /* the rotation vector each belongs to (3 per owned node; NaN: none yet) */
+  Vec        Qg;  /* the ghost nodes' quaternions, from their owners */
+  VecScatter sct;
+};
+
+/* q = exp of the rotation vector p as a unit quaternion, q0 >= 0 (|p| <= 2 pi); series below 0.03 rad. */
+static inline void QuatExp(const PetscReal p[3], PetscReal q[4])
+{
+  const PetscReal a2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+  PetscReal       c, s; /* cos(a/2), sin(a/2)/a */
+
+  if (a2 < 9e-4) { /* x = a/2 < 0.015: the truncations are below 1e-19 */
+    const PetscReal x2 = 0.25 * a2;
+    c                  = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320))));
+    s                  = 0.5 * (1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880)))));
+  } else {
+    const PetscReal a = PetscSqrtReal(a2);
+    c                 = PetscCosReal(0.5 * a);
+    s                 = PetscSinReal(0.5 * a) / a;
+  }
+  q[0] = c;
+  q[1] = s * p[0];
+  q[2] = s * p[1];
+  q[3] = s * p[2];
+}
+
+/* p = log(q), |p| <= pi, for a unit quaternion with q0 >= 0. */
+static inline void QuatLog(const PetscReal q[4], PetscReal p[3])
+{
+  const PetscReal s2 = q[1] * q[1] + q[2] * q[2] + q[3] * q[3], w = q[0];
+  PetscReal       f; /* angle / |v| */
+
+  if (s2 < 1e-8 * w * w) { /* 2 atan(t)/(t w), t = |v|/w < 1e-4: series to t^6 */
+    const PetscReal t2 = s2 / (w * w);
+    f                  = 2 / w * (1 + t2 * (-1.0 / 3 + t2 * (1.0 / 5 - t2 / 7)));
+  } else {
+    const PetscReal s = PetscSqrtReal(s2);
+    f                 = 2 * PetscAtan2Real(s, w) / s;
+  }
+  p[0] = f * q[1];
+  p[1] = f * q[2];
+  p[2] = f * q[3];
+}
+
+/* Row-major rotation matrix of a unit quaternion. */
+static inline void QuatMatrix(const PetscReal q[4], PetscReal R[9])
+{
+  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
+
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
+static inline PetscBool Same(const PetscReal a[3], const PetscReal b[3])
+{
+  return (PetscBool)(a[0] == b[0] && a[1] == b[1] && a[2] == b[2]);
+}
+
+PetscErrorCode FlxNodeRotCreate(FlxModel m, FlxNodeRot *out)
+{
+  FlxNodeRot      r;
+  const PetscInt *l2g;
+  IS              is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&r));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &r->nown, &r->nghost, NULL));
+  PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
+  PetscCall(VecCreateMPI(m->comm, 4 * r->nown, PETSC_DETERMINE, &r->Q));
+  PetscCall(VecSetBlockSize(r->Q, 4));
+  PetscCall(PetscMalloc1(3 * r->nown + 1, &r->psi));
+  for (PetscInt i = 0; i < 3 * r->nown; i++)
+    r->psi[i] = PETSC_MAX_REAL; /* no state matches: the first use computes exp(psi) */
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 4 * r->nghost, &r->Qg));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, 4, r->nghost, l2g + r->nown, PETSC_COPY_VALUES, &is));
+  PetscCall(VecScatterCreate(r->Q, is, r->Qg, NULL, &r->sct));
+  PetscCall(ISDestroy(&is));
+  *out = r;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
+{
+  PetscScalar *Q;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(r->Q, &Q));
+  for (PetscInt i = 0; i < r->nown; i++) {
+    const PetscReal *psi = x + 6 * i + 3;
+    PetscReal       *q = Q + 4 * i, *pc = r->psi + 3 * i, d[4], qn[4], nq;
+    for (int c = 0; c < 3; c++)
+      xnew[6 * i + c] = x[6 * i + c] + dx[6 * i + c];
+    if (!Same(psi, pc)) QuatExp(psi, q);
+    QuatExp(dx + 6 * i + 3, d);
+    qn[0] = d[0] * q[0] - d[1] * q[1] - d[2] * q[2] - d[3] * q[3]; /* d q */
+    qn[1] = d[0] * q[1] + d[1] * q[0] + d[2] * q[3] - d[3] * q[2];
+    qn[2] = d[0] * q[2] - d[1] * q[3] + d[2] * q[0] + d[3] * q[1];
+    qn[3] = d[0] * q[3] + d[1] * q[2] - d[2] * q[1] + d[3] * q[0];
+    nq    = (qn[0] < 0 ? -1 : 1) / PetscSqrtReal(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]);
+    for (int c = 0; c < 4; c++)
+      q[c] = nq * qn[c];
+    QuatLog(q, pc);
+    for (int c = 0; c < 3; c++)
+      xnew[6 * i + 3 + c] = pc[c];
+  }
+  PetscCall(VecRestoreArray(r->Q, &Q));
+  PetscCall(PetscLogFlops(90.0 * r->nown));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xl[], const PetscReal X[], PetscReal s[])
+{
+  PetscScalar       *Q;
+  const PetscScalar *Qg;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(r->Q, &Q));
+  for (PetscInt i = 0; i < r->nown; i++) { /* the owned nodes: the cached quaternion, or exp(psi) (then cached) */
+    const PetscReal *psi = xl + 6 * i + 3;
+    if (!Same(psi, r->psi + 3 * i)) {
+      QuatExp(psi, Q + 4 * i);
+      for (int c = 0; c < 3; c++)
+        r->psi[3 * i + c] = psi[c];
+    }
+    QuatMatrix(Q + 4 * i, s + 12 * i + 3);
+  }
+  PetscCall(VecRestoreArray(r->Q, &Q));
+  PetscCall(VecScatterBegin(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD)); /* the ghosts: their owners' */
+  PetscCall(VecScatterEnd(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(r->Qg, &Qg));
+  for (PetscInt g = 0; g < r->nghost; g++)
+    QuatMatrix(Qg + 4 * g, s + 12 * (r->nown + g) + 3);
+  PetscCall(VecRestoreArrayRead(r->Qg, &Qg));
+  for (PetscInt i = 0; i < r->nown + r->nghost; i++)
+    for (int c = 0; c < 3; c++)
+      s[12 * i + c] = X[3 * i + c] + xl[6 * i + c];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxNodeRotDestroy(FlxNodeRot *r)
+{
+  PetscFunctionBegin;
+  if (!*r) PetscFunctionReturn(0);
+  PetscCall(VecDestroy(&(*r)->Q));
+  PetscCall(VecDestroy(&(*r)->Qg));
+  PetscCall(VecScatterDestroy(&(*r)->sct));
+  PetscCall(PetscFree((*r)->psi));
+  PetscCall(PetscFree(*r));
+  PetscFunctionReturn(0);
+}
