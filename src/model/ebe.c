@@ -30,7 +30,7 @@ typedef enum {
   CLS_TRI,    /* DKT3 */
   CLS_DENSE,  /* springs, any other element: its global matrix */
   NCLS
-} Cls;
+} Cls; /* NCLS == FLX_EBE_NCLASSES */
 static const char *const ClsNames[NCLS] = {"linear beams", "co-rotational beams, linearized", "MITC4 quads", "DKT3 triangles", "springs and other cells (dense matrices)"};
 
 /* A dense cell: its matrix (6 nn square, row-major, global axes) at koff in the pool. */
@@ -64,7 +64,6 @@ struct _FlxEbe {
   PetscInt   nslot, nmix, *mix, *mixptr, *mixslot;
   char      *slotnl; /* the slot belongs to a CLS_BEAMNL cell */
   PetscReal *slot;
-  PetscBool  hasnl;
   PetscInt   owned[NCLS]; /* owned cells per class (springs: those whose first node is owned) */
 };
 
@@ -391,7 +390,6 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
     PetscCall(AlignedMalloc(sizeof(FlxTriBatch) * (S->n[CLS_TRI] + 1), &S->raw[3], (void **)&S->tri));
     PetscCall(PetscCalloc1(S->n[CLS_DENSE] + 1, &S->dense));
   }
-  e->hasnl = (PetscBool)(e->set[0].cells[CLS_BEAMNL] + e->set[1].cells[CLS_BEAMNL] > 0);
   PetscCall(PetscMalloc1(bd.nkpool + 1, &e->kpool));
   /* compact numbering of the near cells' nodes: the owned ones they touch, then every ghost */
   for (PetscInt i = 0; i < e->nown; i++)
@@ -660,13 +658,6 @@ PetscErrorCode FlxEbeApply(FlxEbe e, Vec x, Vec f, PetscBool all, PetscReal *ene
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxEbeHasNonlinear(FlxEbe e, PetscBool *has)
-{
-  PetscFunctionBegin;
-  *has = e->hasnl;
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode FlxEbeGetCost(FlxEbe e, PetscBool all, PetscReal *bytes, PetscReal *flops)
 {
   PetscReal b = 16.0 * 6 * e->nown, fl = 0; /* x read, f written */
@@ -706,7 +697,7 @@ PetscErrorCode FlxEbeGetCost(FlxEbe e, PetscBool all, PetscReal *bytes, PetscRea
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxEbeGetCounts(FlxEbe e, PetscInt counts[5])
+PetscErrorCode FlxEbeGetCounts(FlxEbe e, PetscInt counts[FLX_EBE_NCLASSES])
 {
   PetscFunctionBegin;
   for (int c = 0; c < NCLS; c++)
@@ -750,130 +741,5 @@ PetscErrorCode FlxEbeDestroy(FlxEbe *ep)
   PetscCall(PetscFree3(e->mix, e->mixptr, e->mixslot));
   PetscCall(PetscFree(e));
   *ep = NULL;
-  PetscFunctionReturn(0);
-}
-
-const char *const FlxInternalForcePaths[] = {"auto", "elements", "assembled", "FlxInternalForcePath", "FLX_FINT_", NULL};
-
-/* Time of a product on the roofline, in units of bytes at the machine's bandwidth: max(bytes, flops / balance). */
-static PetscReal Roofline(PetscReal bytes, PetscReal flops, PetscReal balance)
-{
-  return PetscMax(bytes, flops / balance);
-}
-
-/* Bytes and flops of one assembled product (global): the blocks' values and column indices, the row starts, x and f. */
-static PetscErrorCode AssembledCost(FlxModel m, PetscReal *bytes, PetscReal *flops)
-{
-  PetscInt        nown;
-  const PetscInt *dnz, *onz;
-  PetscReal       c[2], blocks = 0;
-
-  PetscFunctionBegin;
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
-  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
-  for (PetscInt i = 0; i < nown; i++)
-    blocks += dnz[i] + onz[i];
-  c[0] = blocks * (36 * sizeof(PetscScalar) + sizeof(PetscInt)) + (nown + 1) * sizeof(PetscInt) + 16.0 * 6 * nown;
-  c[1] = 72 * blocks;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 2, MPIU_REAL, MPIU_SUM, m->comm));
-  *bytes = c[0];
-  *flops = c[1];
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ElementCost(FlxModel m, PetscReal *bytes, PetscReal *flops)
-{
-  PetscReal c[2];
-
-  PetscFunctionBegin;
-  PetscCall(FlxEbeGetCost(m->ebe, PETSC_FALSE, &c[0], &c[1]));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 2, MPIU_REAL, MPIU_SUM, m->comm));
-  *bytes = c[0];
-  *flops = c[1];
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelChooseInternalForce(FlxModel m)
-{
-  PetscFunctionBegin;
-  PetscCall(AssembledCost(m, &m->fint.kbytes, &m->fint.kflops));
-  if (m->fint_type != FLX_FINT_ASSEMBLED) {
-    PetscCall(FlxEbeCreate(m, &m->ebe));
-    PetscCall(ElementCost(m, &m->fint.ebytes, &m->fint.eflops));
-  }
-  m->fint.chosen_by_roofline = (PetscBool)(m->fint_type == FLX_FINT_AUTO);
-  m->fint_elements           = (PetscBool)(m->ebe != NULL);
-  if (m->fint_type == FLX_FINT_AUTO && Roofline(m->fint.ebytes, m->fint.eflops, m->balance) > Roofline(m->fint.kbytes, m->fint.kflops, m->balance)) {
-    PetscCall(FlxEbeDestroy(&m->ebe));
-    m->fint_elements = PETSC_FALSE;
-  }
-  if (!m->fint_elements) PetscCall(FlxModelAssembleStiffness(m));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelGetInternalForcePath(FlxModel m, FlxInternalForcePath *path)
-{
-  PetscFunctionBegin;
-  *path = m->fint_elements ? FLX_FINT_ELEMENTS : FLX_FINT_ASSEMBLED;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelMultStiffness(FlxModel m, FlxInternalForcePath path, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  if (path == FLX_FINT_AUTO) path = m->fint_elements ? FLX_FINT_ELEMENTS : FLX_FINT_ASSEMBLED;
-  if (path == FLX_FINT_ELEMENTS) {
-    if (!m->ebe) {
-      PetscCall(FlxEbeCreate(m, &m->ebe));
-      PetscCall(ElementCost(m, &m->fint.ebytes, &m->fint.eflops));
-    }
-    PetscCall(FlxEbeApply(m->ebe, x, y, PETSC_TRUE, NULL)); /* co-rotational beams linearized, as in K */
-  } else {
-    PetscCall(FlxModelAssembleStiffness(m));
-    PetscCall(FlxKMultApply(m->kmult, x, y));
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelGetInternalForceRoofline(FlxModel m, PetscBool measure, FlxInternalForceRoofline *r)
-{
-  PetscFunctionBegin;
-  r->ebytes   = m->fint.ebytes;
-  r->eflops   = m->fint.eflops;
-  r->kbytes   = m->fint.kbytes;
-  r->kflops   = m->fint.kflops;
-  r->ecompute = 0;
-  if (measure && m->ebe) {
-    PetscCall(FlxEbeComputeTime(m->ebe, &r->ecompute));
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &r->ecompute, 1, MPIU_REAL, MPIU_MAX, m->comm));
-  }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelViewInternalForce(FlxModel m, PetscViewer viewer)
-{
-  PetscInt  N, counts[NCLS] = {0};
-  PetscReal B         = m->balance, te, tk;
-  char      list[512] = "";
-
-  PetscFunctionBegin;
-  PetscCall(VecGetSize(m->mass, &N));
-  if (m->fint_elements) {
-    PetscCall(FlxEbeGetCounts(m->ebe, counts));
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, counts, NCLS, MPIU_INT, MPI_SUM, m->comm));
-    for (int k = 0; k < NCLS; k++) {
-      char one[128];
-      if (!counts[k]) continue;
-      PetscCall(PetscSNPrintf(one, sizeof(one), "%s%" PetscInt_FMT " %s", list[0] ? ", " : "", counts[k], ClsNames[k]));
-      FlxStrlcat(list, one, sizeof(list));
-    }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: element by element (%s), the stiffness assembled only if a solve needs it (%s)\n", list, m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force elements"));
-  } else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  internal force: assembled stiffness K (%s)\n", m->fint.chosen_by_roofline ? "-model_internal_force auto" : "-model_internal_force assembled"));
-  if (m->fint.ebytes > 0) {
-    te = Roofline(m->fint.ebytes, m->fint.eflops, B);
-    tk = Roofline(m->fint.kbytes, m->fint.kflops, B);
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  roofline of one product per DOF: elements %.0f B, %.0f flops (%.2f flops/B), assembled %.0f B, %.0f flops (%.2f flops/B); machine balance %g flops/B (-model_machine_balance): elements %s bound, estimated %.2f x the assembled product\n", (double)(m->fint.ebytes / N), (double)(m->fint.eflops / N), (double)(m->fint.eflops / m->fint.ebytes), (double)(m->fint.kbytes / N), (double)(m->fint.kflops / N), (double)(m->fint.kflops / m->fint.kbytes), (double)B, m->fint.eflops / m->fint.ebytes > B ? "compute" : "memory", (double)(te / tk)));
-  }
   PetscFunctionReturn(0);
 }

@@ -31,12 +31,13 @@ typedef struct _FlxEbe     *FlxEbe;
 PETSC_INTERN PetscErrorCode FlxEbeCreate(FlxModel, FlxEbe *);
 PETSC_INTERN PetscErrorCode FlxEbeApply(FlxEbe, Vec x, Vec f, PetscBool all, PetscReal *energy);
 PETSC_INTERN PetscErrorCode FlxEbeGetCost(FlxEbe, PetscBool all, PetscReal *bytes, PetscReal *flops);
-PETSC_INTERN PetscErrorCode FlxEbeHasNonlinear(FlxEbe, PetscBool *);
 /* Time of one product on this rank with every batch's data in cache (each class's first batches repeated): the
    loop's compute bound. Not collective. */
 PETSC_INTERN PetscErrorCode FlxEbeComputeTime(FlxEbe, PetscReal *seconds);
-/* Owned cells per kernel class (5 classes, names from FlxEbeClassName), near cells and mixed nodes (ebe.c's comment). */
-PETSC_INTERN PetscErrorCode FlxEbeGetCounts(FlxEbe, PetscInt counts[5]);
+/* Owned cells per kernel class (FLX_EBE_NCLASSES classes, names from FlxEbeClassName), cells that touch a ghost node
+and owned nodes that sum their terms in slots (ebe.c's comment). */
+#define FLX_EBE_NCLASSES 5
+PETSC_INTERN PetscErrorCode FlxEbeGetCounts(FlxEbe, PetscInt counts[FLX_EBE_NCLASSES]);
 PETSC_INTERN const char    *FlxEbeClassName(PetscInt);
 PETSC_INTERN PetscErrorCode FlxEbeGetHalo(FlxEbe, PetscInt *near, PetscInt *mixed);
 PETSC_INTERN PetscErrorCode FlxEbeDestroy(FlxEbe *);
