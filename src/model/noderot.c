@@ -113,27 +113,23 @@ PetscErrorCode FlxNodeRotCreate(FlxModel m, FlxNodeRot *out)
 #endif
 #define NV 8
 
-/* The update of NV nodes from i0 in SIMD lanes, for the lanes whose state is the cached one and whose increment is
-   below 0.03 rad (the common case; the others are flagged slow and left untouched for the scalar path): the same
-   formulas as the scalar path, with the arctangent of atan2(|v|, q0) (both >= 0) by range reduction to
-   |t| <= tan(pi/12) (atan(t) = pi/6 + atan((sqrt(3) t - 1)/(sqrt(3) + t)) above it, pi/2 - atan(1/t) above 1) and
-   its Taylor series to t^25 (truncation below 5e-17), which libm's atan2 does not offer in SIMD form. x and xnew may
-   be the same array: a lane reads and writes its own node only. */
-static __attribute__((noinline)) void UpdateBlock(PetscInt i0, const PetscReal *x, const PetscReal *dx, PetscReal *xnew, PetscReal *Q, PetscReal *pc, long slow[NV])
-{
-  long ib[NV]; /* the nodes' offsets through an array (GCC vectorizes gathers; the interleaved strided form fails) */
+/* The rotation update of NV nodes in SIMD lanes, from their data in lane order (structure of arrays: p the rotation
+   vectors, e the increments, q, pc the cached quaternions and vectors), for the lanes whose state is the cached one and
+   whose increment is below 0.03 rad (the common case; the others are flagged slow, for the scalar path): the scalar
+   path's formulas, with the arctangent of atan2(|v|, q0) (both >= 0) by range reduction to |t| <= tan(pi/12)
+   (atan(t) = pi/6 + atan((sqrt(3) t - 1)/(sqrt(3) + t)) above it, pi/2 - atan(1/t) above 1) and its Taylor series
+   to t^25 (truncation below 5e-17): libm's atan2 has no SIMD form. Results in qn (4) and pn (3). One compiled body
+   (noinline): a node's arithmetic must not depend on the block it falls in. */
+static void UpdateNode(PetscInt, const PetscReal *, const PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 
-  for (int l = 0; l < NV; l++)
-    ib[l] = i0 + l;
+static __attribute__((noinline)) void UpdateBlock(const PetscReal p[3][NV], const PetscReal e[3][NV], const PetscReal q[4][NV], const PetscReal pc[3][NV], PetscReal qn[4][NV], PetscReal pn[3][NV], long slow[NV])
+{
   FLX_SIMD
   for (int l = 0; l < NV; l++) {
-    const long      b = 6 * ib[l], bq = 4 * ib[l], bp = 3 * ib[l];
-    const PetscReal p0 = x[b + 3], p1 = x[b + 4], p2 = x[b + 5], e0 = dx[b + 3], e1 = dx[b + 4], e2 = dx[b + 5];
-    const PetscReal a2 = e0 * e0 + e1 * e1 + e2 * e2, x2 = 0.25 * a2;
+    const PetscReal e0 = e[0][l], e1 = e[1][l], e2 = e[2][l], a2 = e0 * e0 + e1 * e1 + e2 * e2, x2 = 0.25 * a2;
     const PetscReal dc = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320))));
     const PetscReal ds = 0.5 * (1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880)))));
-    const PetscReal d0 = dc, d1 = ds * e0, d2 = ds * e1, d3 = ds * e2, q0 = Q[bq], q1 = Q[bq + 1], q2 = Q[bq + 2], q3 = Q[bq + 3];
-    const long      sl = !((p0 == pc[bp]) & (p1 == pc[bp + 1]) & (p2 == pc[bp + 2])) | !(a2 < 9e-4);
+    const PetscReal d0 = dc, d1 = ds * e0, d2 = ds * e1, d3 = ds * e2, q0 = q[0][l], q1 = q[1][l], q2 = q[2][l], q3 = q[3][l];
     PetscReal       n0 = d0 * q0 - d1 * q1 - d2 * q2 - d3 * q3, n1 = d0 * q1 + d1 * q0 + d2 * q3 - d3 * q2;
     PetscReal       n2 = d0 * q2 - d1 * q3 + d2 * q0 + d3 * q1, n3 = d0 * q3 + d1 * q2 - d2 * q1 + d3 * q0;
     const PetscReal nq = (n0 < 0 ? -1 : 1) / PetscSqrtReal(n0 * n0 + n1 * n1 + n2 * n2 + n3 * n3);
@@ -156,25 +152,50 @@ static __attribute__((noinline)) void UpdateBlock(PetscInt i0, const PetscReal *
     z   = u * u;
     at  = u * (1 + z * (-1.0 / 3 + z * (1.0 / 5 + z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11 + z * (1.0 / 13 + z * (-1.0 / 15 + z * (1.0 / 17 + z * (-1.0 / 19 + z * (1.0 / 21 + z * (-1.0 / 23 + z * (1.0 / 25)))))))))))));
     at += big ? 0.5235987755982988 : 0;
-    ang = s < w ? at : 1.5707963267948966 - at;
-    f   = s2 < 1e-8 * w * w ? fs : 2 * ang / s;
-    { /* slow lanes keep their values (selects, not branches: the loop vectorizes) */
-      const PetscReal y0 = x[b] + dx[b], y1 = x[b + 1] + dx[b + 1], y2 = x[b + 2] + dx[b + 2], r0 = f * n1, r1 = f * n2, r2 = f * n3;
-      xnew[b]     = sl ? xnew[b] : y0;
-      xnew[b + 1] = sl ? xnew[b + 1] : y1;
-      xnew[b + 2] = sl ? xnew[b + 2] : y2;
-      xnew[b + 3] = sl ? xnew[b + 3] : r0;
-      xnew[b + 4] = sl ? xnew[b + 4] : r1;
-      xnew[b + 5] = sl ? xnew[b + 5] : r2;
-      Q[bq]       = sl ? q0 : n0;
-      Q[bq + 1]   = sl ? q1 : n1;
-      Q[bq + 2]   = sl ? q2 : n2;
-      Q[bq + 3]   = sl ? q3 : n3;
-      pc[bp]      = sl ? pc[bp] : r0;
-      pc[bp + 1]  = sl ? pc[bp + 1] : r1;
-      pc[bp + 2]  = sl ? pc[bp + 2] : r2;
+    ang      = s < w ? at : 1.5707963267948966 - at;
+    f        = s2 < 1e-8 * w * w ? fs : 2 * ang / s;
+    qn[0][l] = n0;
+    qn[1][l] = n1;
+    qn[2][l] = n2;
+    qn[3][l] = n3;
+    pn[0][l] = f * n1;
+    pn[1][l] = f * n2;
+    pn[2][l] = f * n3;
+    slow[l]  = !((p[0][l] == pc[0][l]) & (p[1][l] == pc[1][l]) & (p[2][l] == pc[2][l])) | !(a2 < 9e-4);
+  }
+}
+
+/* The nodes i0 .. i0 + n - 1 (n <= NV; free lanes repeat the last node): gathered into lane order, updated in SIMD
+   lanes, written back; slow lanes by the scalar path. */
+static void UpdateNodes(PetscInt i0, PetscInt n, const PetscReal *x, const PetscReal *dx, PetscReal *xnew, PetscReal *Q, PetscReal *pcache)
+{
+  PetscReal p[3][NV], e[3][NV], q[4][NV], pc[3][NV], qn[4][NV], pn[3][NV];
+  long      slow[NV];
+
+  for (int l = 0; l < NV; l++) {
+    const PetscInt i = i0 + PetscMin(l, n - 1);
+    for (int c = 0; c < 3; c++) {
+      p[c][l]  = x[6 * i + 3 + c];
+      e[c][l]  = dx[6 * i + 3 + c];
+      pc[c][l] = pcache[3 * i + c];
     }
-    slow[l] = sl;
+    for (int c = 0; c < 4; c++)
+      q[c][l] = Q[4 * i + c];
+  }
+  UpdateBlock(p, e, q, pc, qn, pn, slow);
+  for (int l = 0; l < n; l++) {
+    const PetscInt i = i0 + l;
+    if (slow[l]) {
+      UpdateNode(i, x, dx, xnew, Q, pcache);
+      continue;
+    }
+    for (int c = 0; c < 3; c++) {
+      xnew[6 * i + c]     = x[6 * i + c] + dx[6 * i + c];
+      xnew[6 * i + 3 + c] = pn[c][l];
+      pcache[3 * i + c]   = pn[c][l];
+    }
+    for (int c = 0; c < 4; c++)
+      Q[4 * i + c] = qn[c][l];
   }
 }
 
@@ -203,47 +224,11 @@ static void UpdateNode(PetscInt i, const PetscReal *x, const PetscReal *dx, Pets
 PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
 {
   PetscScalar *Q;
-  PetscInt     i0;
-  long         slow[NV];
 
   PetscFunctionBegin;
   PetscCall(VecGetArray(r->Q, &Q));
-  for (i0 = 0; i0 + NV <= r->nown; i0 += NV) {
-    UpdateBlock(i0, x, dx, xnew, Q, r->psi, slow);
-    for (int l = 0; l < NV; l++)
-      if (slow[l]) UpdateNode(i0 + l, x, dx, xnew, Q, r->psi);
-  }
-  if (i0 < r->nown) { /* the last nodes through the same SIMD code, on a copy (the free lanes repeat the last node):
-                         a node's arithmetic must not depend on where the partition puts it */
-    PetscInt  nt = r->nown - i0;
-    PetscReal bx[6 * NV], bd[6 * NV], bn[6 * NV], bq[4 * NV], bp[3 * NV];
-    for (int l = 0; l < NV; l++) {
-      PetscInt i = i0 + PetscMin(l, nt - 1);
-      for (int c = 0; c < 6; c++) {
-        bx[6 * l + c] = x[6 * i + c];
-        bd[6 * l + c] = dx[6 * i + c];
-        bn[6 * l + c] = xnew[6 * i + c];
-      }
-      for (int c = 0; c < 4; c++)
-        bq[4 * l + c] = Q[4 * i + c];
-      for (int c = 0; c < 3; c++)
-        bp[3 * l + c] = r->psi[3 * i + c];
-    }
-    UpdateBlock(0, bx, bd, bn, bq, bp, slow);
-    for (int l = 0; l < nt; l++) {
-      PetscInt i = i0 + l;
-      if (slow[l]) {
-        UpdateNode(i, x, dx, xnew, Q, r->psi);
-        continue;
-      }
-      for (int c = 0; c < 6; c++)
-        xnew[6 * i + c] = bn[6 * l + c];
-      for (int c = 0; c < 4; c++)
-        Q[4 * i + c] = bq[4 * l + c];
-      for (int c = 0; c < 3; c++)
-        r->psi[3 * i + c] = bp[3 * l + c];
-    }
-  }
+  for (PetscInt i0 = 0; i0 < r->nown; i0 += NV)
+    UpdateNodes(i0, PetscMin(NV, r->nown - i0), x, dx, xnew, Q, r->psi);
   PetscCall(VecRestoreArray(r->Q, &Q));
   PetscCall(PetscLogFlops(90.0 * r->nown));
   PetscFunctionReturn(0);
