@@ -10,6 +10,11 @@
      follows the previous step's increment (du_t . Du_prev). A negative discriminant, or a Newton that fails,
      halves dl and restarts the step. dl adapts to the iterations (target 5). The path runs until lambda reaches
      -static_arclength_final or for -static_arclength_steps steps (then the last state is the result).
+   Prescribed displacements (boundary conditions with a -value, displacement type) scale with lambda as the loads
+   do: each load increment first moves the prescribed DOFs by their share (through the configuration update, so a
+   prescribed rotation is composed), then Newton balances the free DOFs; the reference force of the convergence
+   test is then also the prescribed DOFs' reactions |f_int|_2 there. Arc length with prescribed displacements is
+   refused.
    Convergence: the out-of-balance force |lambda F - f_int|_2 <= rtol max(|lambda|, 0.01) |F|_2 and the last
    iteration's correction |du|_2 <= stol |Du|_2 (the step's increment), or the correction at round-off,
    |du|_2 <= 1e-13 (|x|_2 + |Du|_2) (stiff members leave a residual of round-off of their internal forces). Iterates compose rotations through the
@@ -24,6 +29,8 @@ typedef struct {
   FlxModel  m;
   FlxSystem sys;
   Vec       F, r, du, dut, dur, Du, Dprev, xs, zero, free;
+  Vec       up;    /* prescribed displacements at full value (NULL: none) */
+  PetscReal Rnorm; /* |f_int|_2 on the prescribed DOFs at the last residual (with up only) */
   Mat       J, Jc;
   KSP       ksp;
   IS        fixed;
@@ -68,6 +75,11 @@ static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
   PetscCall(FlxSystemComputeInternalForce(nl->sys, 0, x, nl->zero, nl->r));
   PetscCall(VecAYPX(nl->r, -1.0, nl->F)); /* F - f: scaled below */
   PetscCall(VecAXPY(nl->r, lambda - 1.0, nl->F));
+  if (nl->up) { /* the reactions: -r on the prescribed DOFs (F is zero there) */
+    PetscCall(VecPointwiseMult(nl->du, nl->r, nl->free));
+    PetscCall(VecAXPY(nl->du, -1.0, nl->r));
+    PetscCall(VecNorm(nl->du, NORM_2, &nl->Rnorm));
+  }
   PetscCall(VecPointwiseMult(nl->r, nl->r, nl->free));
   PetscCall(VecNorm(nl->r, NORM_2, rn));
   if (nl->nhist < FLX_MAX_HIST) nl->hist[nl->nhist++] = *rn;
@@ -115,13 +127,14 @@ static PetscErrorCode LinSolve(NL *nl, Vec b, Vec y, PetscBool *ok)
    round-off or the work of the last correction |du . r| below 1e-14 of the step's first one (Bathe's energy test). */
 static PetscErrorCode Converged(NL *nl, Vec x, PetscReal lambda, PetscReal rn, PetscReal dun, PetscBool *conv)
 {
-  PetscReal Dun, xn;
+  PetscReal Dun, xn, fref = PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm;
 
   PetscFunctionBegin;
+  if (nl->up) fref = PetscMax(fref, nl->Rnorm);
   PetscCall(VecNorm(nl->Du, NORM_2, &Dun));
   PetscCall(VecNorm(x, NORM_2, &xn));
   if (nl->m->st.monitor) PetscCall(PetscPrintf(nl->m->comm, "    Newton %2" PetscInt_FMT ": out-of-balance force %.3e, correction %.3e\n", nl->its, (double)rn, dun == PETSC_MAX_REAL ? 0.0 : (double)dun));
-  *conv = (PetscBool)((rn <= nl->m->st.rtol * PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun) || (dun <= nl->m->st.stol * Dun && nl->W <= 1e-14 * nl->W0));
+  *conv = (PetscBool)((rn <= nl->m->st.rtol * fref && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun) || (dun <= nl->m->st.stol * Dun && nl->W <= 1e-14 * nl->W0));
   PetscFunctionReturn(0);
 }
 
@@ -212,6 +225,10 @@ static PetscErrorCode LoadControl(NL *nl, Vec x, FlxStaticPath *path)
       PetscReal next = cuts ? PetscMin(lam + step, target) : target;
       PetscCall(VecCopy(x, nl->xs));
       PetscCall(VecZeroEntries(nl->Du));
+      if (nl->up) { /* the prescribed DOFs' share of the increment */
+        PetscCall(VecAXPY(nl->Du, next - lam, nl->up));
+        PetscCall(FlxSystemUpdateConfiguration(nl->sys, x, nl->Du, x));
+      }
       PetscCall(Newton(nl, x, next, &conv));
       if (!conv) {
         PetscCall(VecCopy(nl->xs, x));
@@ -342,6 +359,7 @@ static PetscErrorCode NLFree(NL *nl)
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
     PetscCall(VecDestroy(vecs[i]));
+  PetscCall(VecDestroy(&nl->up));
   PetscCall(ISDestroy(&nl->fixed));
   PetscCall(MatDestroy(&nl->J));
   PetscCall(MatDestroy(&nl->Jc));
@@ -370,7 +388,17 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
   PetscCall(FlxModelComputeStaticLoad(m, nl.F));
   PetscCall(VecPointwiseMult(nl.F, nl.F, nl.free));
   PetscCall(VecNorm(nl.F, NORM_2, &nl.Fnorm));
-  PetscCheck(nl.Fnorm > 0, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs: give loads (-load_names) acting at t = 0");
+  {
+    PetscBool any;
+    PetscCall(VecZeroEntries(nl.xs));
+    PetscCall(FlxModelSetStaticMotion(m, 1.0, nl.xs, &any));
+    if (any) {
+      PetscCall(VecDuplicate(nl.xs, &nl.up));
+      PetscCall(VecCopy(nl.xs, nl.up));
+    }
+    PetscCheck(!(any && m->st.arclength), m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: -static_arclength with prescribed displacements (a boundary condition with a -bc_NAME_value) is not supported: use load increments (-static_increments N), which scale the loads and the prescribed displacements together");
+    PetscCheck(nl.Fnorm > 0 || any, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs and nothing is prescribed: give loads (-load_names) acting at t = 0 or a prescribed displacement (-bc_NAME_value)");
+  }
   PetscCall(FlxSystemCreatePrescribedIS(m->sys, &nl.fixed));
   PetscCall(FlxSystemCreateJacobianMatrix(m->sys, &nl.J));
   PetscCall(KSPCreate(m->comm, &nl.ksp));

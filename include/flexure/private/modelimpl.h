@@ -152,6 +152,7 @@ struct _p_FlxModel {
   FlxPointMass pm[FLX_MAX_NAMES];
   FlxBase      base;
   FlxMotion    motion;
+  PetscBool    note_static_motion; /* the note on motions without a static value was printed */
   PetscReal    aM, bK;
   PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
   PetscInt     crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
