@@ -99,6 +99,7 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
   PetscCall(FlxSystemSetVelocityDependent(o->sys, dae->vdep));
   PetscCall(FlxSystemSetConstraints(o->sys, o->G, dae->g, dae->jac, PETSC_FALSE, dae->ctx));
   PetscCall(FlxSystemSetConstraintDerivatives(o->sys, dae->rate, dae->curv, dae->hess, dae->ctx));
+  if (dae->name) PetscCall(FlxSystemSetConstraintNameFunction(o->sys, dae->name, dae->ctx));
   if (dae->massfn) {
     PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, dae->n, dae->n, dae->n, NULL, &o->M));
     PetscCall(FlxSystemSetMassMatrixFunction(o->sys, o->M, dae->massfn, dae->ctx));

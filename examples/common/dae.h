@@ -15,6 +15,7 @@ typedef struct {
   FlxSystemConstraintRateFn      rate; /* NULL: scleronomic */
   FlxSystemConstraintCurvatureFn curv;
   FlxSystemConstraintHessianFn   hess;
+  FlxSystemConstraintNameFn      name;   /* NULL: "constraint i" */
   FlxSystemMassMatrixFn          massfn; /* NULL: the lumped mass */
   FlxExampleEnergyFn             energy;
   void                          *ctx;

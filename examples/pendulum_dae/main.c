@@ -16,7 +16,8 @@ static const char help[] = "The pendulum in Cartesian coordinates as a DAE (seed
 
 typedef struct {
   PetscReal g, L, m, Izz;
-  PetscInt  kase; /* 0: seed 000, 1: seed 001 */
+  PetscInt  kase;      /* 0: seed 000, 1: seed 001 */
+  PetscBool redundant; /* case 000: the rod length as a third, redundant constraint (the diagnosis of bad input) */
 } Pendulum;
 
 /* gravity on the centre of mass */
@@ -71,6 +72,11 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Mat G, void *c
     const PetscScalar a[3] = {1, 0, -p->L * PetscCosReal(q[2])}, b[3] = {0, 1, -p->L * PetscSinReal(q[2])};
     PetscCall(MatSetValues(G, 1, &r0, 3, c3, a, INSERT_VALUES));
     PetscCall(MatSetValues(G, 1, &r1, 3, c3, b, INSERT_VALUES));
+    if (p->redundant) {
+      const PetscInt    r2   = 2;
+      const PetscScalar c[3] = {2 * q[0], 2 * q[1], 0};
+      PetscCall(MatSetValues(G, 1, &r2, 3, c3, c, INSERT_VALUES));
+    }
   } else {
     const PetscScalar a[2] = {2 * q[0], 2 * q[1]};
     PetscCall(MatSetValues(G, 1, &r0, 2, c3, a, INSERT_VALUES));
@@ -93,6 +99,7 @@ static PetscErrorCode Curvature(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w,
   if (p->kase == 0) {
     r[0] = p->L * PetscSinReal(q[2]) * u[2] * u[2];
     r[1] = -p->L * PetscCosReal(q[2]) * u[2] * u[2];
+    if (p->redundant) r[2] = 2 * (u[0] * u[0] + u[1] * u[1]);
   } else
     r[0] = 2 * (u[0] * u[0] + u[1] * u[1]);
   PetscCall(VecRestoreArrayWrite(w, &r));
@@ -121,6 +128,16 @@ static PetscErrorCode Hessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, Pet
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Name(FlxSystem sys, PetscInt i, char name[], size_t len, void *ctx)
+{
+  Pendulum         *p      = (Pendulum *)ctx;
+  const char *const n000[] = {"pivot x (x - L sin(theta))", "pivot y (y + L cos(theta))", "rod length (x^2 + y^2 - L^2)"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, len, "%s", p->kase == 0 ? n000[i] : n000[2]));
+  PetscFunctionReturn(0);
+}
+
 static PetscReal Energy(const PetscScalar x[], const PetscScalar v[], void *ctx)
 {
   const Pendulum *p = (const Pendulum *)ctx;
@@ -129,11 +146,12 @@ static PetscReal Energy(const PetscScalar x[], const PetscScalar v[], void *ctx)
 
 static PetscErrorCode Run(void)
 {
-  Pendulum      p       = {9.81, 1.0, 1.0, 0.0, 0};
+  Pendulum      p       = {9.81, 1.0, 1.0, 0.0, 0, PETSC_FALSE};
   char          kase[8] = "000";
-  PetscReal     x0[3], v0[3] = {0, 0, 0}, mass[3];
+  PetscReal     x0[3], v0[3] = {0, 0, 0}, mass[3], xin[3], vin[3];
+  PetscInt      nx = 3, nv = 3;
   FlxExampleDAE dae;
-  PetscBool     view = PETSC_FALSE, help;
+  PetscBool     view = PETSC_FALSE, help, setx, setv;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Pendulum as a DAE", "");
@@ -142,6 +160,9 @@ static PetscErrorCode Run(void)
   PetscCall(PetscOptionsReal("-pendulum_length", "Rod length (m)", "", p.L, &p.L, NULL));
   PetscCall(PetscOptionsReal("-pendulum_mass", "Mass (kg)", "", p.m, &p.m, NULL));
   PetscCall(PetscOptionsReal("-pendulum_inertia", "Case 000: moment of inertia about the centre of mass (kg m^2; 0: the paper's point mass)", "", p.Izz, &p.Izz, NULL));
+  PetscCall(PetscOptionsRealArray("-pendulum_x0", "Initial position x,y (case 000: x,y,theta) instead of the paper's", "", xin, &nx, &setx));
+  PetscCall(PetscOptionsRealArray("-pendulum_v0", "Initial velocity vx,vy (case 000: vx,vy,theta') instead of rest", "", vin, &nv, &setv));
+  PetscCall(PetscOptionsBool("-pendulum_redundant", "Case 000: add the rod length x^2 + y^2 = L^2 as a third constraint, redundant with the other two (shows the diagnosis of a singular saddle-point matrix)", "", p.redundant, &p.redundant, NULL));
   PetscCall(PetscOptionsBool("-pendulum_view", "Print the stepper", "", view, &view, NULL));
   PetscOptionsEnd();
   PetscCheck(!strcmp(kase, "000") || !strcmp(kase, "001"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pendulum_case %s: give 000 (seed paper 000's pendulum) or 001 (seed paper 001's)", kase);
@@ -158,7 +179,14 @@ static PetscErrorCode Run(void)
     mass[0] = mass[1] = p.m;
     dae.n = 2, dae.m = 1, dae.tmax = 4;
   }
-  dae.x0 = x0, dae.v0 = v0, dae.mass = mass;
+  PetscCheck(!setx || nx == dae.n, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pendulum_x0: give %" PetscInt_FMT " numbers", dae.n);
+  PetscCheck(!setv || nv == dae.n, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-pendulum_v0: give %" PetscInt_FMT " numbers", dae.n);
+  for (PetscInt i = 0; i < dae.n; i++) {
+    if (setx) x0[i] = xin[i];
+    if (setv) v0[i] = vin[i];
+  }
+  if (p.redundant && p.kase == 0) dae.m = 3;
+  dae.x0 = x0, dae.v0 = v0, dae.mass = mass, dae.name = Name;
   dae.fint = Internal, dae.fext = External;
   dae.g = Constraint, dae.jac = Jacobian, dae.curv = Curvature, dae.hess = Hessian;
   dae.energy = Energy, dae.ctx = &p;

@@ -342,7 +342,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   { /* ==== constrained systems (issue 16): not in the implicit family yet ==== */
     PetscBool cons;
     PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
-    PetscCheck(!cons, ts->comm, PETSC_ERR_SUP, "-ts_type %s does not handle constraints yet (index-3 Newmark of seed 001 and the SOI2 methods of seed 002 are still to come, issue 16): use -ts_type gcd", ts->type);
+    PetscCheck(!cons, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s does not handle constraints yet (index-3 Newmark of seed 001 and the SOI2 methods of seed 002 are still to come, issue 16): use -ts_type gcd", ts->type);
   }
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));

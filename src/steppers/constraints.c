@@ -145,31 +145,30 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
 
   PetscFunctionBegin;
   s->diag = Adiag ? PETSC_TRUE : PETSC_FALSE;
-  if (s->solver == FLX_DAE_SOLVER_AUTO) {
+  {
     PetscReal mmin = 0;
     if (s->diag) { /* the smallest mass on a free DOF */
-      Vec t;
+      Vec                t;
+      PetscScalar       *a;
+      const PetscScalar *f;
       PetscCall(VecDuplicate(Adiag, &t));
       PetscCall(VecCopy(Adiag, t));
-      {
-        PetscScalar       *a;
-        const PetscScalar *f;
-        PetscCall(VecGetArray(t, &a));
-        PetscCall(VecGetArrayRead(s->free, &f));
-        for (PetscInt i = 0; i < s->n; i++)
-          if (PetscRealPart(f[i]) < 0.5) a[i] = 1; /* prescribed DOFs: identity rows */
-        PetscCall(VecRestoreArrayRead(s->free, &f));
-        PetscCall(VecRestoreArray(t, &a));
-      }
+      PetscCall(VecGetArray(t, &a));
+      PetscCall(VecGetArrayRead(s->free, &f));
+      for (PetscInt i = 0; i < s->n; i++)
+        if (PetscRealPart(f[i]) < 0.5) a[i] = 1; /* prescribed DOFs: identity rows */
+      PetscCall(VecRestoreArrayRead(s->free, &f));
+      PetscCall(VecRestoreArray(t, &a));
       PetscCall(VecMin(t, NULL, &mmin));
       PetscCall(VecDestroy(&t));
     }
-    s->solver = s->diag && mmin > 0 ? FLX_DAE_SOLVER_SCHUR : FLX_DAE_SOLVER_LU;
-    {
+    if (s->solver == FLX_DAE_SOLVER_AUTO) {
       PetscMPIInt size;
       PetscCallMPI(MPI_Comm_size(s->comm, &size));
+      s->solver = s->diag && mmin > 0 ? FLX_DAE_SOLVER_SCHUR : FLX_DAE_SOLVER_LU;
       if (size == 1 && s->N + s->M <= 64) s->solver = FLX_DAE_SOLVER_DENSE;
     }
+    PetscCheck(s->solver != FLX_DAE_SOLVER_SCHUR || !s->diag || mmin > 0, s->comm, PETSC_ERR_USER_INPUT, "-ts_dae_solver schur divides by the lumped mass, and a free DOF has none (%g): use -ts_dae_solver lu", (double)mmin);
   }
   if (s->solver == FLX_DAE_SOLVER_DENSE) {
     PetscMPIInt size;
@@ -396,7 +395,7 @@ static PetscErrorCode NameConstraints(FlxSystem sys, Mat G, PetscInt k, const Pe
 /* A singular saddle-point matrix: find the first constraint row of H that depends on the rows before it (the
    Gram matrix H H^T gathered on every rank and eliminated in order; up to 1000 constraints) and name it with the
    constraints it combines. */
-static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len)
+static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len, PetscBool *named)
 {
   Mat          S, Sred;
   PetscInt     M = s->M, dep = -1, nz = 0, gidx[8];
@@ -404,6 +403,7 @@ static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len)
 
   PetscFunctionBegin;
   msg[0] = 0;
+  *named = PETSC_FALSE;
   if (M > 1000) {
     PetscCall(PetscSNPrintf(msg, len, " (%" PetscInt_FMT " constraints: too many to name the dependent ones)", M));
     PetscFunctionReturn(0);
@@ -464,6 +464,7 @@ static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len)
     PetscFunctionReturn(0);
   }
   gidx[0] = dep;
+  *named  = PETSC_TRUE;
   {
     char names[1024];
     PetscCall(NameConstraints(s->sys, s->H, 1 + nz, gidx, names, sizeof(names)));
@@ -489,9 +490,10 @@ PetscErrorCode FlxSaddleSolve(FlxSaddle s, Vec r1, Vec r2, Vec y, Vec mu, const 
     const PetscScalar *a;
     PetscScalar       *b;
     if (s->singular) {
-      char diag[1536];
-      PetscCall(DiagnoseSingular(s, diag, sizeof(diag)));
-      SETERRQ(s->comm, PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (zero pivot in the LU factorization: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, diag);
+      char      diag[1536];
+      PetscBool named;
+      PetscCall(DiagnoseSingular(s, diag, sizeof(diag), &named));
+      SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (zero pivot in the LU factorization: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, diag);
     }
     PetscCall(VecGetArrayRead(r1, &a));
     PetscCall(PetscArraycpy(s->xd, a, s->N));
@@ -518,9 +520,10 @@ PetscErrorCode FlxSaddleSolve(FlxSaddle s, Vec r1, Vec r2, Vec y, Vec mu, const 
   PetscCall(KSPGetConvergedReason(s->ksp, &reason));
   PetscCall(VecNorm(s->s, NORM_INFINITY, &nrm));
   if (reason < 0 || PetscIsInfOrNanReal(nrm)) {
-    char diag[1536];
-    PetscCall(DiagnoseSingular(s, diag, sizeof(diag)));
-    SETERRQ(s->comm, PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (%s: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, reason < 0 ? KSPConvergedReasons[reason] : "Inf or NaN", diag);
+    char      diag[1536];
+    PetscBool named;
+    PetscCall(DiagnoseSingular(s, diag, sizeof(diag), &named));
+    SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (%s: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, reason < 0 ? KSPConvergedReasons[reason] : "Inf or NaN", diag);
   }
   PetscCall(SplitCopy(s, s->s, y, mu, PETSC_FALSE));
   PetscCall(PetscTime(&t1));
@@ -593,7 +596,7 @@ PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, V
   Vec       g, mu, r1, dx;
   Mat       H;
   PetscReal gn = 0, xn, dn = 0;
-  PetscInt  it;
+  PetscInt  it, maxit = PetscMax(ts->dae.maxit, 20); /* a set-up operation: at least 20 iterations */
 
   PetscFunctionBegin;
   PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &g));
@@ -602,7 +605,7 @@ PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, V
   PetscCall(VecDuplicate(x, &dx));
   PetscCall(VecZeroEntries(r1));
   PetscCall(MatDuplicate(Gref, MAT_DO_NOT_COPY_VALUES, &H));
-  for (it = 0; it < ts->dae.maxit; it++) {
+  for (it = 0; it < maxit; it++) {
     PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, g));
     PetscCall(VecNorm(g, NORM_INFINITY, &gn));
     PetscCall(VecNorm(x, NORM_INFINITY, &xn));
@@ -619,7 +622,7 @@ PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, V
   PetscCall(VecDestroy(&mu));
   PetscCall(VecDestroy(&r1));
   PetscCall(VecDestroy(&dx));
-  PetscCheck(it < ts->dae.maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, ts->dae.maxit, (double)t, (double)gn, (double)dn);
+  PetscCheck(it < maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, maxit, (double)t, (double)gn, (double)dn);
   PetscFunctionReturn(0);
 }
 

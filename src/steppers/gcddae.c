@@ -177,8 +177,12 @@ static PetscErrorCode DAEStep(FlxStepper ts)
       PetscBool stalled = (PetscBool)(dx >= dxold);
       PetscCall(VecNorm(d->Tv, NORM_INFINITY, &xn));
       if ((kap * dx <= tol * PetscMax(xn, PETSC_SMALL) || (stalled && kap * dx <= 100 * tol * PetscMax(xn, PETSC_SMALL))) && (!d->vdep || ch * dx <= tol * vn || stalled)) break;
-      PetscCall(VecNorm(d->Gv, NORM_INFINITY, &gn));
-      PetscCheck(k < ts->dae.maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the constrained GCD step to t = %g s did not converge in %" PetscInt_FMT " iterations (-ts_dae_max_it): last change of x_{n+1} %g relative to -ts_dae_rtol %g, constraint violation |g| %g%s; reduce -ts_dt", (double)t1, ts->dae.maxit, (double)(kap * dx / PetscMax(xn, PETSC_SMALL)), (double)tol, (double)gn, d->vdep ? " (the velocity-dependent forces are a fixed point: it converges for c h |M^-1 dF/dv| < 1)" : "");
+      if (k >= ts->dae.maxit) { /* stop the run with the reason (every rank: the norms are global) */
+        PetscCall(VecNorm(d->Gv, NORM_INFINITY, &gn));
+        ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the constrained GCD step to t = %g s did not converge in %" PetscInt_FMT " iterations (-ts_dae_max_it): last change of x_{n+1} %g relative to -ts_dae_rtol %g, constraint violation |g| %g%s; reduce -ts_dt", (double)t1, ts->dae.maxit, (double)(kap * dx / PetscMax(xn, PETSC_SMALL)), (double)tol, (double)gn, d->vdep ? " (the velocity-dependent forces are a fixed point: it converges for c h |M^-1 dF/dv| < 1)" : ""));
+        PetscFunctionReturn(0);
+      }
       dxold = dx;
     }
     /* r1 = f_ext - f_int(x_n, v) - a_M M w - (1 + a_M c h) M a - G_n^T lambda, v = w + c h a; r2 = -g / kappa */
@@ -435,9 +439,9 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
   PetscFunctionBegin;
   PetscCheck(!p->classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) has no constrained step: use gcd3 (the same method, reformulated)");
   PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &finite));
-  PetscCheck(!finite, ts->comm, PETSC_ERR_SUP, "constraints on a system with finite rotations are not supported yet");
+  PetscCheck(!finite, ts->comm, PETSC_ERR_USER_INPUT, "constraints on a system with finite rotations are not supported yet");
   PetscCall(FlxSystemGetPrescribedMotion(ts->sys, NULL, NULL, &hasmov));
-  PetscCheck(!hasmov, ts->comm, PETSC_ERR_SUP, "constraints together with prescribed motion (moving supports) are not supported yet: hold the moving DOF by a rheonomic constraint instead");
+  PetscCheck(!hasmov, ts->comm, PETSC_ERR_USER_INPUT, "constraints together with prescribed motion (moving supports) are not supported yet: hold the moving DOF by a rheonomic constraint instead");
   PetscCall(PetscNew(&d));
   {
     Vec *v2[] = {&d->X, &d->V, &d->A, &d->D, &d->F, &d->Fe, &d->G, &d->Minv, &d->W, &d->Xp, &d->Fi, &d->Xout, &d->Anew, &d->Da, &d->R1, &d->Adiag, &d->Tv};
