@@ -141,7 +141,11 @@ int FlxExampleMain(int argc, char **argv, const char *help, const char *name, Pe
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   ierr = run();
-  if (ierr) fprintf(stderr, "%s: error: %s\n", name, FlxErrorGetMessage());
+  if (ierr) { /* one line, from the first rank (the errors are collective) */
+    PetscMPIInt rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (!rank) fprintf(stderr, "%s: error: %s\n", name, FlxErrorGetMessage());
+  }
   PetscPopErrorHandler();
   PetscCall(PetscFinalize());
   return ierr ? 1 : 0;

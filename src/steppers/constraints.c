@@ -8,14 +8,18 @@
 
    A the mass (lumped: diagonal; or M(t, x) assembled) or an iteration matrix, G the equilibrium's constraint
    Jacobian and H the constraint rows' (seed 000 eq. 90: G at x_n, H at the iterate of x_{n+1}; seed 001: both
-   at the iterate). Two distributed solvers (-ts_dae_solver):
+   at the iterate). The solvers (-ts_dae_solver):
    - lu: the blocks in a MATNEST converted to one AIJ matrix (n + m rows, each rank its DOFs then its
      constraints) and factored by MUMPS (LU with pivoting: A may be singular, e.g. a massless coordinate that a
      constraint holds). Cost: one sparse factorization of n + m unknowns per new H.
-   - schur: PCFIELDSPLIT on the MATNEST, Schur complement factorization (full), A00 solved by Jacobi (exact for a
-     diagonal A) and the Schur complement S = -H A^-1 G^T assembled by "selfp" (exact for a diagonal A) and
-     factored by MUMPS (-ts_dae_fieldsplit_1_*): one sparse factorization of m unknowns, plus the product
-     H A^-1 G^T. Needs a diagonal A without zeros.
+   - schur: a lumped (diagonal) A eliminated by division: the Schur complement S = H A^-1 G^T (m x m) assembled
+     as a sparse product (its pattern kept, so the symbolic factorization is done once) and solved by the KSP with
+     prefix ts_dae_ (LU: PETSc's on one rank, S gathered on every rank by PCREDUNDANT on several; MUMPS or
+     SuperLU_DIST by -ts_dae_pc_type lu -ts_dae_pc_factor_mat_solver_type ..., or an iterative solve, for a very
+     large m), then y = A^-1 (r1 - G^T mu). Cost: the product and one factorization of m unknowns per new H.
+   - fieldsplit: the same elimination by PETSc's PCFIELDSPLIT on the MATNEST (Schur factorization full, A00 by
+     Jacobi, S by "selfp", -ts_dae_fieldsplit_*): the general route (an assembled A with an inner KSP), but PETSc
+     3.18 rebuilds S's pattern (and the symbolic factorization) at every new H.
    - dense: LAPACK LU with partial pivoting of the whole matrix on one rank, for the small multibody examples
      (n + m <= 64), where MUMPS's fixed cost per factorization (about 0.1 ms) would be most of the step.
    auto (the default) takes dense on one rank for n + m <= 64, else schur when A is a lumped mass with no zero on
@@ -24,7 +28,7 @@
 #include <flexure/private/stepperimpl.h>
 #include <petscblaslapack.h>
 
-static const char *const FlxDAESolvers[] = {"auto", "lu", "schur", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
+static const char *const FlxDAESolvers[] = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
 static PetscLogEvent     FLX_SaddleSolve = 0, FLX_Constraint = 0;
 
 struct _n_FlxSaddle {
@@ -45,7 +49,9 @@ struct _n_FlxSaddle {
   char          desc[256]; /* what runs, for View */
   PetscScalar  *Kd, *xd;   /* dense: the LU factors (column-major, n + m square) and a right-hand side */
   PetscBLASInt *piv;
-  PetscBool     singular; /* dense: the last factorization met a zero pivot */
+  PetscBool     singular;  /* dense: the last factorization met a zero pivot */
+  Mat           Hs, Gz, S; /* schur: H A^-1, G without the prescribed columns (Gt its transpose), S = H A^-1 G^T */
+  Vec           ainv, t1, t2, t3;
 };
 
 PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
@@ -54,10 +60,11 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Constrained systems (steppers on systems with constraints)", "FlxStepper");
-  PetscCall(PetscOptionsEnum("-ts_dae_solver", "Saddle-point solve of a constrained step: auto (dense for n + m <= 64 on one rank, else schur with a lumped mass, else lu), lu (MUMPS on the assembled saddle-point matrix), schur (PCFIELDSPLIT: Schur complement G M^-1 G^T factored by MUMPS) or dense (LAPACK, one rank)", "FlxSaddle", FlxDAESolvers, (PetscEnum)d->solver, (PetscEnum *)&d->solver, NULL));
+  PetscCall(PetscOptionsEnum("-ts_dae_solver", "Saddle-point solve of a constrained step: auto (dense for n + m <= 64 on one rank, else schur with a lumped mass, else lu), lu (MUMPS on the assembled saddle-point matrix), schur (the Schur complement G M^-1 G^T of a lumped mass, factored by MUMPS), fieldsplit (the same by PCFIELDSPLIT) or dense (LAPACK, one rank)", "FlxSaddle", FlxDAESolvers, (PetscEnum)d->solver, (PetscEnum *)&d->solver, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_rtol", "Constrained step: iterate until the change of x_{n+1} (and of v_n) is below this fraction of max |x_{n+1}| (and max |v_n|)", "FlxStepper", d->rtol, &d->rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
+  PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the constraint rows' Jacobian of the step's first iterate (one factorization per step, linear convergence) instead of Newton's", "FlxStepper", d->chord, &d->chord, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
   PetscOptionsEnd();
   PetscCheck(d->rtol > 0 && d->rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_rtol %g: give a tolerance in (0, 1)", (double)d->rtol);
@@ -82,7 +89,10 @@ PetscErrorCode FlxStepperGetConstraintViolation(FlxStepper ts, PetscReal *gpos, 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxSaddleCreate(FlxStepper ts, FlxSaddle *sp)
+static PetscErrorCode SaddleConfigure(FlxSaddle, Vec, Mat, Mat);
+PetscErrorCode        FlxSaddleSetOperators(FlxSaddle, Vec, Mat, Mat, Mat);
+
+PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, FlxSaddle *sp)
 {
   FlxSaddle s;
   Mat       G;
@@ -107,6 +117,12 @@ PetscErrorCode FlxSaddleCreate(FlxStepper ts, FlxSaddle *sp)
     PetscInt nf;
     PetscCall(ISGetSize(s->fixed, &nf));
     s->hasfixed = nf > 0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(SaddleConfigure(s, Adiag, Amat, Gpat));
+  if (s->ksp) { /* factor once now: the factorization's options (-ts_dae_mat_mumps_*) are read before the run (a
+                   failure here is left to the first solve, which diagnoses it) */
+    PetscCall(FlxSaddleSetOperators(s, Adiag, Amat, Gpat, Gpat));
+    PetscCall(KSPSetUp(s->ksp));
   }
   *sp = s;
   PetscFunctionReturn(0);
@@ -133,6 +149,13 @@ PetscErrorCode FlxSaddleDestroy(FlxSaddle *sp)
   PetscCall(ISDestroy(&s->fixed));
   PetscCall(KSPDestroy(&s->ksp));
   PetscCall(PetscFree3(s->Kd, s->xd, s->piv));
+  PetscCall(MatDestroy(&s->Hs));
+  PetscCall(MatDestroy(&s->Gz));
+  PetscCall(MatDestroy(&s->S));
+  PetscCall(VecDestroy(&s->ainv));
+  PetscCall(VecDestroy(&s->t1));
+  PetscCall(VecDestroy(&s->t2));
+  PetscCall(VecDestroy(&s->t3));
   PetscCall(PetscFree(*sp));
   PetscFunctionReturn(0);
 }
@@ -168,7 +191,7 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
       s->solver = s->diag && mmin > 0 ? FLX_DAE_SOLVER_SCHUR : FLX_DAE_SOLVER_LU;
       if (size == 1 && s->N + s->M <= 64) s->solver = FLX_DAE_SOLVER_DENSE;
     }
-    PetscCheck(s->solver != FLX_DAE_SOLVER_SCHUR || !s->diag || mmin > 0, s->comm, PETSC_ERR_USER_INPUT, "-ts_dae_solver schur divides by the lumped mass, and a free DOF has none (%g): use -ts_dae_solver lu", (double)mmin);
+    PetscCheck((s->solver != FLX_DAE_SOLVER_SCHUR && s->solver != FLX_DAE_SOLVER_FIELDSPLIT) || !s->diag || mmin > 0, s->comm, PETSC_ERR_USER_INPUT, "-ts_dae_solver %s divides by the lumped mass, and a free DOF has none (%g): use -ts_dae_solver lu", FlxDAESolvers[s->solver], (double)mmin);
   }
   if (s->solver == FLX_DAE_SOLVER_DENSE) {
     PetscMPIInt size;
@@ -182,7 +205,46 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
     s->configured = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
-  if (s->solver == FLX_DAE_SOLVER_SCHUR) PetscCheck(s->diag, s->comm, PETSC_ERR_USER_INPUT, "-ts_dae_solver schur needs a lumped (diagonal) mass: this system's mass matrix is assembled; use -ts_dae_solver lu");
+  PetscCheck(s->solver != FLX_DAE_SOLVER_SCHUR || s->diag, s->comm, PETSC_ERR_USER_INPUT, "-ts_dae_solver schur needs a lumped (diagonal) mass: this system's mass matrix is assembled; use -ts_dae_solver lu or fieldsplit");
+  if (s->solver == FLX_DAE_SOLVER_SCHUR) {
+    PetscCall(VecDuplicate(Adiag, &s->ainv));
+    PetscCall(VecDuplicate(Adiag, &s->t1));
+    PetscCall(VecDuplicate(Adiag, &s->t3));
+    PetscCall(MatCreateVecs(G, NULL, &s->t2));
+    PetscCall(MatDuplicate(G, MAT_COPY_VALUES, &s->H));
+    PetscCall(MatDuplicate(G, MAT_COPY_VALUES, &s->Hs));
+    PetscCall(MatDuplicate(G, MAT_COPY_VALUES, &s->Gz));
+    PetscCall(MatTranspose(s->Gz, MAT_INITIAL_MATRIX, &s->Gt));
+    PetscCall(MatMatMult(s->Hs, s->Gt, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &s->S));
+    PetscCall(KSPCreate(s->comm, &s->ksp));
+    PetscCall(KSPSetOptionsPrefix(s->ksp, "ts_dae_"));
+    PetscCall(KSPSetType(s->ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(s->ksp, &pc));
+    PetscCall(PCSetType(pc, PCLU));
+    { /* one rank: PETSc's LU (S has a positive diagonal; MUMPS pays about 1 us per pivot on a chain's path-like
+         elimination tree: 60 ms against 0.9 ms for 5e4 rods); several: MUMPS */
+      PetscMPIInt size;
+      PetscCallMPI(MPI_Comm_size(s->comm, &size));
+      if (size > 1) { /* several ranks: S gathered on every rank and factored there (PCREDUNDANT): 35 ms per
+                         step for 5e4 rods on 2 ranks, against 240 ms with SuperLU_DIST and 520 ms with MUMPS */
+        PC  rpc;
+        KSP rksp;
+        PetscCall(PCSetType(pc, PCREDUNDANT));
+        PetscCall(PCRedundantGetKSP(pc, &rksp));
+        PetscCall(KSPGetPC(rksp, &rpc));
+        PetscCall(PCSetType(rpc, PCLU));
+      }
+    }
+    PetscCall(KSPSetOperators(s->ksp, s->S, s->S));
+    PetscCall(KSPSetFromOptions(s->ksp));
+    {
+      PCType pt;
+      PetscCall(PCGetType(pc, &pt));
+      PetscCall(PetscSNPrintf(s->desc, sizeof(s->desc), "schur: the lumped mass eliminated, S = G M^-1 G^T (%" PetscInt_FMT " x %" PetscInt_FMT ") assembled and solved by the KSP -ts_dae_ksp_* (preconditioner %s)", s->M, s->M, pt));
+    }
+    s->configured = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
   if (s->diag) { /* A: a diagonal AIJ matrix */
     PetscCall(MatCreateAIJ(s->comm, s->n, s->n, s->N, s->N, 1, NULL, 0, NULL, &s->A));
     PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
@@ -231,10 +293,10 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
     PetscCall(VecDuplicate(s->bn[1], &s->sn[1]));
     PetscCall(VecCreateNest(s->comm, 2, s->is, s->bn, &s->b));
     PetscCall(VecCreateNest(s->comm, 2, s->is, s->sn, &s->s));
-    PetscCall(PetscSNPrintf(s->desc, sizeof(s->desc), "schur: PCFIELDSPLIT, mass block by its diagonal, Schur complement H M^-1 G^T (%" PetscInt_FMT " x %" PetscInt_FMT ") factored by MUMPS", s->M, s->M));
+    PetscCall(PetscSNPrintf(s->desc, sizeof(s->desc), "fieldsplit: PCFIELDSPLIT, mass block by Jacobi, Schur complement H M^-1 G^T (%" PetscInt_FMT " x %" PetscInt_FMT ", selfp) factored by MUMPS (-ts_dae_fieldsplit_*)", s->M, s->M));
   }
   PetscCall(KSPSetFromOptions(s->ksp));
-  if (s->solver == FLX_DAE_SOLVER_SCHUR) { /* the sub-solvers: exact for a diagonal mass */
+  if (s->solver == FLX_DAE_SOLVER_FIELDSPLIT) { /* the sub-solvers: exact for a diagonal mass */
     KSP     *sub;
     PetscInt nsub;
     PC       spc;
@@ -304,12 +366,22 @@ static PetscErrorCode DenseFactor(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxSaddleSetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H)
+static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H)
 {
   PetscFunctionBegin;
-  if (!s->configured) PetscCall(SaddleConfigure(s, Adiag, Amat, G));
   if (s->solver == FLX_DAE_SOLVER_DENSE) {
     PetscCall(DenseFactor(s, Adiag, Amat, G, H));
+    PetscFunctionReturn(0);
+  }
+  if (s->solver == FLX_DAE_SOLVER_SCHUR) { /* S = (H A^-1) (G diag(free))^T, the pattern kept */
+    PetscCall(VecPointwiseDivide(s->ainv, s->free, Adiag));
+    PetscCall(MatCopy(H, s->H, SAME_NONZERO_PATTERN));
+    PetscCall(MatCopy(H, s->Hs, SAME_NONZERO_PATTERN));
+    PetscCall(MatDiagonalScale(s->Hs, NULL, s->ainv));
+    PetscCall(MatCopy(G, s->Gz, SAME_NONZERO_PATTERN));
+    if (s->hasfixed) PetscCall(MatDiagonalScale(s->Gz, NULL, s->free));
+    PetscCall(MatTranspose(s->Gz, MAT_REUSE_MATRIX, &s->Gt));
+    PetscCall(MatMatMult(s->Hs, s->Gt, MAT_REUSE_MATRIX, PETSC_DEFAULT, &s->S));
     PetscFunctionReturn(0);
   }
   if (s->diag) {
@@ -330,6 +402,21 @@ PetscErrorCode FlxSaddleSetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Ma
     PetscCall(MatAssemblyBegin(s->K, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(s->K, MAT_FINAL_ASSEMBLY));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The new blocks, timed and logged with the solves (the product H A^-1 G^T and the factorization belong to them). */
+PetscErrorCode FlxSaddleSetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FLX_SaddleSolve, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(SetOperators(s, Adiag, Amat, G, H));
+  PetscCall(PetscTime(&t1));
+  s->tsolve += t1 - t0;
+  PetscCall(PetscLogEventEnd(FLX_SaddleSolve, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -515,21 +602,48 @@ PetscErrorCode FlxSaddleSolve(FlxSaddle s, Vec r1, Vec r2, Vec y, Vec mu, const 
     PetscCall(PetscLogEventEnd(FLX_SaddleSolve, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
-  PetscCall(SplitCopy(s, s->b, r1, r2, PETSC_TRUE));
-  PetscCall(KSPSolve(s->ksp, s->b, s->s));
-  PetscCall(KSPGetConvergedReason(s->ksp, &reason));
-  PetscCall(VecNorm(s->s, NORM_INFINITY, &nrm));
+  if (s->solver == FLX_DAE_SOLVER_SCHUR) { /* S mu = H A^-1 r1 - r2, y = A^-1 (r1 - G^T mu) */
+    PetscCall(MatMult(s->Hs, r1, s->t2));
+    if (s->hasfixed) { /* the prescribed DOFs' y = r1 in the constraint rows */
+      PetscCall(VecPointwiseMult(s->t3, s->free, r1));
+      PetscCall(VecAYPX(s->t3, -1.0, r1));
+      PetscCall(MatMultAdd(s->H, s->t3, s->t2, s->t2));
+    }
+    PetscCall(VecAXPY(s->t2, -1.0, r2));
+    PetscCall(KSPSolve(s->ksp, s->t2, mu));
+    PetscCall(KSPGetConvergedReason(s->ksp, &reason));
+    PetscCall(VecNorm(mu, NORM_INFINITY, &nrm));
+  } else {
+    PetscCall(SplitCopy(s, s->b, r1, r2, PETSC_TRUE));
+    PetscCall(KSPSolve(s->ksp, s->b, s->s));
+    PetscCall(KSPGetConvergedReason(s->ksp, &reason));
+    PetscCall(VecNorm(s->s, NORM_INFINITY, &nrm));
+  }
   if (reason < 0 || PetscIsInfOrNanReal(nrm)) {
     char      diag[1536];
     PetscBool named;
     PetscCall(DiagnoseSingular(s, diag, sizeof(diag), &named));
     SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (%s: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, reason < 0 ? KSPConvergedReasons[reason] : "Inf or NaN", diag);
   }
-  PetscCall(SplitCopy(s, s->s, y, mu, PETSC_FALSE));
+  if (s->solver == FLX_DAE_SOLVER_SCHUR) {
+    PetscCall(MatMultTranspose(s->Gz, mu, s->t1));
+    PetscCall(VecAYPX(s->t1, -1.0, r1));
+    PetscCall(VecPointwiseMult(y, s->ainv, s->t1));
+    if (s->hasfixed) PetscCall(VecAXPY(y, 1.0, s->t3));
+  } else
+    PetscCall(SplitCopy(s, s->s, y, mu, PETSC_FALSE));
   PetscCall(PetscTime(&t1));
   s->nsolve++;
   s->tsolve += t1 - t0;
   PetscCall(PetscLogEventEnd(FLX_SaddleSolve, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSaddleGetStatistics(FlxSaddle s, PetscInt *nsolve, PetscReal *seconds)
+{
+  PetscFunctionBegin;
+  *nsolve  = s->nsolve;
+  *seconds = s->tsolve;
   PetscFunctionReturn(0);
 }
 

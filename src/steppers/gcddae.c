@@ -38,6 +38,8 @@ typedef struct {
   PetscBool     vdep, full;
   PetscReal     aM;
   PetscInt      its, itmax, nsteps;
+  PetscReal     tstep, tsad0; /* wall time in the steps; the saddle-point solves' before them (start-up) */
+  PetscInt      nsad0;
   const char   *startup;
 } GCDDAE;
 
@@ -158,12 +160,14 @@ static PetscErrorCode Predict(FlxStepper ts, GCDDAE *d)
 /* One constrained step (see the file's comment): Anew = a_n and Lam = lambda_n, then the fused kernel. */
 static PetscErrorCode DAEStep(FlxStepper ts)
 {
-  GCDDAE   *d = (GCDDAE *)ts->dae.data;
-  PetscReal h = ts->dt, tn = ts->t0 + (ts->step + 1) * h, t1 = tn + h, kap = Kappa(&d->p, h), ch = FlxGCDSolveCoefficient(&d->p) * h;
-  PetscReal dx = 0, dxold = PETSC_MAX_REAL, xn = 0, vn = 0, gn = 0, tol = ts->dae.rtol;
-  PetscInt  k;
+  GCDDAE        *d = (GCDDAE *)ts->dae.data;
+  PetscReal      h = ts->dt, tn = ts->t0 + (ts->step + 1) * h, t1 = tn + h, kap = Kappa(&d->p, h), ch = FlxGCDSolveCoefficient(&d->p) * h;
+  PetscReal      dx = 0, dxold = PETSC_MAX_REAL, xn = 0, vn = 0, gn = 0, tol = ts->dae.rtol;
+  PetscInt       k;
+  PetscLogDouble w0, w1;
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&w0));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, d->F));
   PetscCall(MassBlock(ts, tn, d->X, 1 + d->aM * ch));
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, tn, d->X, d->Gn));
@@ -202,8 +206,10 @@ static PetscErrorCode DAEStep(FlxStepper ts)
     PetscCall(VecAXPY(d->R1, -1.0, d->Da));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free)); /* prescribed DOFs stay at rest */
     PetscCall(VecAXPBY(d->R2, -1.0 / kap, 0.0, d->Gv));
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->Tv, d->H));
-    PetscCall(FlxSaddleSetOperators(d->sp, d->full ? NULL : d->Adiag, d->full ? d->Mfull : NULL, d->Gn, d->H));
+    if (!k || !ts->dae.chord) { /* Newton: H at the iterate; chord: H of the first iterate kept for the step */
+      PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->Tv, d->H));
+      PetscCall(FlxSaddleSetOperators(d->sp, d->full ? NULL : d->Adiag, d->full ? d->Mfull : NULL, d->Gn, d->H));
+    }
     PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the constrained GCD step", tn));
     PetscCall(VecAXPY(d->Anew, 1.0, d->Da));
     PetscCall(VecAXPY(d->Lam, 1.0, d->Dl));
@@ -231,6 +237,8 @@ static PetscErrorCode DAEStep(FlxStepper ts)
     PetscCall(VecNorm(d->R2, NORM_INFINITY, &gv));
     ts->dae.vmax = PetscMax(ts->dae.vmax, gv);
   }
+  PetscCall(PetscTime(&w1));
+  d->tstep += w1 - w0;
   PetscFunctionReturn(0);
 }
 
@@ -284,6 +292,7 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
 
   PetscFunctionBegin;
   d->its = d->itmax = d->nsteps = 0;
+  d->tstep                      = 0;
   ts->dae.gmax = ts->dae.vmax = 0;
   PetscCall(VecPointwiseMult(d->X, ts->x0, d->Free));
   PetscCall(VecPointwiseMult(d->V, ts->v0, d->Free));
@@ -321,6 +330,7 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
   }
   PetscCall(VecWAXPY(d->D, -1.0, d->X, d->Xp));
   PetscCall(VecCopy(d->Xp, d->X));
+  PetscCall(FlxSaddleGetStatistics(d->sp, &d->nsad0, &d->tsad0)); /* the report counts the steps' solves */
   PetscFunctionReturn(0);
 }
 
@@ -398,7 +408,14 @@ static PetscErrorCode DAEReport(FlxStepper ts, PetscViewer viewer)
 {
   GCDDAE *d = (GCDDAE *)ts->dae.data;
 
+  PetscInt  ns;
+  PetscReal tsad;
+
   PetscFunctionBegin;
+  PetscCall(FlxSaddleGetStatistics(d->sp, &ns, &tsad));
+  ns -= d->nsad0;
+  tsad -= d->tsad0;
+  if (d->nsteps) PetscCall(PetscViewerASCIIPrintf(viewer, "constrained GCD: %.4g ms per step, %.1f%% of it in the saddle-point solves (%.3g ms each, %" PetscInt_FMT " solves in all)\n", 1e3 * d->tstep / d->nsteps, 100 * tsad / PetscMax(d->tstep, 1e-300), 1e3 * tsad / PetscMax(ns, 1), ns));
   if (d->nsteps) PetscCall(PetscViewerASCIIPrintf(viewer, "constrained GCD: %.2f saddle-point solves per step on average, at most %" PetscInt_FMT ", over %" PetscInt_FMT " steps; largest violation |g| = %.3e (position, enforced), |G v + g_t| = %.3e (velocity, not enforced)\n", (double)d->its / d->nsteps, d->itmax, d->nsteps, (double)ts->dae.gmax, (double)ts->dae.vmax));
   PetscFunctionReturn(0);
 }
@@ -483,7 +500,12 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
     PetscCall(VecRestoreArrayRead(free, &f));
     PetscCall(VecRestoreArrayRead(mass, &m));
   }
-  PetscCall(FlxSaddleCreate(ts, &d->sp));
+  { /* the saddle-point solver, configured on the mass and G's pattern at the initial state */
+    PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a constrained system needs its initial conditions before FlxStepperSetUp (FlxStepperSetInitialConditions)");
+    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, ts->t0, ts->x0, d->Gn));
+    if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, ts->t0, ts->x0, &d->Mfull));
+    PetscCall(FlxSaddleCreate(ts, d->full ? NULL : mass, d->full ? d->Mfull : NULL, d->Gn, &d->sp));
+  }
   PetscCall(FlxGCDOmegaMax(p->degree, &p->alpha, &ts->Omega_max));
   if (p->degree < 4)
     d->startup = "consistent a_0, lambda_0 (acceleration-level saddle point); x_1 by the Taylor step moved onto the constraints";

@@ -26,6 +26,7 @@ typedef enum {
   FLX_DAE_SOLVER_AUTO,
   FLX_DAE_SOLVER_LU,
   FLX_DAE_SOLVER_SCHUR,
+  FLX_DAE_SOLVER_FIELDSPLIT,
   FLX_DAE_SOLVER_DENSE
 } FlxDAESolver;
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
   PetscInt     maxit;      /* -ts_dae_max_it */
   PetscReal    ic_tol;     /* -ts_dae_ic_tol */
   PetscBool    project_ic; /* -ts_dae_project_ic */
+  PetscBool    chord;      /* -ts_dae_chord: the constraint rows' Jacobian of the first iterate kept for the step */
   PetscReal    gmax, vmax; /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
   PetscInt     its, itmax, nsolves;
   void        *data;
@@ -115,8 +117,10 @@ PETSC_INTERN PetscErrorCode FlxStepperCreate_Alpha(FlxStepper);
 typedef struct _n_FlxSaddle *FlxSaddle;
 /* Read -ts_dae_* (called by FlxStepperSetFromOptions). Collective. */
 PETSC_INTERN PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper);
-/* A saddle-point solver for the stepper's system (-ts_dae_solver, KSP prefix ts_dae_). Collective. */
-PETSC_INTERN PetscErrorCode FlxSaddleCreate(FlxStepper, FlxSaddle *);
+/* A saddle-point solver for the stepper's system (-ts_dae_solver, KSP prefix ts_dae_), chosen and configured (its
+   options read) for A = diag(Adiag) or Amat and the pattern of G (assembled): at set-up, so that its options are
+   read before the run. Collective. */
+PETSC_INTERN PetscErrorCode FlxSaddleCreate(FlxStepper, Vec Adiag, Mat Amat, Mat G, FlxSaddle *);
 /* The blocks: A = diag(Adiag) (Amat NULL) or Amat (Adiag NULL); G and H, m x n (H may be G). Prescribed DOFs of
    the system's free mask get an identity row and no constraint force. The matrices are copied into the solver's
    operator (the callers may change theirs after). Collective. */
@@ -124,6 +128,8 @@ PETSC_INTERN PetscErrorCode FlxSaddleSetOperators(FlxSaddle, Vec Adiag, Mat Amat
 /* Solve for y (n) and mu (m); fails with a message naming dependent constraints when the matrix is singular,
    what says which solve. Collective. */
 PETSC_INTERN PetscErrorCode FlxSaddleSolve(FlxSaddle, Vec r1, Vec r2, Vec y, Vec mu, const char what[], PetscReal t);
+/* Solves so far and their wall time. Not collective. */
+PETSC_INTERN PetscErrorCode FlxSaddleGetStatistics(FlxSaddle, PetscInt *nsolve, PetscReal *seconds);
 /* Which solver runs, and its cost per solve (for View). */
 PETSC_INTERN PetscErrorCode FlxSaddleView(FlxSaddle, PetscViewer);
 PETSC_INTERN PetscErrorCode FlxSaddleDestroy(FlxSaddle *);
