@@ -36,11 +36,11 @@ static PetscErrorCode Previous(Chain *c, Vec x, Vec ghost, PetscReal p[2])
 }
 
 /* Rod i from mass i - 1 (or the pivot) to mass i: d = x_i - x_{i-1}, local i - lo. */
-#define ROD(q, prv, i, d) \
-  do { \
-    const PetscReal *b_ = (i) > c->lo ? (q) + 2 * ((i) - c->lo - 1) : (prv); \
-    (d)[0]              = (q)[2 * ((i) - c->lo)] - b_[0]; \
-    (d)[1]              = (q)[2 * ((i) - c->lo) + 1] - b_[1]; \
+#define ROD(q, prv, i, d)                                                  \
+  do {                                                                     \
+    const PetscReal *b_ = (i) > c->lo ? (q) + 2 * ((i)-c->lo - 1) : (prv); \
+    (d)[0]              = (q)[2 * ((i)-c->lo)] - b_[0];                    \
+    (d)[1]              = (q)[2 * ((i)-c->lo) + 1] - b_[1];                \
   } while (0)
 
 /* g_i = |x_i - x_{i-1}|^2 - L^2 */
@@ -246,8 +246,8 @@ typedef struct {
 
 static PetscErrorCode RunChain(Objects *o)
 {
-  MPI_Comm    comm = PETSC_COMM_WORLD;
-  Chain      *c    = &o->c;
+  MPI_Comm    comm  = PETSC_COMM_WORLD;
+  Chain      *c     = &o->c;
   PetscReal   total = 1, mtot = 1, angle = 0;
   PetscInt    nloc;
   PetscBool   help, view = PETSC_FALSE;
@@ -270,7 +270,7 @@ static PetscErrorCode RunChain(Objects *o)
   PetscOptionsEnd();
   PetscCheck(c->N >= size && total > 0 && mtot > 0, comm, PETSC_ERR_USER_INPUT, "-chain_n must be at least the number of ranks (%d), -chain_length and -chain_mass positive", size);
   c->L = total / c->N, c->m = mtot / c->N;
-  nloc  = c->N / size + (rank < c->N % size ? 1 : 0);
+  nloc = c->N / size + (rank < c->N % size ? 1 : 0);
   PetscCallMPI(MPI_Scan(&nloc, &c->hi, 1, MPIU_INT, MPI_SUM, comm));
   c->lo  = c->hi - nloc;
   mo.tip = 2 * (c->N - 1);
