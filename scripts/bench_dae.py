@@ -20,7 +20,7 @@ env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 
 
 def run(np_, args):
-    cmd = ["mpirun", "-np", str(np_), EXE, "-chain_n", str(N), "-ts_max_time", "1"] + args + extra
+    cmd = ["mpirun", "-np", str(np_), EXE, "-chain_n", str(N), "-ts_max_time", "1", "-chain_measure", "0"] + args + extra
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode:
         raise SystemExit(p.stderr)

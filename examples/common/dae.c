@@ -43,6 +43,49 @@ static PetscErrorCode DAEMonitor(FlxStepper ts, void *ctx)
   PetscFunctionReturn(0);
 }
 
+/* The tangent of f_int by central differences (the examples are small): J += df/dx + shiftV df/dv. */
+static PetscErrorCode DifferencedJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal shiftV, Mat J, void *ctx)
+{
+  const FlxExampleDAE *dae = (const FlxExampleDAE *)ctx;
+  Vec                  xp, fp, fm;
+  PetscInt             n = dae->n;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(x, &xp));
+  PetscCall(VecDuplicate(x, &fp));
+  PetscCall(VecDuplicate(x, &fm));
+  for (int which = 0; which < 2; which++) { /* x, then v */
+    Vec       base = which ? v : x;
+    PetscReal s    = which ? shiftV : 1;
+    if (s == 0) continue;
+    for (PetscInt j = 0; j < n; j++) {
+      const PetscScalar *b, *a1, *a2;
+      PetscScalar       *c;
+      PetscReal          del;
+      PetscCall(VecGetArrayRead(base, &b));
+      del = 1e-6 * PetscMax(1.0, PetscAbsReal(PetscRealPart(b[j])));
+      PetscCall(VecRestoreArrayRead(base, &b));
+      for (int sg = -1; sg <= 1; sg += 2) {
+        PetscCall(VecCopy(base, xp));
+        PetscCall(VecGetArray(xp, &c));
+        c[j] += sg * del;
+        PetscCall(VecRestoreArray(xp, &c));
+        PetscCall(dae->fint(sys, t, which ? x : xp, which ? xp : v, sg > 0 ? fp : fm, dae->ctx));
+      }
+      PetscCall(VecGetArrayRead(fp, &a1));
+      PetscCall(VecGetArrayRead(fm, &a2));
+      for (PetscInt i = 0; i < n; i++)
+        PetscCall(MatSetValue(J, i, j, s * (a1[i] - a2[i]) / (2 * del), ADD_VALUES));
+      PetscCall(VecRestoreArrayRead(fm, &a2));
+      PetscCall(VecRestoreArrayRead(fp, &a1));
+    }
+  }
+  PetscCall(VecDestroy(&xp));
+  PetscCall(VecDestroy(&fp));
+  PetscCall(VecDestroy(&fm));
+  PetscFunctionReturn(0);
+}
+
 /* The objects of a run, destroyed whether the run succeeded or not. */
 typedef struct {
   FlxSystem  sys;
@@ -94,7 +137,13 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, dae->m, dae->n, dae->n, NULL, &o->G));
   PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &o->sys));
   PetscCall(FlxSystemSetMass(o->sys, o->mass, o->free));
-  if (dae->fint) PetscCall(FlxSystemSetInternalForce(o->sys, dae->fint, PETSC_FALSE, dae->ctx));
+  if (dae->fint) {
+    PetscCall(FlxSystemSetInternalForce(o->sys, dae->fint, PETSC_FALSE, dae->ctx));
+    if (dae->fjac)
+      PetscCall(FlxSystemSetJacobian(o->sys, dae->fjac, dae->ctx));
+    else
+      PetscCall(FlxSystemSetJacobian(o->sys, DifferencedJacobian, (void *)dae));
+  }
   if (dae->fext) PetscCall(FlxSystemSetExternalForce(o->sys, dae->fext, NULL, dae->ctx));
   PetscCall(FlxSystemSetVelocityDependent(o->sys, dae->vdep));
   PetscCall(FlxSystemSetConstraints(o->sys, o->G, dae->g, dae->jac, PETSC_FALSE, dae->ctx));

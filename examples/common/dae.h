@@ -8,6 +8,7 @@ typedef struct {
   PetscInt                       n, m;           /* coordinates, constraints */
   const PetscReal               *x0, *v0, *mass; /* initial state, lumped mass (0 where a constraint alone holds a coordinate) */
   FlxSystemInternalFn            fint;           /* f_int(t, x, v) (NULL: none) */
+  FlxSystemJacobianFn            fjac;           /* its tangent df/dx + shiftV df/dv (NULL: central differences, for the implicit steppers) */
   FlxSystemExternalFn            fext;           /* f_ext(t) (NULL: none) */
   PetscBool                      vdep;           /* f_int depends on v */
   FlxSystemConstraintFn          g;

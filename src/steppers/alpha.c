@@ -339,10 +339,13 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
-  { /* ==== constrained systems (issue 16): not in the implicit family yet ==== */
+  { /* ==== constrained systems (issue 16): the index-3 step of alphadae.c takes over ==== */
     PetscBool cons;
     PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
-    PetscCheck(!cons, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s does not handle constraints yet (index-3 Newmark of seed 001 and the SOI2 methods of seed 002 are still to come, issue 16): use -ts_type gcd", ts->type);
+    if (cons) {
+      PetscCall(FlxAlphaDAESetUp(ts));
+      PetscFunctionReturn(0);
+    }
   }
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
