@@ -46,8 +46,10 @@ typedef struct {
 static PetscErrorCode MassMult(AlphaDAE *d, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (d->full) PetscCall(MatMult(d->Mfull, x, y));
-  else PetscCall(VecPointwiseMult(y, d->Mass, x));
+  if (d->full)
+    PetscCall(MatMult(d->Mfull, x, y));
+  else
+    PetscCall(VecPointwiseMult(y, d->Mass, x));
   PetscFunctionReturn(0);
 }
 
@@ -127,7 +129,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
     PetscCall(MassMult(d, d->Anew, d->Tv));
     PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free)); /* -e1 */
-    PetscCall(VecAXPBY(d->R2, -1.0 / bh2, 0.0, d->Gv));  /* -e2 */
+    PetscCall(VecAXPBY(d->R2, -1.0 / bh2, 0.0, d->Gv)); /* -e2 */
     /* the Newton matrix (1 - af) beta h^2 [df_int/dx + gamma/(beta h) df_int/dv + K_c] + (1 - am) M */
     {
       const PetscReal s = (1 - d->af) * bh2;
@@ -361,7 +363,8 @@ static PetscErrorCode DAEView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 001, index 3): %" PetscInt_FMT " holonomic constraints at position level; Newton on (a*, lambda) with the constraint rows scaled by 1/(beta h^2), alpha_m %g, alpha_f %g, beta %g, gamma %g%s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->full ? "; M(t, x) at the iterate" : ""));
   if (ts->dae.adapt)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  error control (seed 001 section 4): delta = (beta - 1/6) h^2 (a_{n+1} - a_n) in the weighted RMS norm <= -ts_dae_adapt_rtol %g; h_new = 0.9 h (eps/e)^(1/3); Newton stopped by the contraction rate (c = 1e-3)\n", (double)ts->dae.adapt_rtol));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  fixed steps; Newton until x_{n+1} changes by less than -ts_dae_rtol %g\n", (double)ts->dae.rtol));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  fixed steps; Newton until x_{n+1} changes by less than -ts_dae_rtol %g\n", (double)ts->dae.rtol));
   PetscCall(FlxSaddleView(d->sp, viewer));
   PetscFunctionReturn(0);
 }
