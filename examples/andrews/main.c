@@ -32,11 +32,11 @@ static void Mass7(const PetscScalar q[], PetscReal M[49])
   const PetscReal coth = PetscCosReal(q[1]), siph = PetscSinReal(q[3]), siom = PetscSinReal(q[5]);
   for (int k = 0; k < 49; k++)
     M[k] = 0;
-  M[0]          = m1 * ra * ra + m2 * (rr * rr - 2 * da * rr * coth + da * da) + i1 + i2;
-  M[1] = M[7]   = m2 * (da * da - da * rr * coth) + i2;
-  M[8]          = m2 * da * da + i2;
-  M[16]         = m3 * (sa * sa + sb * sb) + i3;
-  M[24]         = m4 * (e - ea) * (e - ea) + i4;
+  M[0] = m1 * ra * ra + m2 * (rr * rr - 2 * da * rr * coth + da * da) + i1 + i2;
+  M[1] = M[7] = m2 * (da * da - da * rr * coth) + i2;
+  M[8]        = m2 * da * da + i2;
+  M[16]       = m3 * (sa * sa + sb * sb) + i3;
+  M[24]       = m4 * (e - ea) * (e - ea) + i4;
   M[25] = M[31] = m4 * ((e - ea) * (e - ea) + zt * (e - ea) * siph) + i4;
   M[32]         = m4 * (zt * zt + 2 * zt * (e - ea) * siph + (e - ea) * (e - ea)) + m5 * (ta * ta + tb * tb) + i4 + i5;
   M[40]         = m6 * (zf - fa) * (zf - fa) + i6;
