@@ -185,6 +185,11 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s\n", (double)mon->tmax));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_velocity_violation = %.17g\n", (double)mon->vdrift));
     PetscCall(PrintList("final_lambda", lambda, 0));
+    {
+      Vec a;
+      PetscCall(FlxStepperGetState(o->ts, NULL, NULL, &a));
+      PetscCall(PrintList("final_a", a, 0)); /* the stepper's acceleration (algorithmic a* for hht and genalpha) */
+    }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.17g\n", (double)mon->maxerr));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_drift = %.17g\n", (double)mon->drift));
     PetscCall(PrintList("final_q", x, dae->nout));

@@ -81,10 +81,10 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Mat G, void *c
   PetscCall(VecGetArrayRead(x, &q));
   s1 = p->L1 * PetscSinReal(q[2]), c1 = p->L1 * PetscCosReal(q[2]), s2 = p->L2 * PetscSinReal(q[5]), c2 = p->L2 * PetscCosReal(q[5]);
   PetscCall(VecRestoreArrayRead(x, &q));
-  gp[0] = 1, gp[2] = s1;                                /* row 0 */
-  gp[7] = 1, gp[8] = -c1;                               /* row 1 */
-  gp[12] = 1, gp[14] = -s1, gp[15] = -1, gp[17] = -s2;  /* row 2 */
-  gp[19] = 1, gp[20] = c1, gp[22] = -1, gp[23] = c2;    /* row 3 */
+  gp[0] = 1, gp[2] = s1;                               /* row 0 */
+  gp[7] = 1, gp[8] = -c1;                              /* row 1 */
+  gp[12] = 1, gp[14] = -s1, gp[15] = -1, gp[17] = -s2; /* row 2 */
+  gp[19] = 1, gp[20] = c1, gp[22] = -1, gp[23] = c2;   /* row 3 */
   PetscCall(MatSetValues(G, 4, rows, 6, cols, gp, INSERT_VALUES));
   PetscFunctionReturn(0);
 }
@@ -134,7 +134,7 @@ static PetscErrorCode Hessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, Pet
 
 static PetscReal Energy(const PetscScalar x[], const PetscScalar v[], void *ctx)
 {
-  const DoublePendulum *p = (const DoublePendulum *)ctx;
+  const DoublePendulum *p    = (const DoublePendulum *)ctx;
   const PetscReal       m[6] = {p->m1, p->m1, p->m1 * p->L1 * p->L1 / 3, p->m2, p->m2, p->m2 * p->L2 * p->L2 / 3};
   PetscReal             E    = p->m1 * p->g * x[1] + p->m2 * p->g * x[4];
   for (int i = 0; i < 6; i++)
@@ -146,11 +146,11 @@ static PetscReal Energy(const PetscScalar x[], const PetscScalar v[], void *ctx)
 
 static PetscErrorCode Run(void)
 {
-  DoublePendulum p = {3, 0.3, 1, 1.5, 400, 3e5, 15, 5e4, 9.81};
-  PetscReal      x0[6], v0[6], mass[6];
+  DoublePendulum  p = {3, 0.3, 1, 1.5, 400, 3e5, 15, 5e4, 9.81};
+  PetscReal       x0[6], v0[6], mass[6];
   const PetscReal th2 = 23 * PETSC_PI / 12, w2 = 10;
-  FlxExampleDAE  dae;
-  PetscBool      view = PETSC_FALSE, help;
+  FlxExampleDAE   dae;
+  PetscBool       view = PETSC_FALSE, help;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Double pendulum", "");

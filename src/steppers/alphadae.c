@@ -34,10 +34,11 @@ typedef struct {
   PetscReal     ratio[16];
   PetscInt      nratio;
   Vec           X, V, A, Aa, Aprev, Lam, X1, V1, Anew, Lam1, Da, Dl, R1, R2, Gv, Fold, MA, MAa, MAprev, Ft, Tv, Y, Mass, Free; /* Aa, MAa: a*_n, M_n a*_n moved to the step (eq. 14) */
-  Mat           G1, J, Mfull;
-  FlxSaddle     sp;
-  PetscBool     full, haveprev;
-  PetscReal     aM, hprev, hcur; /* the last step taken; the step the control proposes */
+  Mat           G1, J, Mfull, Ms;
+  FlxSaddle     sp, sp2;                /* sp2: SOI2's second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
+  Vec           Dt, Mu, Dd, Nu, Md;     /* SOI2 (Md: (1 - am) times the lumped mass): delta~ = a~ - a, mu~ = (1 - af)(lambda - lambda~), their corrections */
+  PetscBool     full, haveprev, adjust; /* adjust: eq. (14) on step changes (-ts_dae_step_adjust) */
+  PetscReal     aM, hprev, hcur;        /* the last step taken; the step the control proposes */
   PetscInt      its, itmax, nsteps, nrej, nfail;
   PetscReal     tstep, emax; /* wall time in the steps; largest accepted error estimate */
 } AlphaDAE;
@@ -155,6 +156,95 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
   PetscFunctionReturn(0);
 }
 
+/* One try of a generalized-alpha-SOI2 step (seed 002 eq. (13), the additive form f = f_0 - G^T lambda: eq. (17) for
+   HHT), holonomic constraints: a_{1+alpha} with lambda_1 enforce the velocity constraint g_t + G z_1 = 0 (13c, e, g),
+   the correction delta~ = a~_{1+alpha} - a_{1+alpha} with mu~ = (1 - alpha_f)(lambda_1 - lambda~_1) the position
+   constraint g(y_1) = 0 (13a, d, f): (1 - am) M delta~ = G^T mu~. A Newton iteration without the O(h) couplings
+   between the two, i.e. two saddle-point solves per iteration:
+     [[J, G^T], [G, 0]] [da; (1 - af) dlambda] = [-r_a; -(g_t + G z_1)/(gamma h)]
+     [[(1 - am) M, G^T], [G, 0]] [ddelta; -dmu] = [-r_delta; -(g / (beta h^2) - (g_t + G z_1)/(gamma h))]
+   (linear convergence at a rate O(h)); stopped when y_1 and z_1 stop changing (-ts_dae_rtol). */
+static PetscErrorCode AttemptSOI2(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h, PetscBool *conv)
+{
+  const PetscReal b = d->beta, gm = d->gamma, t1 = t + h, bh2 = b * h * h;
+  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, dv = 0, xn, vn, tol = ts->dae.rtol;
+  PetscInt        k;
+
+  PetscFunctionBegin;
+  *conv = PETSC_FALSE;
+  PetscCall(VecCopy(d->Aa, d->Anew));
+  PetscCall(VecCopy(d->Lam, d->Lam1));
+  PetscCall(VecZeroEntries(d->Dt));
+  PetscCall(VecZeroEntries(d->Mu));
+  for (k = 0;; k++) {
+    PetscCall(VecWAXPY(d->Tv, 1.0, d->Anew, d->Dt)); /* a~ = a + delta~ */
+    PetscCall(VecWAXPY(d->X1, h, d->V, d->X));
+    PetscCall(VecAXPBYPCZ(d->X1, h * h / 2 * (1 - 2 * b), bh2, 1.0, d->Aa, d->Tv));
+    PetscCall(VecWAXPY(d->V1, h * (1 - gm), d->Aa, d->V));
+    PetscCall(VecAXPY(d->V1, h * gm, d->Anew));
+    if (k) {
+      PetscBool stalled = (PetscBool)(dx >= dxold);
+      PetscCall(VecNorm(d->X1, NORM_INFINITY, &xn));
+      PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
+      if ((bh2 * dx <= tol * PetscMax(xn, PETSC_SMALL) || (stalled && bh2 * dx <= 100 * tol * PetscMax(xn, PETSC_SMALL))) && (h * gm * dv <= tol * PetscMax(vn, PETSC_SMALL) || stalled)) {
+        *conv = PETSC_TRUE;
+        break;
+      }
+      if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;
+      dxold = dx;
+    }
+    if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t1, d->X1, &d->Mfull));
+    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X1, d->G1));
+    /* -r_a = (1 - af) F(lambda_1) + af F_n - am M a_alpha - (1 - am) M a */
+    PetscCall(Force(ts, d, t1, d->X1, d->V1, d->Lam1, d->R1));
+    PetscCall(VecScale(d->R1, 1 - d->af));
+    PetscCall(VecAXPY(d->R1, d->af, d->Fold));
+    PetscCall(VecAXPY(d->R1, -d->am, d->MAa));
+    PetscCall(MassMult(d, d->Anew, d->Tv));
+    PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
+    PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
+    /* the velocity constraint (g_t + G z_1) / (gamma h) into R2, the position one g / (beta h^2) into Gv */
+    PetscCall(FlxSystemComputeConstraintRate(ts->sys, t1, d->X1, d->R2));
+    PetscCall(MatMultAdd(d->G1, d->V1, d->R2, d->R2));
+    PetscCall(VecScale(d->R2, -1.0 / (gm * h)));
+    PetscCall(FlxSystemComputeConstraint(ts->sys, t1, d->X1, d->Gv));
+    PetscCall(VecAXPBY(d->Gv, -1.0, -1.0 / bh2, d->R2)); /* -(g / (beta h^2) - (g_t + G z_1)/(gamma h)) */
+    {
+      const PetscReal s = (1 - d->af) * bh2;
+      PetscCall(FlxSystemComputeJacobian(ts->sys, t1, d->X1, d->V1, gm / (b * h), d->full ? 0 : (1 - d->am) / s, d->J));
+      PetscCall(FlxSystemAddConstraintHessian(ts->sys, t1, d->X1, d->Lam1, 1.0, d->J, NULL));
+      PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatScale(d->J, s));
+      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mfull, DIFFERENT_NONZERO_PATTERN));
+    }
+    PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, d->G1, d->G1));
+    PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the SOI2 step (velocity constraint)", t1));
+    PetscCall(VecAXPY(d->Anew, 1.0, d->Da));
+    PetscCall(VecAXPY(d->Lam1, 1.0 / (1 - d->af), d->Dl));
+    /* -r_delta = G^T mu~ - (1 - am) M delta~ */
+    PetscCall(MatMultTranspose(d->G1, d->Mu, d->R1));
+    PetscCall(MassMult(d, d->Dt, d->Tv));
+    PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
+    PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
+    if (d->full) {
+      PetscCall(MatCopy(d->Mfull, d->Ms, SAME_NONZERO_PATTERN));
+      PetscCall(MatScale(d->Ms, 1 - d->am));
+    } else
+      PetscCall(VecAXPBY(d->Md, 1 - d->am, 0.0, d->Mass));
+    PetscCall(FlxSaddleSetOperators(d->sp2, d->full ? NULL : d->Md, d->full ? d->Ms : NULL, d->G1, d->G1));
+    PetscCall(FlxSaddleSolve(d->sp2, d->R1, d->Gv, d->Dd, d->Nu, "the SOI2 step (position constraint)", t1));
+    PetscCall(VecAXPY(d->Dt, 1.0, d->Dd));
+    PetscCall(VecAXPY(d->Mu, -1.0, d->Nu));
+    PetscCall(VecWAXPY(d->Tv, 1.0, d->Da, d->Dd));
+    PetscCall(VecNorm(d->Tv, NORM_INFINITY, &dx));
+    PetscCall(VecNorm(d->Da, NORM_INFINITY, &dv));
+  }
+  d->its += k;
+  d->itmax = PetscMax(d->itmax, k);
+  PetscFunctionReturn(0);
+}
+
 /* Seed 002 eq. (14a, b): a*_n and M_n a*_n for a step h after the step hprev, into Aa and MAa (the previous step's
    adjusted values in Aprev, MAprev: a_{n-1+alpha}). */
 static PetscErrorCode AdjustStep(AlphaDAE *d, PetscReal h)
@@ -164,7 +254,7 @@ static PetscErrorCode AdjustStep(AlphaDAE *d, PetscReal h)
   PetscFunctionBegin;
   PetscCall(VecCopy(d->A, d->Aa));
   PetscCall(VecCopy(d->MA, d->MAa));
-  if (!d->haveprev || al == 0 || d->hprev <= 0 || h == d->hprev) PetscFunctionReturn(0);
+  if (!d->haveprev || al == 0 || d->hprev <= 0 || h == d->hprev || !d->adjust) PetscFunctionReturn(0);
   {
     const PetscReal r = al * (h / d->hprev - 1);
     PetscCall(VecAXPBYPCZ(d->Aa, -r, r, 1.0, d->Aprev, d->A)); /* a + r (a - a_prev) */
@@ -220,7 +310,10 @@ static PetscErrorCode DAEStep(FlxStepper ts)
     PetscBool conv;
     if (ts->dae.adapt && tend - t - h < 1e-3 * h) h = tend - t; /* do not leave a sliver */
     PetscCall(AdjustStep(d, h));
-    PetscCall(Attempt(ts, d, t, h, &conv));
+    if (ts->dae.soi2)
+      PetscCall(AttemptSOI2(ts, d, t, h, &conv));
+    else
+      PetscCall(Attempt(ts, d, t, h, &conv));
     if (conv && ts->dae.adapt) { /* 001 eqs. (21), (24): delta = (beta - 1/6) h^2 (a_{n+1} - a_n) */
       PetscCall(VecWAXPY(d->Da, -1.0, d->Aa, d->Anew));
       PetscCall(VecScale(d->Da, (d->beta - 1.0 / 6) * h * h));
@@ -360,7 +453,10 @@ static PetscErrorCode DAEView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
   PetscCall(MatGetSize(G, &m, NULL));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 001, index 3): %" PetscInt_FMT " holonomic constraints at position level; Newton on (a*, lambda) with the constraint rows scaled by 1/(beta h^2), alpha_m %g, alpha_f %g, beta %g, gamma %g%s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->full ? "; M(t, x) at the iterate" : ""));
+  if (ts->dae.soi2)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 002, SOI2): %" PetscInt_FMT " holonomic constraints at position and velocity level (eq. 13/17: a and lambda for the velocity constraint, delta~ and mu~ for the position one), alpha_m %g, alpha_f %g, beta %g, gamma %g; step changes %s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->adjust ? "adjust a* by eq. (14)" : "without eq. (14) (-ts_dae_step_adjust false)"));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 001, index 3): %" PetscInt_FMT " holonomic constraints at position level; Newton on (a*, lambda) with the constraint rows scaled by 1/(beta h^2), alpha_m %g, alpha_f %g, beta %g, gamma %g%s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->full ? "; M(t, x) at the iterate" : ""));
   if (ts->dae.adapt)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  error control (seed 001 section 4): delta = (beta - 1/6) h^2 (a_{n+1} - a_n) in the weighted RMS norm <= -ts_dae_adapt_rtol %g; h_new = 0.9 h (eps/e)^(1/3); Newton stopped by the contraction rate (c = 1e-3)\n", (double)ts->dae.adapt_rtol));
   else
@@ -392,7 +488,14 @@ static PetscErrorCode DAEReset(FlxStepper ts)
     PetscCall(VecDestroy(vecs[k]));
   PetscCall(MatDestroy(&d->G1));
   PetscCall(MatDestroy(&d->J));
+  PetscCall(MatDestroy(&d->Ms));
   PetscCall(FlxSaddleDestroy(&d->sp));
+  PetscCall(FlxSaddleDestroy(&d->sp2));
+  {
+    Vec *w[] = {&d->Dt, &d->Mu, &d->Dd, &d->Nu, &d->Md};
+    for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+      PetscCall(VecDestroy(w[k]));
+  }
   ts->ops = d->saved; /* the alpha type again */
   PetscCall(PetscFree(ts->dae.data));
   if (ts->ops.reset) PetscCall(ts->ops.reset(ts));
@@ -462,6 +565,19 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
     PetscCall(MatAXPY(d->J, 1.0, d->Mfull, DIFFERENT_NONZERO_PATTERN));
   }
   PetscCall(FlxSaddleCreate(ts, NULL, d->J, d->G1, &d->sp));
+  d->adjust = ts->dae.step_adjust;
+  if (ts->dae.soi2) { /* the second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
+    PetscCall(VecDuplicate(mass, &d->Dt));
+    PetscCall(VecDuplicate(mass, &d->Dd));
+    PetscCall(VecDuplicate(mass, &d->Md));
+    PetscCall(VecDuplicate(d->Lam, &d->Mu));
+    PetscCall(VecDuplicate(d->Lam, &d->Nu));
+    if (d->full) {
+      PetscCall(MatDuplicate(d->Mfull, MAT_COPY_VALUES, &d->Ms));
+      PetscCall(FlxSaddleCreate(ts, NULL, d->Ms, d->G1, &d->sp2));
+    } else
+      PetscCall(FlxSaddleCreate(ts, mass, NULL, d->G1, &d->sp2));
+  }
   d->saved               = ts->ops;
   ts->ops.startup        = DAEStartUp;
   ts->ops.step           = DAEStep;
