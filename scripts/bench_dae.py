@@ -3,7 +3,8 @@
 N rigid rods: N constraints) against the same chain with stiff springs instead of rods (an unconstrained system
 with the same unknowns: the explicit GCD step). Reports the wall time per step (median of FLX_BENCH_REPS runs,
 default 5), the share of the saddle-point solves (the assembly of S = H M^-1 G^T, its factorization and the
-solves) and the saddle-point solves per step, for Newton (the default) and -ts_dae_chord, at 1 and 2 ranks.
+solves) and the saddle-point solves per step, for Newton (the default) and -ts_dae_chord, and the implicit index-3
+Newmark and generalized-alpha-SOI2 (Newton iterations per step), at 1 and 2 ranks.
 Usage: scripts/bench_dae.py [N (default 50000)] [extra options for every run]"""
 import os
 import re
@@ -25,8 +26,8 @@ def run(np_, args):
     if p.returncode:
         raise SystemExit(p.stderr)
     step = float(re.search(r"([0-9.]+) ms per step$", p.stdout, re.M).group(1))
-    m = re.search(r"([0-9.]+)% of it in the saddle-point solves", p.stdout)
-    s = re.search(r"constrained GCD: ([0-9.]+) saddle-point solves per step", p.stdout)
+    m = re.search(r"([0-9.]+)% of (?:it|the steps' time) in the saddle-point solves", p.stdout)
+    s = re.search(r"constrained GCD: ([0-9.]+) saddle-point solves per step", p.stdout) or re.search(r"([0-9.]+) Newton iterations per try", p.stdout)
     return step, float(m.group(1)) if m else 0.0, float(s.group(1)) if s else 0.0
 
 
@@ -36,7 +37,9 @@ for np_ in (1, 2):
     for label, args in [("unconstrained (springs, explicit gcd3)", ["-chain_springs", "-ts_dt", "1e-6", "-ts_max_steps", "200"]),
                         ("constrained gcd3, Newton", ["-ts_dt", "1e-5", "-ts_max_steps", "20"]),
                         ("constrained gcd3, chord", ["-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_chord"]),
-                        ("constrained gcd5 (1,0.8,0.7,0.5), Newton", ["-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_gcd_preset", "gcd5"])]:
+                        ("constrained gcd5 (1,0.8,0.7,0.5), Newton", ["-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_gcd_preset", "gcd5"]),
+                        ("index-3 newmark (MUMPS on the saddle point)", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "3"]),
+                        ("genalpha SOI2 (MUMPS, two solves/iteration)", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "3"])]:
         runs = [run(np_, args) for _ in range(reps)]
         step = statistics.median(r[0] for r in runs)
         share = statistics.median(r[1] for r in runs)

@@ -129,6 +129,31 @@ static PetscErrorCode Hessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, Pet
   PetscFunctionReturn(0);
 }
 
+/* the tangent of f_int: none for the rods (the constraint forces' tangent comes from Hessian) */
+static PetscErrorCode NoTangent(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal shiftV, Mat J, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscFunctionReturn(0);
+}
+
+/* The pattern of the implicit steppers' Newton matrix: each mass's x (y) with its neighbours' x (y), the couplings
+   of d(G^T lambda)/dx; given as a (zero) stiffness so that FlxSystemCreateJacobianMatrix takes it. */
+static PetscErrorCode TangentPattern(Chain *c, MPI_Comm comm, Mat *K)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreateAIJ(comm, 2 * (c->hi - c->lo), 2 * (c->hi - c->lo), 2 * c->N, 2 * c->N, 3, NULL, 1, NULL, K));
+  for (PetscInt i = c->lo; i < c->hi; i++)
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscInt r = 2 * i + k;
+      PetscCall(MatSetValue(*K, r, r, 0.0, INSERT_VALUES));
+      if (i > 0) PetscCall(MatSetValue(*K, r, r - 2, 0.0, INSERT_VALUES));
+      if (i + 1 < c->N) PetscCall(MatSetValue(*K, r, r + 2, 0.0, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*K, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Name(FlxSystem sys, PetscInt i, char name[], size_t len, void *ctx)
 {
   Chain *c = (Chain *)ctx;
@@ -314,6 +339,19 @@ static PetscErrorCode RunChain(Objects *o)
     PetscCall(FlxSystemSetConstraintDerivatives(o->sys, NULL, Curvature, Hessian, c));
     PetscCall(FlxSystemSetConstraintNameFunction(o->sys, Name, c));
     PetscCall(FlxSystemCreateMultiplierVector(o->sys, &o->g));
+    { /* the implicit steppers (newmark, hht, genalpha) iterate with Newton: they need the tangent's pattern */
+      char      type[64] = "gcd";
+      PetscBool gcd;
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_type", type, sizeof(type), NULL));
+      PetscCall(PetscStrcmp(type, "gcd", &gcd));
+      if (!gcd) {
+        Mat K;
+        PetscCall(TangentPattern(c, comm, &K));
+        PetscCall(FlxSystemSetStiffness(o->sys, K));
+        PetscCall(MatDestroy(&K));
+        PetscCall(FlxSystemSetJacobian(o->sys, NoTangent, c));
+      }
+    }
   }
   PetscCall(FlxStepperCreate(comm, &o->ts));
   PetscCall(FlxStepperSetMaxTime(o->ts, 0.1));

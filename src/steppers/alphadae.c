@@ -41,6 +41,8 @@ typedef struct {
   PetscReal     aM, hprev, hcur;        /* the last step taken; the step the control proposes */
   PetscInt      its, itmax, nsteps, nrej, nfail;
   PetscReal     tstep, emax; /* wall time in the steps; largest accepted error estimate */
+  PetscReal     tsad0;       /* the saddle-point solves' time at the end of the start-up */
+  PetscInt      nsad0;
 } AlphaDAE;
 
 /* M (the lumped or the system's M(t, x)) times x into y. */
@@ -400,6 +402,7 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
     ts->lsum[0] = ts->rank ? 0 : k / 2;
     ts->lsum[1] = ts->lsum[2] = ts->lsum[3] = 0;
   }
+  PetscCall(FlxSaddleGetStatistics(d->sp, &d->nsad0, &d->tsad0)); /* the report counts the steps' solves */
   PetscFunctionReturn(0);
 }
 
@@ -471,6 +474,15 @@ static PetscErrorCode DAEReport(FlxStepper ts, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!d->nsteps) PetscFunctionReturn(0);
+  {
+    PetscInt  ns, n2   = 0;
+    PetscReal ts1, ts2 = 0;
+    PetscCall(FlxSaddleGetStatistics(d->sp, &ns, &ts1));
+    if (d->sp2) PetscCall(FlxSaddleGetStatistics(d->sp2, &n2, &ts2));
+    ns -= d->nsad0;
+    ts1 -= d->tsad0;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "implicit constrained %s: %.1f%% of the steps' time in the saddle-point solves (%" PetscInt_FMT " solves, %.3g ms each)\n", ts->type, 100 * (ts1 + ts2) / PetscMax(d->tstep, 1e-300), ns + n2, 1e3 * (ts1 + ts2) / PetscMax(ns + n2, 1)));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "implicit constrained %s: %" PetscInt_FMT " accepted steps, %" PetscInt_FMT " rejected (%" PetscInt_FMT " by Newton), %.2f Newton iterations per try on average, at most %" PetscInt_FMT "; %.4g ms per step of -ts_dt; largest violation |g| = %.3e (position, enforced), |G v + g_t| = %.3e (velocity, not enforced)", ts->type, d->nsteps, d->nrej, d->nfail, (double)d->its / (d->nsteps + d->nrej), d->itmax, 1e3 * d->tstep / PetscMax(ts->step, 1), (double)ts->dae.gmax, (double)ts->dae.vmax));
   if (ts->dae.adapt) PetscCall(PetscViewerASCIIPrintf(viewer, "; largest accepted error estimate %.3e (tolerance %g)", (double)d->emax, (double)ts->dae.adapt_rtol));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));

@@ -283,6 +283,13 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
     PetscCall(PCSetType(pc, PCLU));
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     PetscCall(KSPSetOperators(s->ksp, s->Kaij, s->Kaij));
+    { /* MUMPS's workspace estimate does not foresee the delayed pivots of the zero block (the 5e4-rod chain fails
+         with the default 20% extra, INFOG(1) = -9): 200% more by default (-ts_dae_mat_mumps_icntl_14 changes it) */
+      Mat F;
+      PetscCall(PCFactorSetUpMatSolverType(pc));
+      PetscCall(PCFactorGetMatrix(pc, &F));
+      PetscCall(MatMumpsSetIcntl(F, 14, 200));
+    }
     PetscCall(PetscSNPrintf(s->desc, sizeof(s->desc), "lu: MUMPS LU of the assembled saddle-point matrix (%" PetscInt_FMT " + %" PetscInt_FMT " unknowns)", s->N, s->M));
   } else {
     PetscCall(PCSetType(pc, PCFIELDSPLIT));
@@ -391,6 +398,9 @@ static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat 
   }
   if (s->diag) {
     PetscCheck(Adiag, s->comm, PETSC_ERR_ARG_WRONGSTATE, "the saddle-point solver was set up with a diagonal block");
+    PetscCall(MatDiagonalSet(s->A, Adiag, INSERT_VALUES));
+  } else if (Adiag) { /* a diagonal block (the lumped mass at start-up) in a solver set up for an assembled one */
+    PetscCall(MatZeroEntries(s->A));
     PetscCall(MatDiagonalSet(s->A, Adiag, INSERT_VALUES));
   } else
     PetscCall(MatCopy(Amat, s->A, SAME_NONZERO_PATTERN));
@@ -625,8 +635,19 @@ PetscErrorCode FlxSaddleSolve(FlxSaddle s, Vec r1, Vec r2, Vec y, Vec mu, const 
     PetscCall(VecNorm(s->s, NORM_INFINITY, &nrm));
   }
   if (reason < 0 || PetscIsInfOrNanReal(nrm)) {
-    char      diag[1536];
-    PetscBool named;
+    char           diag[1536];
+    PetscBool      named;
+    MatFactorError ferr = MAT_FACTOR_NOERROR;
+    PC             pc;
+    PetscBool      fact;
+    PetscCall(KSPGetPC(s->ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCLU, &fact));
+    if (fact) {
+      Mat F;
+      PetscCall(PCFactorGetMatrix(pc, &F));
+      PetscCall(MatFactorGetError(F, &ferr));
+      PetscCheck(ferr == MAT_FACTOR_NOERROR || ferr == MAT_FACTOR_NUMERIC_ZEROPIVOT || ferr == MAT_FACTOR_STRUCT_ZEROPIVOT, s->comm, PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed: the factorization failed (error type %d: %s; MUMPS: more workspace with -ts_dae_mat_mumps_icntl_14, now 200%%)", what, (double)t, (int)ferr, ferr == MAT_FACTOR_OUTMEMORY ? "out of memory" : "other");
+    }
     PetscCall(DiagnoseSingular(s, diag, sizeof(diag), &named));
     SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (%s: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, reason < 0 ? KSPConvergedReasons[reason] : "Inf or NaN", diag);
   }
