@@ -24,7 +24,7 @@ def run(np_, args):
     cmd = ["mpirun", "-np", str(np_), EXE, "-chain_n", str(N), "-ts_max_time", "1", "-chain_measure", "0"] + args + extra
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode:
-        raise SystemExit(p.stderr)
+        return None, (p.stderr.strip().splitlines() or ["failed"])[0]
     step = float(re.search(r"([0-9.]+) ms per step$", p.stdout, re.M).group(1))
     m = re.search(r"([0-9.]+)% of (?:it|the steps' time) in the saddle-point solves", p.stdout)
     s = re.search(r"constrained GCD: ([0-9.]+) saddle-point solves per step", p.stdout) or re.search(r"([0-9.]+) Newton iterations per try", p.stdout)
@@ -41,6 +41,9 @@ for np_ in (1, 2):
                         ("index-3 newmark (MUMPS on the saddle point)", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "3"]),
                         ("genalpha SOI2 (MUMPS, two solves/iteration)", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "3"])]:
         runs = [run(np_, args) for _ in range(reps)]
+        if runs[0][0] is None:
+            print(f"{np_} rank(s)  {label:42s} failed: {runs[0][1]}")
+            continue
         step = statistics.median(r[0] for r in runs)
         share = statistics.median(r[1] for r in runs)
         res[label] = step
