@@ -112,3 +112,11 @@ PETSC_EXTERN PetscErrorCode FlxStabilityCommand(MPI_Comm comm);
 /* Spectral radius of the stepper's amplification matrix at Omega = omega h with damping ratio zeta (after
    FlxStepperSetFromOptions). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxStepperSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho);
+
+/* ==== Constrained systems (issue 16; the system's constraints, system.h) ==== */
+/* Multipliers lambda at t_n (the state's; the vector belongs to the stepper; NULL without constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetMultipliers(FlxStepper ts, Vec *lambda);
+/* Largest constraint violations over the run so far: |g(t, x)|_inf over the positions the stepper computed and
+   |G v + g_t|_inf over its velocities (0 without constraints); either may be NULL. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetConstraintViolation(FlxStepper ts, PetscReal *gpos, PetscReal *gvel);
+/* ==== end of constrained systems ==== */

@@ -152,3 +152,61 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEne
 PETSC_EXTERN PetscErrorCode FlxSystemHasStrainEnergy(FlxSystem sys, PetscBool *has);
 /* Strain energy summed over the ranks (0 and has = PETSC_FALSE without a callback; has may be NULL). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has);
+
+/* ==== Constraints (issue 16): holonomic constraints g(t, x) = 0 with Lagrange multipliers, and a mass matrix
+   M(t, x) for the problems that have one. The equation becomes M a + f_int(t, x, v) + G^T lambda = f_ext(t),
+   g(t, x) = 0, G = dg/dx. G is a distributed sparse matrix, m x n, its rows owned on the rank where the constraint
+   lives; the multipliers have G's row layout. The stepper sees only these calls, never what makes the
+   constraints (joints, rigid links, a pendulum's rod). docs/methods.md "Constrained systems". ==== */
+/* g(t, x), into g (the multipliers' layout). */
+typedef PetscErrorCode (*FlxSystemConstraintFn)(FlxSystem, PetscReal t, Vec x, Vec g, void *ctx);
+/* G = dg/dx at (t, x), into the matrix given to FlxSystemSetConstraints (the same nonzero pattern every call). */
+typedef PetscErrorCode (*FlxSystemConstraintJacobianFn)(FlxSystem, PetscReal t, Vec x, Mat G, void *ctx);
+/* w = g_t(t, x): the velocity constraint is G v + g_t = 0 (rheonomic constraints only). */
+typedef PetscErrorCode (*FlxSystemConstraintRateFn)(FlxSystem, PetscReal t, Vec x, Vec w, void *ctx);
+/* w = G_x(v, v) + 2 G_t v + g_tt at (t, x, v): the acceleration constraint is G a + w = 0 (seed 001 eq. 4c). */
+typedef PetscErrorCode (*FlxSystemConstraintCurvatureFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec w, void *ctx);
+/* J += scale d(G(t, x)^T lambda)/dx (the constraint forces' tangent, for Newton), assembled with ADD_VALUES
+   into a matrix of the Jacobian's pattern (FlxSystemCreateJacobianMatrix); the caller assembles J after. */
+typedef PetscErrorCode (*FlxSystemConstraintHessianFn)(FlxSystem, PetscReal t, Vec x, Vec lambda, PetscReal scale, Mat J, void *ctx);
+/* A name for local constraint i in messages (e.g. "joint 3 (rod length)"). */
+typedef PetscErrorCode (*FlxSystemConstraintNameFn)(FlxSystem, PetscInt i, char name[], size_t len, void *ctx);
+/* M(t, x) assembled into M (a non-constant mass matrix, seed 002 section 3). */
+typedef PetscErrorCode (*FlxSystemMassMatrixFn)(FlxSystem, PetscReal t, Vec x, Mat M, void *ctx);
+
+/* Holonomic constraints: G (m x n, columns laid out as the DOF vector; a reference is taken) receives dg/dx from
+   jac; g evaluates the constraints. linear = PETSC_TRUE declares g affine in x (then G_x(v, v) = 0). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraints(FlxSystem sys, Mat G, FlxSystemConstraintFn g, FlxSystemConstraintJacobianFn jac, PetscBool linear, void *ctx);
+/* The constraints' time and second derivatives: rate (NULL: scleronomic, g_t = 0), curvature (NULL allowed only
+   for linear scleronomic constraints) and hessian (NULL: the tangent of G^T lambda is left out, a modified Newton).
+   Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintDerivatives(FlxSystem sys, FlxSystemConstraintRateFn rate, FlxSystemConstraintCurvatureFn curvature, FlxSystemConstraintHessianFn hessian, void *ctx);
+/* Names of the constraints in messages. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintNameFunction(FlxSystem sys, FlxSystemConstraintNameFn fn, void *ctx);
+/* Whether the system has constraints (on any rank). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConstraints(FlxSystem sys, PetscBool *has);
+/* The constraint Jacobian matrix given to FlxSystemSetConstraints (borrowed; NULL without constraints). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetConstraintMatrix(FlxSystem sys, Mat *G);
+/* A vector in the multipliers' layout (G's rows), zeroed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreateMultiplierVector(FlxSystem sys, Vec *lambda);
+/* g = g(t, x). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraint(FlxSystem sys, PetscReal t, Vec x, Vec g);
+/* G = dg/dx at (t, x), into G (the matrix of FlxSystemGetConstraintMatrix or a duplicate), assembled. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintJacobian(FlxSystem sys, PetscReal t, Vec x, Mat G);
+/* w = g_t(t, x) (zero when scleronomic). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintRate(FlxSystem sys, PetscReal t, Vec x, Vec w);
+/* w = G_x(v, v) + 2 G_t v + g_tt (zero for linear scleronomic constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintCurvature(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w);
+/* J += scale d(G^T lambda)/dx, unassembled (ADD_VALUES); has = PETSC_FALSE (and J untouched) without a hessian
+   callback. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemAddConstraintHessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, PetscReal scale, Mat J, PetscBool *has);
+/* A name for local constraint i ("constraint 12" by default, global numbering). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetConstraintName(FlxSystem sys, PetscInt i, char name[], size_t len);
+/* Position-dependent mass matrix: M (n x n, the DOF layout; a reference is taken) receives M(t, x) from fn. The
+   lumped mass of FlxSystemSetMass still gives the layout and the free mask. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetMassMatrixFunction(FlxSystem sys, Mat M, FlxSystemMassMatrixFn fn, void *ctx);
+/* Whether a mass matrix function is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasMassMatrixFunction(FlxSystem sys, PetscBool *has);
+/* M(t, x) assembled into the system's matrix, returned borrowed (NULL without a mass matrix function). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat *M);
+/* ==== end of constraints (issue 16) ==== */

@@ -339,6 +339,14 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
+  { /* ==== constrained systems (issue 16): the index-3 step of alphadae.c takes over ==== */
+    PetscBool cons;
+    PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
+    if (cons) {
+      PetscCall(FlxAlphaDAESetUp(ts));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
   PetscCall(FlxAlphaNewtonApplies(ts, linear, &al->newton)); /* nonlinear systems: Newton (alphanewton.c) */

@@ -101,3 +101,8 @@ PETSC_INTERN PetscErrorCode FlxAlphaNewtonProgress(FlxStepper ts, char buf[], si
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts);
 /* Local (this rank's) part of x . y (alpha.c). Not collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaLocalDot(Vec x, Vec y, PetscReal *d);
+
+/* ==== Constrained systems (issue 16, alphadae.c) ==== */
+/* newmark, hht or genalpha on a system with constraints: set up the index-3 step of seed 001 and take over the
+   stepper's operations (given back at reset). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts);

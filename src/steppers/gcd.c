@@ -784,6 +784,14 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
+  { /* ==== constrained system (issue 16): the constrained step of gcddae.c takes over ==== */
+    PetscBool cons;
+    PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
+    if (cons) {
+      PetscCall(FlxGCDDAESetUp(ts, &g->p, (PetscBool)(g->startup_type == GCD_STARTUP_EXACT)));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &g->bK));
   PetscCall(FlxSystemGetDampingMatrix(ts->sys, &g->Cd, NULL));

@@ -30,3 +30,8 @@ void FlxGCDMagnusIncrement(PetscInt n, PetscReal e, const PetscReal *V, const Pe
 /* X = X0 (+) D through the system's configuration update, D corrected first (FlxGCDMagnusIncrement) when magnus.
    Collective. */
 PetscErrorCode FlxGCDComposeIncrement(FlxSystem sys, PetscBool magnus, PetscReal e, Vec V, Vec A, Vec J, Vec D, Vec X0, Vec X);
+
+/* ==== Constrained systems (issue 16, gcddae.c) ==== */
+/* The gcd type on a system with constraints: set up the constrained step of seed 000 section 8 and take over the
+   stepper's operations (given back at reset). exact: -ts_gcd_startup exact. Collective. */
+PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool exact);

@@ -2,6 +2,25 @@
 #include <flexure/flexure.h>
 #include <slepceps.h>
 
+/* ==== Constraints (issue 16): what the system holds for them; the functions are at the end of the file. ==== */
+typedef struct {
+  Mat                            G;   /* dg/dx, m x n (the provider's matrix; its rows give the multipliers' layout) */
+  PetscBool                      has; /* on any rank */
+  PetscBool                      linear;
+  FlxSystemConstraintFn          g;
+  FlxSystemConstraintJacobianFn  jac;
+  FlxSystemConstraintRateFn      rate;
+  FlxSystemConstraintCurvatureFn curv;
+  FlxSystemConstraintHessianFn   hess;
+  FlxSystemConstraintNameFn      name;
+  void                          *ctx, *dctx, *namectx;
+  Mat                            M; /* M(t, x) */
+  FlxSystemMassMatrixFn          mfn;
+  void                          *mctx;
+} FlxSystemCons;
+static PetscErrorCode FlxSystemDestroyConstraints(FlxSystem);
+/* ==== end of constraints (issue 16) ==== */
+
 struct _p_FlxSystem {
   MPI_Comm              comm;
   Vec                   mass, free, x0;
@@ -38,7 +57,8 @@ struct _p_FlxSystem {
   void                 *jacctx;
   FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
   void                 *energyctx;
-  Vec                   jw; /* work of FlxSystemComputeJacobian */
+  Vec                   jw;   /* work of FlxSystemComputeJacobian */
+  FlxSystemCons         cons; /* constraints and M(t, x) (issue 16) */
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -64,6 +84,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->rw[1]));
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(VecDestroy(&(*sys)->jw));
+  PetscCall(FlxSystemDestroyConstraints(*sys)); /* issue 16 */
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -667,3 +688,164 @@ PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, 
   }
   PetscFunctionReturn(0);
 }
+
+/* ==== Constraints (issue 16): holonomic constraints and M(t, x) (system.h). ==== */
+static PetscErrorCode FlxSystemDestroyConstraints(FlxSystem sys)
+{
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&sys->cons.G));
+  PetscCall(MatDestroy(&sys->cons.M));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConstraints(FlxSystem sys, Mat G, FlxSystemConstraintFn g, FlxSystemConstraintJacobianFn jac, PetscBool linear, void *ctx)
+{
+  PetscInt m = 0;
+
+  PetscFunctionBegin;
+  if (G) PetscCall(PetscObjectReference((PetscObject)G));
+  PetscCall(MatDestroy(&sys->cons.G));
+  sys->cons.G      = G;
+  sys->cons.g      = g;
+  sys->cons.jac    = jac;
+  sys->cons.linear = linear;
+  sys->cons.ctx    = ctx;
+  if (G) PetscCall(MatGetSize(G, &m, NULL));
+  PetscCheck(!G || (g && jac), sys->comm, PETSC_ERR_ARG_NULL, "FlxSystemSetConstraints needs the constraint function and its Jacobian");
+  sys->cons.has = m > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConstraintDerivatives(FlxSystem sys, FlxSystemConstraintRateFn rate, FlxSystemConstraintCurvatureFn curvature, FlxSystemConstraintHessianFn hessian, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->cons.rate = rate;
+  sys->cons.curv = curvature;
+  sys->cons.hess = hessian;
+  sys->cons.dctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConstraintNameFunction(FlxSystem sys, FlxSystemConstraintNameFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->cons.name    = fn;
+  sys->cons.namectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemHasConstraints(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = sys->cons.has;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetConstraintMatrix(FlxSystem sys, Mat *G)
+{
+  PetscFunctionBegin;
+  *G = sys->cons.G;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemCreateMultiplierVector(FlxSystem sys, Vec *lambda)
+{
+  PetscFunctionBegin;
+  PetscCheck(sys->cons.G, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has no constraints (FlxSystemSetConstraints)");
+  PetscCall(MatCreateVecs(sys->cons.G, NULL, lambda));
+  PetscCall(VecZeroEntries(*lambda));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeConstraint(FlxSystem sys, PetscReal t, Vec x, Vec g)
+{
+  PetscFunctionBegin;
+  PetscCheck(sys->cons.g, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has no constraints (FlxSystemSetConstraints)");
+  PetscCall(sys->cons.g(sys, t, x, g, sys->cons.ctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeConstraintJacobian(FlxSystem sys, PetscReal t, Vec x, Mat G)
+{
+  PetscFunctionBegin;
+  PetscCheck(sys->cons.jac, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the system has no constraints (FlxSystemSetConstraints)");
+  PetscCall(sys->cons.jac(sys, t, x, G, sys->cons.ctx));
+  PetscCall(MatAssemblyBegin(G, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(G, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeConstraintRate(FlxSystem sys, PetscReal t, Vec x, Vec w)
+{
+  PetscFunctionBegin;
+  if (sys->cons.rate)
+    PetscCall(sys->cons.rate(sys, t, x, w, sys->cons.dctx));
+  else
+    PetscCall(VecZeroEntries(w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeConstraintCurvature(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w)
+{
+  PetscFunctionBegin;
+  if (sys->cons.curv) {
+    PetscCall(sys->cons.curv(sys, t, x, v, w, sys->cons.dctx));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(sys->cons.linear && !sys->cons.rate, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the constraints are nonlinear or rheonomic: give their curvature G_x(v, v) + 2 G_t v + g_tt (FlxSystemSetConstraintDerivatives)");
+  PetscCall(VecZeroEntries(w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemAddConstraintHessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, PetscReal scale, Mat J, PetscBool *has)
+{
+  PetscFunctionBegin;
+  if (has) *has = sys->cons.hess || sys->cons.linear ? PETSC_TRUE : PETSC_FALSE;
+  if (sys->cons.hess) PetscCall(sys->cons.hess(sys, t, x, lambda, scale, J, sys->cons.dctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetConstraintName(FlxSystem sys, PetscInt i, char name[], size_t len)
+{
+  PetscInt lo = 0;
+
+  PetscFunctionBegin;
+  if (sys->cons.name) {
+    PetscCall(sys->cons.name(sys, i, name, len, sys->cons.namectx));
+    PetscFunctionReturn(0);
+  }
+  if (sys->cons.G) PetscCall(MatGetOwnershipRange(sys->cons.G, &lo, NULL));
+  PetscCall(PetscSNPrintf(name, len, "constraint %" PetscInt_FMT, lo + i));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetMassMatrixFunction(FlxSystem sys, Mat M, FlxSystemMassMatrixFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  if (M) PetscCall(PetscObjectReference((PetscObject)M));
+  PetscCall(MatDestroy(&sys->cons.M));
+  sys->cons.M    = M;
+  sys->cons.mfn  = fn;
+  sys->cons.mctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemHasMassMatrixFunction(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = sys->cons.mfn ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat *M)
+{
+  PetscFunctionBegin;
+  *M = NULL;
+  if (!sys->cons.mfn) PetscFunctionReturn(0);
+  PetscCall(sys->cons.mfn(sys, t, x, sys->cons.M, sys->cons.mctx));
+  PetscCall(MatAssemblyBegin(sys->cons.M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(sys->cons.M, MAT_FINAL_ASSEMBLY));
+  *M = sys->cons.M;
+  PetscFunctionReturn(0);
+}
+/* ==== end of constraints (issue 16) ==== */
