@@ -360,6 +360,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   IS              is;
 
   PetscFunctionBegin;
+  PetscCall(FlxModelSetUpRotaryTensors(m)); /* rotary.c (refuses tensors in a linear model) */
   if (!m->nonlinear) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < m->nsec; k++)
     for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
@@ -406,6 +407,7 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscFunctionBegin;
   PetscCall(FlxKMultDestroy(&m->kmultlin));
   PetscCall(MatDestroy(&m->Klin));
+  PetscCall(PetscFree(m->rotj));
   if (!m->nl) PetscFunctionReturn(0);
   PetscCall(VecScatterDestroy(&m->nl->toloc));
   PetscCall(VecDestroy(&m->nl->xloc));

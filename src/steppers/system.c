@@ -1,6 +1,7 @@
 /* FlxSystem: the second-order system interface seen by the steppers. */
 #include <flexure/flexure.h>
 #include <slepceps.h>
+#include "inertia.h"
 
 struct _p_FlxSystem {
   MPI_Comm              comm;
@@ -38,7 +39,8 @@ struct _p_FlxSystem {
   void                 *jacctx;
   FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
   void                 *energyctx;
-  Vec                   jw; /* work of FlxSystemComputeJacobian */
+  Vec                   jw;      /* work of FlxSystemComputeJacobian */
+  FlxInertia            inertia; /* nodal rotary inertia tensors (inertia.c; NULL: none) */
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -64,6 +66,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->rw[1]));
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(VecDestroy(&(*sys)->jw));
+  PetscCall(FlxInertiaDestroy(&(*sys)->inertia));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -665,5 +668,12 @@ PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, 
     PetscCall(sys->energy(sys, x, &el, sys->energyctx));
     PetscCall(MPIU_Allreduce(&el, e, 1, MPIU_REAL, MPIU_SUM, sys->comm));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetInertia_Private(FlxSystem sys, FlxInertia **slot)
+{
+  PetscFunctionBegin;
+  *slot = &sys->inertia;
   PetscFunctionReturn(0);
 }
