@@ -67,7 +67,7 @@ PetscErrorCode FlxModelRotaryTensorPointMasses(FlxModel m)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < m->npm; k++) {
-    const PetscReal *t = m->pm[k].tensor;
+    const PetscReal *t    = m->pm[k].tensor;
     const PetscReal  T[9] = {t[0], t[3], t[4], t[3], t[1], t[5], t[4], t[5], t[2]};
     PetscInt         g, n;
     const PetscInt  *nodes;
@@ -108,7 +108,7 @@ static void SymmetricEigenRange(const PetscReal A[9], PetscReal *lmin, PetscReal
 PetscErrorCode FlxModelSetUpRotaryTensors(FlxModel m)
 {
   PetscBool          any = m->rotj ? PETSC_TRUE : PETSC_FALSE, bad = PETSC_FALSE;
-  PetscInt           nown, n = 0, *dof;
+  PetscInt           nown, n                                       = 0, *dof;
   PetscReal         *J0;
   PetscScalar       *ma;
   const PetscScalar *fr;

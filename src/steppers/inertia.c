@@ -165,8 +165,8 @@ PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, 
   PetscCall(VecGetArrayRead(a, &aa));
   PetscCall(VecGetArray(f, &fa));
   for (PetscInt k = 0; k < in->n; k++) {
-    const PetscInt   i  = in->dof[k];
-    const PetscReal *J  = in->Js + 9 * k;
+    const PetscInt   i    = in->dof[k];
+    const PetscReal *J    = in->Js + 9 * k;
     PetscReal        w[3] = {va[i], va[i + 1], va[i + 2]}, b[3] = {aa[i] + aM * w[0], aa[i + 1] + aM * w[1], aa[i + 2] + aM * w[2]}, Jb[3], Jw[3], g[3];
     MatVec3(J, b, Jb);
     MatVec3(J, w, Jw);
@@ -197,8 +197,8 @@ PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, V
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(VecGetArray(a, &aa));
   for (PetscInt k = 0; k < in->n && bad < 0; k++) {
-    const PetscInt   i = in->dof[k];
-    const PetscReal *J = in->Js + 9 * k;
+    const PetscInt   i     = in->dof[k];
+    const PetscReal *J     = in->Js + 9 * k;
     const PetscReal  w0[3] = {wa[i], wa[i + 1], wa[i + 2]}, rr[3] = {ra[i], ra[i + 1], ra[i + 2]};
     PetscReal        acc[3] = {0, 0, 0}, dold = PETSC_MAX_REAL;
     PetscBool        done = PETSC_FALSE;
