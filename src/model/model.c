@@ -171,6 +171,7 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
       PetscCall(PetscOptionsRealArray("-point", "Spin: a point of the rotation axis x,y,z (m; default the origin)", "FlxModelSetFromOptions", c->point, &np, &setp));
       PetscCheck(!setp || np == 3, m->comm, PETSC_ERR_USER_INPUT, "-%spoint takes three coordinates x,y,z", pre);
     }
+    PetscCall(PetscOptionsBool("-steady", "Spin: start in the steadily spinning state (geometry nonlinear models): the configuration in which the structure, turning rigidly at -ic_NAME_value, is in equilibrium with its centrifugal forces (found by Newton), with the velocities of that rigid rotation", "FlxModelSetFromOptions", c->steady, &c->steady, NULL));
     PetscCall(PetscOptionsString("-file", "Mode shape: results file of 'flexure modes' on this model", "FlxModelSetFromOptions", c->file, c->file, sizeof(c->file), &setf));
     PetscCall(PetscOptionsInt("-mode", "Mode shape: mode number (1 = the lowest)", "FlxModelSetFromOptions", c->mode, &c->mode, NULL));
     PetscCall(PetscOptionsReal("-amplitude", "Mode shape: largest nodal translation of the initial displacement (m)", "FlxModelSetFromOptions", c->amplitude, &c->amplitude, NULL));
@@ -186,6 +187,7 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
       PetscCheck(!setf, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%sfile is for -%stype mode", c->name, pre, pre);
     }
     PetscCheck(!setp || c->type == FLX_IC_SPIN, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%spoint is for -%stype spin", c->name, pre, pre);
+    PetscCheck(!c->steady || c->type == FLX_IC_SPIN, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%ssteady is for -%stype spin", c->name, pre, pre);
     PetscCheck(c->type != FLX_IC_SPIN || (c->value[3] == 0 && c->value[4] == 0 && c->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a spin takes three values, the angular velocity wx,wy,wz (rad/s)", pre);
   }
   PetscCall(ReadNames(m->comm, "pointmass", "Names of the point masses; each configured with -pointmass_NAME_group, _mass, _inertia or _inertia_tensor", names, &m->npm));
@@ -519,5 +521,7 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
   PetscCall(VecRestoreArray(x, &xa));
   PetscCall(VecRestoreArray(v, &va));
   PetscCall(VecPointwiseMult(x, x, m->free));
+  for (PetscInt k = 0; k < m->nic; k++)
+    if (m->ic[k].steady) PetscCall(FlxModelSteadySpin(m, k, x, v)); /* spin.c */
   PetscFunctionReturn(0);
 }

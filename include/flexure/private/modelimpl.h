@@ -119,6 +119,7 @@ typedef struct {
   PetscInt  mode;                     /* mode: 1-based number */
   PetscReal amplitude;                /* mode: largest translation of the shape */
   PetscReal point[3];                 /* spin: a point of the axis */
+  PetscBool steady;                   /* spin: start in the steadily spinning state (spin.c) */
 } FlxIC;
 
 typedef struct {
@@ -214,6 +215,9 @@ PETSC_INTERN PetscErrorCode FlxModelRotaryTensorCell(FlxModel model, PetscInt ce
 PETSC_INTERN PetscErrorCode FlxModelRotaryTensorDrop(PetscInt nn, PetscReal me[]);
 PETSC_INTERN PetscErrorCode FlxModelRotaryTensorPointMasses(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelSetUpRotaryTensors(FlxModel model);
+/* spin.c: initial condition ic (a spin with -ic_NAME_steady): the steadily spinning state, x the relative equilibrium
+   (Newton from x), v the velocities of its rigid rotation. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelSteadySpin(FlxModel model, PetscInt ic, Vec x, Vec v);
 PETSC_INTERN PetscErrorCode FlxModelReadStaticOptions(FlxModel model);
 /* Read "-<what>_names a,b,c" into names. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
