@@ -274,8 +274,8 @@ static PetscErrorCode Solve(Spin *s, const FlxIC *c, Vec x, char msg[], size_t l
     PetscCall(PetscSNPrintf(msg, len, "initial condition '%s' (steady spin): Newton did not find the steadily spinning state in %" PetscInt_FMT " iterations (out-of-balance force %s against the centrifugal force %.2e); hint: the spin may be too fast for the structure (near or beyond its lowest frequency), or the axis not a principal axis through the centre of mass", c->name, its, h, (double)fn));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscPrintf(s->m->comm, "initial condition '%s': steady spin at %g rad/s found in %" PetscInt_FMT " Newton iterations (out-of-balance force %s; centrifugal force %.3e)%s\n", c->name,
-                        (double)PetscSqrtReal(s->w[0] * s->w[0] + s->w[1] * s->w[1] + s->w[2] * s->w[2]), its, h, (double)fn, s->free_body ? "" : ""));
+  PetscCall(PetscPrintf(s->m->comm, "initial condition '%s': steady spin at %g rad/s found in %" PetscInt_FMT " Newton iterations (out-of-balance force %s; centrifugal force %.3e)\n", c->name,
+                        (double)PetscSqrtReal(s->w[0] * s->w[0] + s->w[1] * s->w[1] + s->w[2] * s->w[2]), its, h, (double)fn));
   if (s->free_body) PetscCall(PetscPrintf(s->m->comm, "  free body: the rigid-body part of the inertial forces, %.3e (the axis is that far from a principal axis of the deformed body, which then precesses slowly), is balanced by a rigid acceleration\n", (double)s->rigid));
   PetscFunctionReturn(0);
 }
