@@ -4,7 +4,8 @@ a geometry nonlinear section on shells names the section and its group; Newton t
 prints the load factor, the residual history and a hint; an arc-length path that cannot continue says so; an
 element whose length goes to zero stops with its id; an implicit transient whose Newton fails at the smallest step
 allowed (-ts_newton_max_cuts) stops with the step, the time, the residual history of the last try and a hint
-(exit 2), its results file readable with the frames written before."""
+(exit 2), its results file readable with the frames written before; a full rotary inertia tensor in a linear model, one
+not positive definite, or on a node with some rotations held, and a steady spin in a linear model, name what is wrong.
 import os
 
 from flxtest import SOURCE, Checker, args_np_out, run
@@ -37,6 +38,21 @@ cases = [
                                                               "-ts_newton_max_cuts", "2", "-output_file", os.path.join(d, "newton.h5")],
      "Newton did not converge in step 5 at t = 4.25e-05 s, even with the step cut to 2.5e-06 s (-ts_dt 1e-05 s halved 2 times, "
      "the most -ts_newton_max_cuts allows); out-of-balance force per iteration of the last try: 1.00e+02"),
+    ("inertia tensor in a linear model", 1, BAR[:-2] + ["-section_bar_geometry", "linear", "-pointmass_names", "m", "-pointmass_m_group", "tip",
+                                                       "-pointmass_m_mass", "1", "-pointmass_m_inertia_tensor", "1,1,2,0,0,0", "-ts_max_steps", "2",
+                                                       "-output_file", os.path.join(d, "t1.h5")],
+     "a full rotary inertia tensor (-section_NAME_rotary_inertia tensor, -pointmass_NAME_inertia_tensor) turns with its node"),
+    ("inertia tensor not positive definite", 1, BAR[:-2] + ["-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1",
+                                                           "-pointmass_m_inertia_tensor", "1,1,-1,0,0,0", "-material_s_rho", "0",
+                                                           "-ts_max_steps", "2", "-output_file", os.path.join(d, "t2.h5")],
+     "its rotary inertia tensor is not positive definite"),
+    ("inertia tensor, rotations partly held", 1, BAR[:-2] + ["-bc_names", "c,r", "-bc_r_group", "tip", "-bc_r_dofs", "rx", "-pointmass_names", "m",
+                                                            "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia_tensor", "1,1,2,0,0,0",
+                                                            "-ts_max_steps", "2", "-output_file", os.path.join(d, "t3.h5")],
+     "has a full rotary inertia tensor and only some of its rotations prescribed"),
+    ("steady spin in a linear model", 1, BAR[:-2] + ["-section_bar_geometry", "linear", "-ic_names", "w", "-ic_w_type", "spin", "-ic_w_group", "beam",
+                                                    "-ic_w_value", "0,0,10", "-ic_w_steady", "-ts_max_steps", "2", "-output_file", os.path.join(d, "t4.h5")],
+     "-ic_w_steady needs finite rotations"),
 ]
 for what, code, args, expect in cases:
     rc, so, se = run(a.np, args, timeout=60, check=False)
