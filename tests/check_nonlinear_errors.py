@@ -5,7 +5,7 @@ prints the load factor, the residual history and a hint; an arc-length path that
 element whose length goes to zero stops with its id; an implicit transient whose Newton fails at the smallest step
 allowed (-ts_newton_max_cuts) stops with the step, the time, the residual history of the last try and a hint
 (exit 2), its results file readable with the frames written before; a full rotary inertia tensor in a linear model, one
-not positive definite, or on a node with some rotations held, and a steady spin in a linear model, name what is wrong.
+not positive definite, or on a node with some rotations held, and a steady spin in a linear model, name what is wrong."""
 import os
 
 from flxtest import SOURCE, Checker, args_np_out, run
