@@ -23,15 +23,15 @@
 #include <flexure/private/modelimpl.h>
 
 typedef struct {
-  FlxModel  m;
-  FlxSystem sys;
-  PetscReal w[3], p[3];
+  FlxModel   m;
+  FlxSystem  sys;
+  PetscReal  w[3], p[3];
   PetscBool *in; /* owned node spins */
   Vec        zero, vrot, arot, g, r, du;
   Mat        J, Jc;
   IS         fixed;
   KSP        ksp;
-  PetscReal *blk; /* inertia tangent blocks */
+  PetscReal *blk;       /* inertia tangent blocks */
   PetscBool  free_body; /* no prescribed DOF: the residual's rigid-body part is balanced by a rigid acceleration */
   Vec        R[6], MR[6];
   PetscReal  Gi[36]; /* (R^T M R)^-1 */
@@ -232,7 +232,7 @@ static PetscErrorCode Solve(Spin *s, const FlxIC *c, Vec x, char msg[], size_t l
   PetscReal rn, fn, hist[64], dunold = PETSC_MAX_REAL;
   PetscBool monitor = PETSC_FALSE;
   PetscInt  its;
-  PetscBool conv = PETSC_FALSE;
+  PetscBool conv   = PETSC_FALSE;
   char      h[512] = "";
   size_t    k      = 0;
 
@@ -263,7 +263,7 @@ static PetscErrorCode Solve(Spin *s, const FlxIC *c, Vec x, char msg[], size_t l
     if (its > 1 && (dun <= 1e-15 * xn || dun >= 0.5 * dunold)) { /* the corrections at round-off (or no longer falling): the force is at the round-off of f_int */
       PetscCall(Residual(s, x, &rn, &fn));
       hist[++its] = rn;
-      conv = PETSC_TRUE;
+      conv        = PETSC_TRUE;
       break;
     }
     dunold = dun;

@@ -101,6 +101,8 @@ PETSC_INTERN PetscErrorCode FlxAlphaNewtonProbe(FlxStepper ts, PetscInt n, const
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonView(FlxStepper ts, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonReport(FlxStepper ts, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonProgress(FlxStepper ts, char buf[], size_t len);
+/* Free what FlxAlphaNewtonSetUp made, keeping the options (FlxStepperReset). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonReset(FlxStepper ts);
 /* Free the Newton path's data (nw). Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts);
 /* Local (this rank's) part of x . y (alpha.c). Not collective. */

@@ -101,7 +101,7 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+PetscErrorCode FlxAlphaNewtonReset(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   FlxAlphaNewton    nw = al->nw;
@@ -113,6 +113,19 @@ PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
   PetscCall(VecDestroy(&nw->Ast));
   PetscCall(PetscFree(nw->fmov));
   PetscCall(PetscFree(nw->tblk));
+  nw->X1 = nw->V1 = nw->As1 = nw->A1 = nw->Dx = nw->Del = nw->R = nw->Fint = NULL; /* the family's work vectors */
+  nw->tdof                                                                 = NULL;
+  nw->ntn                                                                  = 0;
+  nw->tensor = nw->Jvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxAlphaNewtonReset(ts));
   PetscCall(PetscFree(al->nw));
   PetscFunctionReturn(0);
 }
