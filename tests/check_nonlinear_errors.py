@@ -2,7 +2,9 @@
 (a solve that fails), no traceback, no hang, the results file readable where it was opened:
 a geometry nonlinear section on shells names the section and its group; Newton that fails after the smallest step
 prints the load factor, the residual history and a hint; an arc-length path that cannot continue says so; an
-element whose length goes to zero stops with its id; an implicit transient whose Newton fails at the smallest step
+element whose length goes to zero, or that turns over (a full circle of a one-element cantilever: its ends turn by
+0.9 pi against the chord at load factor 0.9), fails Newton's iteration, the step halves, and at the smallest step
+the run stops (exit 2) with the load factor and the element's id and reason; an implicit transient whose Newton fails at the smallest step
 allowed (-ts_newton_max_cuts) stops with the step, the time, the residual history of the last try and a hint
 (exit 2), its results file readable with the frames written before; a full rotary inertia tensor in a linear model, one
 not positive definite, or on a node with some rotations held, and a steady spin in a linear model, name what is wrong."""
@@ -29,9 +31,14 @@ cases = [
     ("arc length cannot continue", 2, ["static"] + BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,1e6",
                                                          "-static_arclength", "-static_arclength_length", "50", "-static_newton_max_it", "2", "-static_max_cuts", "1"],
      "the arc-length path cannot continue at step 1"),
-    ("element length to zero", 1, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
+    ("element length to zero", 2, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
      ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "-8.4e7,0,0", "-section_bar_shear_rigid", "-static_increments", "1"],
-     "co-rotational element 0 (line2, group 'beam'): its length went to zero"),
+     "the internal force failed at the last iterate: co-rotational element 0 (line2, group 'beam'): its length went to zero"),
+    ("element turns over", 2, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
+     ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,17153", "-static_increments", "8"],
+     "Newton did not converge at load factor 0.900024 (increment 8 of 8, after 10 halvings of the step, from load factor 0.899902); "
+     "out-of-balance force per iteration: 2.09e+00 (element failed); the internal force failed at the last iterate: co-rotational element 0 "
+     "(line2, group 'beam'): it turned over (an end rotated by more than 162 degrees against its chord)"),
     ("implicit Newton fails at the smallest step", 2, BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,100,0",
                                                               "-load_p_function", "step", "-load_p_t0", "4.5e-5", "-ts_max_time", "1e-4",
                                                               "-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_newton_max_it", "1",

@@ -99,8 +99,10 @@ void FlxCorotBeamReason(int code, char err[], size_t len)
 {
   if (code == 1)
     snprintf(err, len, "its length went to zero (the nodes met)");
-  else
+  else if (code == 2)
     snprintf(err, len, "its co-rotational frame degenerated (a nodal y axis turned into the chord)");
+  else
+    snprintf(err, len, "it turned over (an end rotated by more than 162 degrees against its chord)");
 }
 
 /* Nodal states (position, rotation matrix) of the element from X0, the element DOFs u and the nodal rotations R. */

@@ -97,8 +97,9 @@ static inline void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[
 /* Internal force f (12: force and moment at node 1, then node 2, global axes, conjugate to the spatial spins) and
    strain energy of the co-rotational beam with constant data cd (FlxCorotBeamData) at the nodal states n1, n2 (12
    each: current position, then the rotation matrix row-major). Returns 1 when the chord is shorter than 1e-8 of the
-   initial length, 2 when the co-rotational frame degenerates (the mean nodal y axis turns into the chord). See
-   corotbeam.c for the equations. */
+   initial length, 2 when the co-rotational frame degenerates (the mean nodal y axis turns into the chord), 3 when an
+   end turned over (its local rotation against the co-rotated frame beyond 0.9 pi, where the logarithm nears its wrap
+   and the element's small local rotations are long gone). See corotbeam.c for the equations. */
 static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[12], const FLX_S n2[12], FLX_S f[12], FLX_S *energy)
 {
   const FLX_S *R[2] = {n1 + 3, n2 + 3};
@@ -141,6 +142,7 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
     }
     FLX_FN(Log)
     (Rb, th[a]);
+    if (!(FLX_RE(FLX_FN(Dot)(th[a], th[a])) < 0.81 * PETSC_PI * PETSC_PI)) return 3; /* turned over: |theta| beyond 0.9 pi */
   }
   p[0] = ln - cd->l0;
   for (int c = 0; c < 3; c++) {

@@ -177,9 +177,9 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
     PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
-  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
-  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY)); /* assembled even when an element failed: the caller may retry */
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }
 
