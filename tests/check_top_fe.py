@@ -135,6 +135,14 @@ t, ang, so = top("gcd5_E2e12", 2e12, 1e-7, EXPL + ["-ts_gcd_preset", "gcd5"])
 dd, e5 = against(t, ang, 2e12), error(t, ang, ref).max()
 c.check(dd < 0.1 * trend[2e12][0].max(), f"gcd5, E = 2e12: error {e5:.3e} rad against the ODE (gcd3 {trend[2e12][0].max():.3e}); the two histories differ by {dd:.1e} rad, below 10% of the model's error")
 
+# the other solve shapes of the conditionally explicit step on the same model: the fixed point (the node-by-node
+# gyroscopic solve inside; 2 iterations per step, the second confirms) and Newton (-ts_gcd_solve ksp)
+for solve in ("fixed_point", "ksp"):
+    t, ang, so = top(f"gcd3_E2e10_{solve}", 2e10, 1e-7, EXPL + ["-ts_gcd_solve", solve])
+    dd = np.abs(ang - trend[2e10][1]).max()
+    its = re.search(r"solve: ([0-9.]+) iterations per step", so)
+    c.check(dd < 1e-11, f"gcd3, E = 2e10, -ts_gcd_solve {solve} ({its.group(1) if its else '?'} iterations per step): the explicit solve's angles within {dd:.1e} rad (tolerance 1e-11)")
+
 # two ranks: one node each
 t2, ang2, so = top("gcd3_E2e10_np2", 2e10, 1e-7, EXPL, np_=2)
 c.check(np.array_equal(ang2, trend[2e10][1]), "gcd3, E = 2e10 at 2 ranks (one node per rank): the angle history is bit-identical to 1 rank")
