@@ -434,6 +434,7 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
     PetscErrorCode ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
     PetscCall(NLFree(&nl)); /* also when the solve failed: nothing leaks */
     PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+    if (ierr) PetscCall(FlxStaticPathDestroy(path)); /* the steps converged before the failure */
     PetscCall(ierr);
   }
   PetscFunctionReturn(0);

@@ -240,7 +240,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     PetscBool same = PETSC_FALSE;
     if (m->nl->evalid && m->nl->samelayout) {
       PetscCall(VecGetArrayRead(m->nl->xloc, &xl));
-      same = (PetscBool)!memcmp(xa, xl, sizeof(PetscScalar) * n);
+      same = (PetscBool)(n == 0 || !memcmp(xa, xl, sizeof(PetscScalar) * n)); /* a rank may own no node (no arrays) */
       PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
     }
     PetscCall(VecRestoreArrayRead(x, &xa));
