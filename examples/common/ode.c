@@ -27,6 +27,7 @@ static PetscErrorCode EnergyMonitor(FlxStepper ts, void *ctx)
     m->tmax   = t;
   }
   m->last = E - m->E0;
+  if (m->ode->monitor) PetscCall(m->ode->monitor(t, xa, va, m->ode->ctx));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayRead(v, &va));
   PetscFunctionReturn(0);

@@ -14,6 +14,8 @@ typedef struct {
   void               *ctx;
   const char         *preset_params; /* default -ts_gcd_degree/-ts_gcd_params as "D:a,b,..." (NULL: gcd3) */
   PetscBool           view;          /* print the stepper */
+  /* optional: called after every step with the state (t_n, x_n, v_n), e.g. to write a history (NULL: none) */
+  PetscErrorCode (*monitor)(PetscReal t, const PetscScalar x[], const PetscScalar v[], void *ctx);
 } FlxExampleODE;
 
 /* Integrate to -ts_max_time (default 10 s); print "energy error: largest at t = T s; at the end E - E_0 = D"

@@ -210,3 +210,38 @@ PETSC_EXTERN PetscErrorCode FlxSystemHasMassMatrixFunction(FlxSystem sys, PetscB
 /* M(t, x) assembled into the system's matrix, returned borrowed (NULL without a mass matrix function). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat *M);
 /* ==== end of constraints (issue 16) ==== */
+/* ==== Nodal rotary inertia tensors (issue 14; docs/nonlinear.md "Rotary inertia") ===========================
+   A system with finite rotations may give some nodes a full rotary inertia J0 (3 x 3, symmetric, positive definite
+   together with the rest of the node's rotary inertia), stated in the node's material frame, i.e. its initial
+   frame (every node's initial frame is the identity): it turns with the node, J = R J0 R^T, R = exp(skew(psi)) from
+   the rotation vector in x. The rotational equations of such a node are Euler's in spatial form,
+
+       J (omega' + a_M omega) + omega x J omega = m,
+
+   instead of the lumped m_i a_i = f_i: configuration-dependent 3 x 3 blocks and a gyroscopic force. The lumped
+   mass vector keeps, on those three DOFs, the smallest principal value of J0 (a lower bound of the inertia, so
+   the stability estimates that use it stay on the safe side); steppers that honour the tensors (all of flexure's)
+   replace its use there by the functions below. A node's three rotational DOFs must all be free. */
+/* Set the n local nodes with tensors: dof[k] the local index of node k's first rotational DOF (its x rotation), J0
+   nine numbers per node (row-major, symmetrized). Copied. Collective (whether any rank has one is reduced). */
+PETSC_EXTERN PetscErrorCode FlxSystemSetInertiaTensors(FlxSystem sys, PetscInt n, const PetscInt dof[], const PetscReal J0[]);
+/* The local tensor nodes (n, dof; either may be NULL) and whether any rank has one (has may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetInertiaTensors(FlxSystem sys, PetscInt *n, const PetscInt *dof[], PetscBool *has);
+/* The spatial tensors J = R J0 R^T at the configuration x, nine numbers per local tensor node into Js. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaTensors(FlxSystem sys, Vec x, PetscReal Js[]);
+/* On the tensor nodes' rotational DOFs only, f = J (a + a_M v) + v x J v (the inertial force with mass-proportional
+   damping); other entries of f untouched. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, Vec f);
+/* On the tensor nodes' rotational DOFs only, solve J (a + a_M v) + v x J v = r with v = w + c a (c >= 0: the
+   conditionally explicit steps' velocity, or c = 0 and w = v) for a, by Newton on each node's three equations to
+   round-off; other entries of a untouched. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, Vec r, Vec a);
+/* Local sum over the tensor nodes of u_rot^T (J - diag(m)) w_rot, m the lumped mass vector there: what turns the
+   lumped quadratic form u^T M w into the true one (kinetic energy 1/2 v^T M v + 1/2 this with u = w = v). Not
+   collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaCorrection(FlxSystem sys, Vec x, Vec u, Vec w, PetscReal *local);
+/* Tangent blocks of the inertial force g = J b + v x J v (b = a + a_M v) at each local tensor node, 27 numbers per
+   node (row-major 3 x 3 each): J; dg/dtheta at fixed v and b (theta the spatial rotation increment of the node:
+   J -> J + skew(dtheta) J - J skew(dtheta)); dg/dv of the gyroscopic part, skew(v) J - skew(J v). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaTangent(FlxSystem sys, Vec x, Vec v, Vec b, PetscReal blocks[]);
+/* ==== end of nodal rotary inertia tensors ===================================================================== */

@@ -194,11 +194,13 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     }
     PetscCall(ierr);
     PetscCall(ops->lumped_mass(xyz, p, me));
+    if (m->sec[m->cell_section[c]].rotary_tensor) PetscCall(FlxModelRotaryTensorCell(m, c, xyz, p, nn, nodes, me)); /* rotary.c */
     PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
     if (lambda > lmax) {
       lmax         = lambda;
       m->crit_cell = c;
     }
+    if (m->sec[m->cell_section[c]].rotary_tensor) PetscCall(FlxModelRotaryTensorDrop(nn, me)); /* the rotary inertia went to the nodal tensors */
     PetscCall(FlxModelAddOwnedRows(m, m->K, nn, nodes, Ke, me));
     if (m->Klin) { /* nonlinear models: the linear elements' stiffness; zero blocks (the pattern) for co-rotational ones */
       if (m->sec[m->cell_section[c]].nonlinear) PetscCall(PetscArrayzero(Ke, 36 * nn * nn));
@@ -237,6 +239,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
       }
     PetscCall(VecRestoreArray(m->mass, &a));
   }
+  PetscCall(FlxModelRotaryTensorPointMasses(m)); /* rotary.c */
   if (m->nonlinear) PetscCall(SphericalRotaryInertia(m));
   PetscCall(VecDuplicate(m->mass, &m->work));
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));

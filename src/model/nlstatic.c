@@ -37,6 +37,7 @@ typedef struct {
   PetscReal Fnorm, hist[FLX_MAX_HIST];
   PetscReal W, W0; /* |du . r| of the last correction and of the step's first one (energy criterion) */
   PetscInt  nhist, its;
+  char      cause[512]; /* why the last Newton stopped early (an element that failed at an iterate); empty otherwise */
 } NL;
 
 PetscErrorCode FlxModelReadStaticOptions(FlxModel m)
@@ -68,11 +69,38 @@ PetscErrorCode FlxModelReadStaticOptions(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* r = lambda F - f_int(x) on the free DOFs; its 2-norm. */
-static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
+/* An element that fails at an iterate (length to zero, frame lost, turned over: raised collectively) fails the
+   iteration, not the run: the step is halved, and the last failure's reason goes into nl->cause for the message. */
+static PetscErrorCode ElementFailure(NL *nl, PetscErrorCode ierr, PetscBool *failed)
 {
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(nl->sys, 0, x, nl->zero, nl->r));
+  *failed = PETSC_FALSE;
+  if (ierr == PETSC_ERR_USER_INPUT || ierr == PETSC_ERR_NOT_CONVERGED) {
+    const char *text, *specific;
+    PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
+    PetscCall(PetscSNPrintf(nl->cause, sizeof(nl->cause), "; the internal force failed at the last iterate: %s", specific ? specific : text));
+    *failed = PETSC_TRUE;
+  } else
+    PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* r = lambda F - f_int(x) on the free DOFs; its 2-norm (Inf when an element failed at x). */
+static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
+{
+  PetscErrorCode ierr;
+  PetscBool      failed;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = FlxSystemComputeInternalForce(nl->sys, 0, x, nl->zero, nl->r);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ElementFailure(nl, ierr, &failed));
+  if (failed) {
+    *rn = PETSC_INFINITY;
+    if (nl->nhist < FLX_MAX_HIST) nl->hist[nl->nhist++] = *rn;
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecAYPX(nl->r, -1.0, nl->F)); /* F - f: scaled below */
   PetscCall(VecAXPY(nl->r, lambda - 1.0, nl->F));
   if (nl->up) { /* the reactions: -r on the prescribed DOFs (F is zero there) */
@@ -86,11 +114,20 @@ static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
   PetscFunctionReturn(0);
 }
 
-/* Tangent at x, prescribed rows and columns replaced by the identity, factored. ok: the factorization worked. */
-static PetscErrorCode Factor(NL *nl, Vec x)
+/* Tangent at x, prescribed rows and columns replaced by the identity, handed to the KSP. ok false when an element
+   failed at x. */
+static PetscErrorCode Factor(NL *nl, Vec x, PetscBool *ok)
 {
+  PetscErrorCode ierr;
+  PetscBool      failed;
+
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeJacobian(nl->sys, 0, x, nl->zero, 0, 0, nl->J));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = FlxSystemComputeJacobian(nl->sys, 0, x, nl->zero, 0, 0, nl->J);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ElementFailure(nl, ierr, &failed));
+  *ok = (PetscBool)!failed;
+  if (failed) PetscFunctionReturn(0);
   PetscCall(MatConvert(nl->J, MATAIJ, nl->Jc ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &nl->Jc));
   PetscCall(MatZeroRowsColumnsIS(nl->Jc, nl->fixed, 1.0, NULL, NULL));
   PetscCall(KSPSetOperators(nl->ksp, nl->Jc, nl->Jc));
@@ -145,8 +182,9 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
   PetscBool ok;
 
   PetscFunctionBegin;
-  *conv     = PETSC_FALSE;
-  nl->nhist = 0;
+  *conv        = PETSC_FALSE;
+  nl->nhist    = 0;
+  nl->cause[0] = 0;
   nl->W = nl->W0 = PETSC_MAX_REAL;
   for (nl->its = 0; nl->its <= nl->m->st.max_it; nl->its++) {
     PetscCall(Residual(nl, x, lambda, &rn));
@@ -154,7 +192,8 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
     PetscCall(Converged(nl, x, lambda, rn, dun, conv));
     if (*conv) break;
     if (nl->its == nl->m->st.max_it) break;
-    PetscCall(Factor(nl, x));
+    PetscCall(Factor(nl, x, &ok));
+    if (!ok) break;
     PetscCall(LinSolve(nl, nl->r, nl->du, &ok));
     if (!ok) break;
     PetscCall(VecNorm(nl->du, NORM_2, &dun));
@@ -205,8 +244,12 @@ static void History(NL *nl, char buf[], size_t len)
 {
   size_t k = 0;
   buf[0]   = 0;
-  for (PetscInt i = 0; i < nl->nhist && k + 16 < len; i++)
-    k += (size_t)snprintf(buf + k, len - k, "%s%.2e", i ? " " : "", (double)nl->hist[i]);
+  for (PetscInt i = 0; i < nl->nhist && k + 16 < len; i++) {
+    if (nl->hist[i] >= PETSC_INFINITY) /* an element failed there */
+      k += (size_t)snprintf(buf + k, len - k, "%s(element failed)", i ? " " : "");
+    else
+      k += (size_t)snprintf(buf + k, len - k, "%s%.2e", i ? " " : "", (double)nl->hist[i]);
+  }
 }
 
 static PetscErrorCode LoadControl(NL *nl, Vec x, FlxStaticPath *path)
@@ -233,7 +276,7 @@ static PetscErrorCode LoadControl(NL *nl, Vec x, FlxStaticPath *path)
       if (!conv) {
         PetscCall(VecCopy(nl->xs, x));
         History(nl, hist, sizeof(hist));
-        PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: Newton did not converge at load factor %g (increment %" PetscInt_FMT " of %" PetscInt_FMT ", after %" PetscInt_FMT " halvings of the step, from load factor %g); out-of-balance force per iteration: %s; hint: a limit point or snap-through needs -static_arclength; else raise -static_increments or -static_newton_max_it, or check the supports (a mechanism has a singular tangent)", (double)next, k, N, cuts, (double)lam, hist);
+        PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: Newton did not converge at load factor %g (increment %" PetscInt_FMT " of %" PetscInt_FMT ", after %" PetscInt_FMT " halvings of the step, from load factor %g); out-of-balance force per iteration: %s%s; hint: a limit point or snap-through needs -static_arclength; else raise -static_increments or -static_newton_max_it, or check the supports (a mechanism has a singular tangent) and elements that collapse or turn over", (double)next, k, N, cuts, (double)lam, hist, nl->cause);
         cuts++;
         step = 0.5 * (next - lam);
         continue;
@@ -265,10 +308,12 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
   PetscBool ok;
 
   PetscFunctionBegin;
-  *conv     = PETSC_FALSE;
-  nl->nhist = 0;
+  *conv        = PETSC_FALSE;
+  nl->nhist    = 0;
+  nl->cause[0] = 0;
   nl->W = nl->W0 = PETSC_MAX_REAL;
-  PetscCall(Factor(nl, x));
+  PetscCall(Factor(nl, x, &ok));
+  if (!ok) PetscFunctionReturn(0);
   PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
   if (!ok) PetscFunctionReturn(0);
   PetscCall(VecNorm(nl->dut, NORM_2, &nt));
@@ -286,7 +331,8 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
     if (PetscIsInfOrNanReal(rn)) PetscFunctionReturn(0);
     PetscCall(Converged(nl, x, *lam, rn, dun, conv));
     if (*conv) PetscFunctionReturn(0);
-    PetscCall(Factor(nl, x));
+    PetscCall(Factor(nl, x, &ok));
+    if (!ok) PetscFunctionReturn(0);
     PetscCall(LinSolve(nl, nl->r, nl->dur, &ok));
     if (ok) PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
     if (!ok) PetscFunctionReturn(0);
@@ -321,8 +367,8 @@ static PetscErrorCode ArcLength(NL *nl, Vec x, FlxStaticPath *path)
 
   PetscFunctionBegin;
   if (dl == 0) { /* the first load increment's linear predictor */
-    PetscCall(Factor(nl, x));
-    PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
+    PetscCall(Factor(nl, x, &ok));
+    if (ok) PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
     PetscCheck(ok, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the initial tangent is singular: check the supports (a mechanism)");
     PetscCall(VecNorm(nl->dut, NORM_2, &dl));
     dl /= m->st.increments;
@@ -338,7 +384,7 @@ static PetscErrorCode ArcLength(NL *nl, Vec x, FlxStaticPath *path)
       PetscCall(VecCopy(nl->xs, x));
       lam = l0;
       History(nl, hist, sizeof(hist));
-      PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the arc-length path cannot continue at step %" PetscInt_FMT " from load factor %g: no converged step down to arc length %g (%" PetscInt_FMT " halvings); out-of-balance force per iteration of the last try: %s; hint: a smaller -static_arclength_length, more -static_newton_max_it, or check for a bifurcation (an imperfection helps)", k, (double)l0, (double)dl, cuts, hist);
+      PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the arc-length path cannot continue at step %" PetscInt_FMT " from load factor %g: no converged step down to arc length %g (%" PetscInt_FMT " halvings); out-of-balance force per iteration of the last try: %s%s; hint: a smaller -static_arclength_length, more -static_newton_max_it, or check for a bifurcation (an imperfection helps)", k, (double)l0, (double)dl, cuts, hist, nl->cause);
       cuts++;
       dl *= 0.5;
     }
@@ -416,6 +462,7 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
     PetscErrorCode ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
     PetscCall(NLFree(&nl)); /* also when the solve failed: nothing leaks */
     PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+    if (ierr) PetscCall(FlxStaticPathDestroy(path)); /* the steps converged before the failure */
     PetscCall(ierr);
   }
   PetscFunctionReturn(0);

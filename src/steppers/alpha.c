@@ -941,7 +941,9 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode AlphaDestroy(FlxStepper ts)
+/* Free what AlphaSetUp made (work vectors, K_eff slots, the consistent-mass solve, the Newton path's set-up); the
+   family's parameters and options stay. */
+static PetscErrorCode AlphaReset(FlxStepper ts)
 {
   FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
@@ -955,11 +957,26 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
     PetscCall(MatDestroy(&al->Sslot[i]));
     PetscCall(KSPDestroy(&al->kslot[i]));
   }
+  al->nslot = al->cur = 0;
+  al->Keff            = NULL;
+  al->ksp             = NULL;
   PetscCall(MatDestroy(&al->McBC));
   PetscCall(KSPDestroy(&al->kspM));
   PetscCall(ISDestroy(&al->fixed));
   PetscCall(PetscFree2(al->mval, al->mkx));
   PetscCall(VecDestroy(&al->Xp));
+  PetscCall(FlxAlphaNewtonReset(ts));
+  al->Mass = al->Free = NULL; /* the system's */
+  al->K = al->Mc = NULL;
+  al->Cd         = NULL;
+  al->newton     = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaDestroy(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  PetscCall(AlphaReset(ts));
   PetscCall(FlxAlphaNewtonDestroy(ts));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
@@ -991,6 +1008,7 @@ PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
   ts->ops.report          = AlphaReport;
   ts->ops.describe        = AlphaDescribe;
   ts->ops.progress        = AlphaProgress;
+  ts->ops.reset           = AlphaReset;
   ts->ops.destroy         = AlphaDestroy;
   PetscFunctionReturn(0);
 }

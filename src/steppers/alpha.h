@@ -65,12 +65,16 @@ struct _FlxAlphaNewton {
   PetscInt   max_it, max_cuts, grow;
   PetscBool  monitor, on_linear;
   /* set-up */
-  PetscBool  finite, energy; /* rotations compose; the system has a strain energy */
-  Mat        J;
-  KSP        ksp;
-  Vec        Ast;                               /* a*_n adjusted to the sub-step (eq. 14) */
-  Vec        X1, V1, As1, A1, Dx, Del, R, Fint; /* borrowed: the linear path's work vectors, idle here */
-  PetscReal *fmov;                              /* f_int of the moving DOFs at t_n (work of the supports) */
+  PetscBool       finite, energy; /* rotations compose; the system has a strain energy */
+  PetscBool       tensor;         /* the system has nodal inertia tensors (FlxSystemSetInertiaTensors) */
+  PetscInt        ntn;            /* local tensor nodes, their first rotational DOFs (the system's), tangent blocks (27 each) */
+  const PetscInt *tdof;
+  PetscReal      *tblk;
+  Mat             J;
+  KSP             ksp;
+  Vec             Ast;                               /* a*_n adjusted to the sub-step (eq. 14) */
+  Vec             X1, V1, As1, A1, Dx, Del, R, Fint; /* borrowed: the linear path's work vectors, idle here */
+  PetscReal      *fmov;                              /* f_int of the moving DOFs at t_n (work of the supports) */
   /* iterations and step control */
   PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
   PetscReal hJ, fref, fcur, dxn, xn, dun, dun0, work0, work;
@@ -97,6 +101,8 @@ PETSC_INTERN PetscErrorCode FlxAlphaNewtonProbe(FlxStepper ts, PetscInt n, const
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonView(FlxStepper ts, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonReport(FlxStepper ts, PetscViewer viewer);
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonProgress(FlxStepper ts, char buf[], size_t len);
+/* Free what FlxAlphaNewtonSetUp made, keeping the options (FlxStepperReset). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaNewtonReset(FlxStepper ts);
 /* Free the Newton path's data (nw). Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts);
 /* Local (this rank's) part of x . y (alpha.c). Not collective. */

@@ -70,6 +70,10 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &nw->finite));
   PetscCall(FlxSystemHasStrainEnergy(ts->sys, &nw->energy));
+  PetscCall(FlxSystemGetInertiaTensors(ts->sys, &nw->ntn, &nw->tdof, &nw->tensor));
+  PetscCall(PetscFree(nw->tblk));
+  if (nw->tensor) PetscCall(PetscMalloc1(27 * nw->ntn + 1, &nw->tblk));
+  PetscCheck(!nw->tensor || nw->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
   PetscCall(VecGetLocalSize(al->Mass, &n));
   PetscCheck(!nw->finite || n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "a system with finite rotations has 6 DOFs per node");
   PetscCheck(nw->energy || al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the system has neither a strain energy (FlxSystemSetStrainEnergy) nor an assembled stiffness for the energy ledger", ts->type);
@@ -97,7 +101,7 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+PetscErrorCode FlxAlphaNewtonReset(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   FlxAlphaNewton    nw = al->nw;
@@ -108,6 +112,20 @@ PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
   PetscCall(KSPDestroy(&nw->ksp));
   PetscCall(VecDestroy(&nw->Ast));
   PetscCall(PetscFree(nw->fmov));
+  PetscCall(PetscFree(nw->tblk));
+  nw->X1 = nw->V1 = nw->As1 = nw->A1 = nw->Dx = nw->Del = nw->R = nw->Fint = NULL; /* the family's work vectors */
+  nw->tdof                                                                 = NULL;
+  nw->ntn                                                                  = 0;
+  nw->tensor = nw->Jvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxAlphaNewtonReset(ts));
   PetscCall(PetscFree(al->nw));
   PetscFunctionReturn(0);
 }

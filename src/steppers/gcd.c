@@ -49,6 +49,10 @@ typedef struct {
   PetscBool finite, magnus; /* the system composes rotations; Magnus-corrected increments (else component-wise) */
   PetscBool energy;         /* the system has a strain energy: the ledger's strain term from it */
   Vec       Xo;             /* x_n while the kernel writes x_{n+1} */
+  /* nodal rotary inertia tensors (gcdrotation.c): a_n from the system's node-by-node solve in every solve shape */
+  PetscBool     tensor;
+  FlxGCDTensors tn;
+  Vec           Rt; /* f_ext - f_int(x_n, v_n), the right-hand side of that solve */
 } FlxStepper_GCD;
 
 /* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
@@ -56,11 +60,13 @@ typedef struct {
    sums at any rank count. Nonlinear model: the Newton Jacobian (1 + aM c h) M + c h df_int/dv at (x, vb), with the
    velocity derivative as a directional difference of f_int (matrix-free, so the stepper needs no C). */
 typedef struct {
-  FlxSystem sys;
-  PetscBool nonlinear;
-  PetscReal s, t, nvb;           /* c h; time of the Newton base point, |vb|_2 */
-  Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
-  Vec       x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
+  FlxSystem      sys;
+  PetscBool      nonlinear;
+  PetscReal      s, t, nvb;           /* c h; time of the Newton base point, |vb|_2 */
+  Vec            d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
+  Vec            x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
+  FlxGCDTensors *tn;                  /* nonlinear: the stepper's inertia tensors (n = 0: none), blocks at the base point */
+  PetscReal      aM;
 } ShellCtx;
 
 PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset)
@@ -301,6 +307,10 @@ static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, sc->vb, sc->fb));
     PetscCall(VecWAXPY(g->Vt, g->aM, sc->vb, g->Anew));
     PetscCall(VecPointwiseMult(g->Vt, g->Vt, g->Mass)); /* M (a + aM v) */
+    if (g->tensor) {                                    /* J (a + aM v) + v x J v on the tensor nodes, and the operator's blocks */
+      PetscCall(FlxSystemComputeInertiaForce(ts->sys, g->X, sc->vb, g->Anew, g->Vt));
+      PetscCall(FlxSystemComputeInertiaTangent(ts->sys, g->X, sc->vb, sc->vb, g->tn.blk));
+    }
     PetscCall(VecWAXPY(g->Rhs, -1.0, sc->fb, g->F));
     PetscCall(VecAXPY(g->Rhs, -1.0, g->Vt));
     PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* -G(a); prescribed DOFs: a = 0 */
@@ -338,9 +348,11 @@ static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its
     PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Vt, g->Rhs));
     PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
+    if (g->tensor) PetscCall(VecCopy(g->Rhs, g->Rt));
     PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
     PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
-    PetscCall(VecScale(g->Rhs, den)); /* new a */
+    PetscCall(VecScale(g->Rhs, den));                                                            /* new a */
+    if (g->tensor) PetscCall(FlxSystemSolveInertia(ts->sys, g->X, g->Wv, c * h, g->Rt, g->Rhs)); /* the tensor nodes' a, gyroscopic term solved exactly */
     PetscCall(MotionSet(ts, g->Rhs, 2));
     PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs)); /* old - new */
     PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
@@ -398,6 +410,25 @@ static PetscErrorCode FiniteRotationStep(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
+/* Explicit step of a system with inertia tensors: a_n = (M^-1 (f_ext - f_int) - aM w) / (1 + aM c h) on the lumped
+   DOFs (the kernel's formula), the tensor nodes' from J (a + aM v) + v x J v = f_ext - f_int, v = w + c h a. */
+static PetscErrorCode TensorAcceleration(FlxStepper ts)
+{
+  FlxStepper_GCD *g  = (FlxStepper_GCD *)ts->data;
+  PetscReal       ch = FlxGCDSolveCoefficient(&g->p) * ts->dt;
+
+  PetscFunctionBegin;
+  PetscCall(Predict(ts));
+  PetscCall(MotionSet(ts, g->Wv, 1));
+  PetscCall(VecWAXPY(g->Rt, -1.0, g->G, g->F));
+  PetscCall(VecPointwiseMult(g->Anew, g->Rt, g->Minv));
+  PetscCall(VecAXPY(g->Anew, -g->aM, g->Wv));
+  PetscCall(VecScale(g->Anew, 1 / (1 + g->aM * ch)));
+  PetscCall(MotionSet(ts, g->Anew, 2));
+  PetscCall(FlxSystemSolveInertia(ts->sys, g->X, g->Wv, ch, g->Rt, g->Anew));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode GCDStep(FlxStepper ts)
 {
   FlxStepper_GCD *g  = (FlxStepper_GCD *)ts->data;
@@ -407,7 +438,14 @@ static PetscErrorCode GCDStep(FlxStepper ts)
   if (g->finite) PetscCall(VecCopy(g->X, g->Xo));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
   if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
-  if (g->solve == GCD_SOLVE_EXPLICIT) {
+  if (g->solve == GCD_SOLVE_EXPLICIT && g->tensor) {                                                  /* a_n given to the kernel: lumped DOFs as the kernel, tensor nodes solved */
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+    PetscCall(TensorAcceleration(ts));
+    PetscCall(MotionBefore(ts));
+    PetscCall(FlxGCDTensorsLedgerBefore(ts->sys, &g->tn, g->X, g->D));
+    PetscCall(RunKernel(ts, g->Anew));
+    PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->D, g->V, g->A, g->F, g->G, ts->lsum));
+  } else if (g->solve == GCD_SOLVE_EXPLICIT) {
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
     PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, NULL));
@@ -419,7 +457,9 @@ static PetscErrorCode GCDStep(FlxStepper ts)
     g->its_max = PetscMax(g->its_max, its);
     g->nsolves++;
     PetscCall(MotionBefore(ts));
+    if (g->tensor) PetscCall(FlxGCDTensorsLedgerBefore(ts->sys, &g->tn, g->X, g->D));
     PetscCall(RunKernel(ts, g->Anew));
+    if (g->tensor) PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->D, g->V, g->A, g->F, g->G, ts->lsum));
   }
   if (g->finite) PetscCall(FiniteRotationStep(ts));
   PetscCall(MotionAfter(ts, tn));
@@ -436,6 +476,7 @@ static PetscErrorCode Derivative(FlxStepper ts, PetscReal t, Vec f, Vec y, Vec z
   PetscCall(VecAYPX(g->G, -1.0, f));
   PetscCall(VecPointwiseMult(out, g->G, g->Minv));
   PetscCall(VecAXPY(out, -g->aM, z));
+  if (g->tensor) PetscCall(FlxSystemSolveInertia(ts->sys, y, z, 0, g->G, out)); /* J (a + aM z) + z x J z = f - f_int */
   PetscFunctionReturn(0);
 }
 
@@ -585,6 +626,12 @@ static PetscErrorCode GCDStartUp(FlxStepper ts)
     for (int k = 0; k < 4; k++)
       ts->lsum[k] = s[k];
   }
+  if (g->tensor) { /* the tensor nodes' kinetic and damping terms, with x_1 - x_0 and x_0 - x_{-1} */
+    PetscCall(VecWAXPY(g->Rt, -1.0, xm, g->X));
+    PetscCall(FlxGCDTensorsLedgerBefore(ts->sys, &g->tn, g->X, g->Rt));
+    PetscCall(VecWAXPY(g->Rt, -1.0, g->X, g->W));
+    PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->Rt, g->V, g->A, g->F, g->G, ts->lsum));
+  }
   if (g->energy) PetscCall(LedgerStrain(ts, g->X));
   if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
   PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
@@ -686,6 +733,7 @@ static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
     PetscCall(VecGetArrayRead(sc->free, &fa));
     for (PetscInt i = 0; i < n; i++)
       ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
+    if (sc->tn && sc->tn->n) FlxGCDTensorsMult(sc->tn, sc->aM, sc->s, da, xa, ya); /* the tensor nodes' blocks replace d */
     PetscCall(VecRestoreArrayRead(sc->free, &fa));
     PetscCall(VecRestoreArrayRead(sc->d, &da));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -738,6 +786,8 @@ static PetscErrorCode SetUpKSP(FlxStepper ts)
   sc->s         = c * h;
   sc->free      = g->Free;
   sc->zero      = g->Zero;
+  sc->tn        = g->tensor ? &g->tn : NULL;
+  sc->aM        = g->aM;
   PetscCall(VecDuplicate(g->Mass, &sc->d));
   PetscCall(VecDuplicate(g->Mass, &sc->diag));
   PetscCall(VecCopy(g->Mass, sc->d));
@@ -799,6 +849,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   g->Mass = mass;
   g->Free = free;
   PetscCall(FlxSystemIsVelocityDependent(ts->sys, &vdep));
+  PetscCall(FlxGCDTensorsSetUp(ts->sys, &g->tn, &g->tensor));
   g->solve = g->solve_user;
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
   PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g, discrete dampers or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
@@ -807,7 +858,8 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
-  if (g->solve != GCD_SOLVE_EXPLICIT) {
+  if (g->tensor) PetscCall(VecDuplicate(mass, &g->Rt));
+  if (g->solve != GCD_SOLVE_EXPLICIT || g->tensor) {
     Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
     for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++)
       PetscCall(VecDuplicate(mass, cv[k]));
@@ -823,6 +875,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecDuplicate(mass, &g->Xo));
     PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
   }
+  PetscCheck(!g->tensor || g->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
@@ -992,7 +1045,7 @@ PetscErrorCode FlxStepperGCDSetParameters(FlxStepper ts, PetscInt degree, const 
 static PetscErrorCode GCDReset(FlxStepper ts)
 {
   FlxStepper_GCD *g      = (FlxStepper_GCD *)ts->data;
-  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W, &g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt, &g->Xo};
+  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W, &g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt, &g->Xo, &g->Rt};
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
@@ -1002,7 +1055,8 @@ static PetscErrorCode GCDReset(FlxStepper ts)
   PetscCall(PetscFree2(g->mval, g->msave));
   g->Mass = g->Free = NULL; /* the system's */
   g->Cd             = NULL;
-  g->finite = g->energy = PETSC_FALSE;
+  g->finite = g->energy = g->tensor = PETSC_FALSE;
+  PetscCall(FlxGCDTensorsDestroy(&g->tn));
   PetscFunctionReturn(0);
 }
 

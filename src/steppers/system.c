@@ -1,6 +1,7 @@
 /* FlxSystem: the second-order system interface seen by the steppers. */
 #include <flexure/flexure.h>
 #include <slepceps.h>
+#include "inertia.h"
 
 /* ==== Constraints (issue 16): what the system holds for them; the functions are at the end of the file. ==== */
 typedef struct {
@@ -57,8 +58,9 @@ struct _p_FlxSystem {
   void                 *jacctx;
   FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
   void                 *energyctx;
-  Vec                   jw;   /* work of FlxSystemComputeJacobian */
-  FlxSystemCons         cons; /* constraints and M(t, x) (issue 16) */
+  Vec                   jw;      /* work of FlxSystemComputeJacobian */
+  FlxSystemCons         cons;    /* constraints and M(t, x) (issue 16) */
+  FlxInertia            inertia; /* nodal rotary inertia tensors (inertia.c; NULL: none) */
 };
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
@@ -85,6 +87,7 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(VecDestroy(&(*sys)->jw));
   PetscCall(FlxSystemDestroyConstraints(*sys)); /* issue 16 */
+  PetscCall(FlxInertiaDestroy(&(*sys)->inertia));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -849,3 +852,9 @@ PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat
   PetscFunctionReturn(0);
 }
 /* ==== end of constraints (issue 16) ==== */
+PetscErrorCode FlxSystemGetInertia_Private(FlxSystem sys, FlxInertia **slot)
+{
+  PetscFunctionBegin;
+  *slot = &sys->inertia;
+  PetscFunctionReturn(0);
+}
