@@ -34,7 +34,8 @@ expect_error(["-pendulum_x0", "1.001,0,1.5707963267948966"], [r"initial position
 expect_error(["-pendulum_case", "001", "-pendulum_v0", "1,1"], [r"initial velocity violates the constraint 'rod length .*' by 0\.73205", "-ts_dae_project_ic"], "inconsistent initial velocity refused")
 expect_error(["-ts_dae_max_it", "2"], [r"constrained GCD step to t = \S+ s did not converge in 2 iterations", "last change of x_\{n\+1\}", "reduce -ts_dt"], "non-converging step stops the run with the reason")
 expect_error(["-ts_dae_solver", "schur"], [r"schur divides by the lumped mass", "-ts_dae_solver lu"], "schur refused with a massless coordinate")
-expect_error(["-ts_type", "newmark", "-ts_dae_max_it", "1"], [r"implicit constrained step \(newmark\) to t = \S+ s did not converge in 1 Newton iterations", "-ts_dae_adapt"], "non-converging implicit step stops the run with the reason")
+expect_error(["-ts_type", "newmark", "-ts_dae_max_it", "1"], [r"implicit constrained step \(newmark\) to t = \S+ s did not converge in 1 Newton iterations", "-ts_alpha_adapt"], "non-converging implicit step stops the run with the reason")
+expect_error(["-pendulum_case", "001", "-ts_type", "newmark", "-ts_alpha_adapt"], [r"-ts_alpha_adapt with the index-3 trapezoidal rule", "weakly unstable when the step changes", "-ts_dae_soi2"], "error control refused with the index-3 trapezoidal rule")
 expect_error(["-ts_type", "hht", "-ts_alpha_mass", "consistent"], [r"-ts_alpha_mass consistent with constraints is not supported yet"], "consistent mass on constraints refused")
 for args, what in [(["-pendulum_x0", "1.001,0,1.5707963267948966"], "position"), (["-pendulum_case", "001", "-pendulum_v0", "1,1"], "velocity")]:
     rc, so, err = run(args + ["-ts_dae_project_ic"])

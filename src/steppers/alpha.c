@@ -407,7 +407,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
   ts->ledger_direct = PETSC_TRUE;
-  ts->varstep       = al->nratio > 0 ? PETSC_TRUE : PETSC_FALSE;
+  ts->varstep       = al->nratio > 0 || al->adapt.on ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -904,6 +904,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   }
   PetscOptionsEnd();
   PetscCall(FlxAlphaNewtonSetFromOptions(ts));
+  PetscCall(FlxAlphaAdaptSetFromOptions(ts, &al->adapt));
   al->consistent = mc ? PETSC_TRUE : PETSC_FALSE;
   if (al->nratio) {
     PetscReal s = 0;
@@ -961,6 +962,7 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
   PetscCall(PetscFree2(al->mval, al->mkx));
   PetscCall(VecDestroy(&al->Xp));
   PetscCall(FlxAlphaNewtonDestroy(ts));
+  PetscCall(FlxAlphaAdaptReset(&al->adapt));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }

@@ -18,53 +18,81 @@
    keeps its constraint block, G, independent of h (K_c = d(G^T lambda)/dx, 001 eq. 8). M may depend on x
    (M(t, x), seed 002 section 3: evaluated at the iterate; its derivative (M a)_x is left out of the matrix, a
    modified Newton). The iteration stops when x_{n+1} stops changing (-ts_dae_rtol); with error control
-   (-ts_dae_adapt) by 001's test on the contraction rate, eq. (35)-(36b): (xi/(1 - xi))^2 ||da||_q^2 <= c^2 Psi_s /
-   h^4, xi the ratio of successive corrections, c = 1e-3.
-   Error control (-ts_dae_adapt, 001 section 4): the local error estimate delta = (beta - 1/6) h^2 (a_{n+1} - a_n)
-   (eq. 21) in the weighted RMS norm e = sqrt(1/p sum (delta_i / Y_i)^2), Y_i = max(1, max_j |q_i(t_j)|) (eq. 24);
-   accept when e <= eps (-ts_dae_adapt_rtol), and the next step h_new = 0.9 h (eps / e)^(1/3) (eq. 26) after accepted
-   and rejected steps alike. Each step of the stepper core (-ts_dt) is covered by as many accepted sub-steps as the
-   control asks, the last one cut to land on it. When the step changes, a*_n and M_n a*_n are moved to the new step
-   by seed 002 eq. (14a, b) (generalized-alpha keeps second order with variable steps). */
+   (-ts_alpha_adapt, alphaadapt.c) by 001's test on the contraction rate, eq. (35)-(36b): (xi/(1 - xi)) |(beta - 1/6)
+   h^2 da|_WRMS <= c times the step's error threshold, xi the ratio of successive corrections, c = 1e-3.
+   Error control: seed 001's estimate (beta - 1/6) h^2 (a*_{n+1} - a*_n) (eq. 21) with the acceleration change
+   projected onto the constraints' tangent space along J^-1 G^T (the Newton matrix's factorization: one more
+   back-solve), in the norm of eq. (24), held per unit step or per step (alphaadapt.c). Each step of the stepper
+   core (-ts_dt) is covered by as many accepted sub-steps as the control asks, the last one cut to land on it.
+   When the step changes, a*_n and M_n a*_n are moved to the new step by seed 002 eq. (14a, b) (generalized-alpha
+   keeps second order with variable steps). */
 #include "alpha.h"
 
 typedef struct {
-  FlxStepperOps saved;
-  PetscReal     am, af, beta, gamma;
-  PetscReal     ratio[16];
-  PetscInt      nratio;
-  Vec           X, V, A, Aa, Aprev, Lam, X1, V1, Anew, Lam1, Da, Dl, R1, R2, Gv, Fold, MA, MAa, MAprev, Ft, Tv, Y, Mass, Free; /* Aa, MAa: a*_n, M_n a*_n moved to the step (eq. 14) */
-  Mat           G1, J, Mfull, Ms;
-  FlxSaddle     sp, sp2;                /* sp2: SOI2's second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
-  Vec           Dt, Mu, Dd, Nu, Md;     /* SOI2 (Md: (1 - am) times the lumped mass): delta~ = a~ - a, mu~ = (1 - af)(lambda - lambda~), their corrections */
-  PetscBool     full, haveprev, adjust; /* adjust: eq. (14) on step changes (-ts_dae_step_adjust) */
-  PetscReal     aM, hprev, hcur;        /* the last step taken; the step the control proposes */
-  PetscInt      its, itmax, nsteps, nrej, nfail;
-  PetscReal     tstep, emax; /* wall time in the steps; largest accepted error estimate */
-  PetscReal     tsad0;       /* the saddle-point solves' time at the end of the start-up */
-  PetscInt      nsad0;
+  FlxStepperOps  saved;
+  PetscReal      am, af, beta, gamma;
+  PetscReal      ratio[16];
+  PetscInt       nratio;
+  Vec            X, V, A, Aa, Aprev, Lam, X1, V1, Anew, Lam1, Da, Dl, R1, R2, Gv, Fold, MA, MAa, MAprev, Ft, Tv, Mass, Free; /* Aa, MAa: a*_n, M_n a*_n moved to the step (eq. 14) */
+  Mat            G1, J, Mfull, Ms, Mi;                                                                                       /* Mfull: the system's M(t, x) (borrowed); Mi: M_{1+alpha} of the inertia (MassOfStep) */
+  FlxSaddle      sp, sp2;                                                                                                    /* sp2: SOI2's second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
+  Vec            Dt, Mu, Dd, Nu, Md;                                                                                         /* SOI2 (Md: (1 - am) times the lumped mass): delta~ = a~ - a, mu~ = (1 - af)(lambda - lambda~), their corrections */
+  PetscBool      full, haveprev, adjust;                                                                                     /* adjust: eq. (14) on step changes (-ts_dae_step_adjust) */
+  PetscReal      aM, al, hprev, hcur;                                                                                        /* al = alpha_m - alpha_f; the last step taken; the step the control proposes */
+  PetscInt       its, itmax, nsteps, ntry;
+  PetscReal      tstep; /* wall time in the steps */
+  FlxAlphaAdapt *ad;    /* error control (the alpha type's) */
+  PetscReal      tsad0; /* the saddle-point solves' time at the end of the start-up */
+  PetscInt       nsad0;
 } AlphaDAE;
 
-/* M (the lumped or the system's M(t, x)) times x into y. */
+/* M (the lumped or the inertia's M_{1+alpha}) times x into y. */
 static PetscErrorCode MassMult(AlphaDAE *d, Vec x, Vec y)
 {
   PetscFunctionBegin;
   if (d->full)
-    PetscCall(MatMult(d->Mfull, x, y));
+    PetscCall(MatMult(d->Mi, x, y));
   else
     PetscCall(VecPointwiseMult(y, d->Mass, x));
   PetscFunctionReturn(0);
 }
 
-/* F = f_ext(t) - f_int(t, x, v) - a_M M v - G(t, x)^T lambda, M and G at (t, x) already in Mfull and G1. */
+/* Systems with M(t, x) (seed 002 section 3): the inertia terms (1 - am) M_{1+alpha} a*_{n+1} + am M_alpha a*_n take
+   M_{1+alpha} at t_n + (1 + alpha) h, where a*_{n+1} approximates the acceleration (002 section 2.2): for
+   alpha = alpha_m - alpha_f != 0 explicitly, M(t_n + (1 + alpha) h, x_n + (1 + alpha) h v_n), once per try (M at
+   x_{n+1} would be O(h) off and make velocities, then positions, first order: seen on Andrews' squeezer); for
+   alpha = 0 (Newmark) M(t_{n+1}, x_{n+1}) at the iterate (seed 001 eq. 6a). M_alpha a*_n is the previous step's
+   M_{1+alpha} a*_n (MA). */
+static PetscErrorCode MassOfStep(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h)
+{
+  PetscFunctionBegin;
+  if (!d->full || d->al == 0) PetscFunctionReturn(0);
+  PetscCall(VecWAXPY(d->Tv, (1 + d->al) * h, d->V, d->X));
+  PetscCall(FlxSystemComputeMassMatrix(ts->sys, t + (1 + d->al) * h, d->Tv, &d->Mfull));
+  PetscCall(MatCopy(d->Mfull, d->Mi, SAME_NONZERO_PATTERN));
+  PetscFunctionReturn(0);
+}
+
+/* M(t, x) at a state, when the inertia (alpha = 0) or the mass-proportional damping needs it there. */
+static PetscErrorCode MassAt(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x)
+{
+  PetscFunctionBegin;
+  if (d->full && (d->al == 0 || d->aM != 0)) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t, x, &d->Mfull));
+  PetscFunctionReturn(0);
+}
+
+/* F = f_ext(t) - f_int(t, x, v) - a_M M v - G(t, x)^T lambda, M and G at (t, x) already in Mfull (MassAt) and G1. */
 static PetscErrorCode Force(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec v, Vec lambda, Vec F)
 {
   PetscFunctionBegin;
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t, F));
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t, x, v, d->Ft));
   PetscCall(VecAXPY(F, -1.0, d->Ft));
-  if (d->aM != 0) {
-    PetscCall(MassMult(d, v, d->Ft));
+  if (d->aM != 0) { /* M at (t, x) */
+    if (d->full)
+      PetscCall(MatMult(d->Mfull, v, d->Ft));
+    else
+      PetscCall(VecPointwiseMult(d->Ft, d->Mass, v));
     PetscCall(VecAXPY(F, -d->aM, d->Ft));
   }
   PetscCall(MatMultTranspose(d->G1, lambda, d->Ft));
@@ -73,29 +101,15 @@ static PetscErrorCode Force(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec 
   PetscFunctionReturn(0);
 }
 
-/* The weighted RMS norm of 001 eq. (24): sqrt(1/p sum (w_i / Y_i)^2). Collective. */
-static PetscErrorCode WRMS(AlphaDAE *d, Vec w, PetscReal *nrm)
-{
-  PetscInt p;
-
-  PetscFunctionBegin;
-  PetscCall(VecPointwiseDivide(d->Tv, w, d->Y));
-  PetscCall(VecNorm(d->Tv, NORM_2, nrm));
-  PetscCall(VecGetSize(w, &p));
-  *nrm /= PetscSqrtReal((PetscReal)p);
-  PetscFunctionReturn(0);
-}
-
 /* One try of a step of size h from (t, X, V, A, Lam): Newton on (a*, lambda); conv says whether it converged. */
 static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h, PetscBool *conv)
 {
   const PetscReal b = d->beta, gm = d->gamma, t1 = t + h, bh2 = b * h * h, c = 1e-3;
-  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, xn, vn, nq, nqold = 0, tol = ts->dae.rtol;
-  PetscInt        k, p;
+  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, xn, vn, nq = 0, nqold = 0, tol = ts->dae.rtol;
+  PetscInt        k;
 
   PetscFunctionBegin;
   *conv = PETSC_FALSE;
-  PetscCall(VecGetSize(d->X, &p));
   PetscCall(VecCopy(d->Aa, d->Anew)); /* predictor: a*_{n+1} = a*_n, lambda_{n+1} = lambda_n (001 section 5) */
   PetscCall(VecCopy(d->Lam, d->Lam1));
   for (k = 0;; k++) {
@@ -108,9 +122,9 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
       PetscBool stalled = (PetscBool)(dx >= dxold);
       PetscCall(VecNorm(d->X1, NORM_INFINITY, &xn));
       PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
-      if (ts->dae.adapt) { /* 001 eqs. (35), (36b): the error left in the estimate is below c eps */
+      if (d->ad->on) { /* 001 eqs. (35), (36b): the error left in the estimate is below c times its threshold */
         PetscReal xi = k > 1 ? nq / nqold : 0.5;
-        if (k > 1 && xi < 1 && PetscSqr(xi / (1 - xi)) * nq * nq * PetscSqr(h * h * (b - 1.0 / 6)) / p <= PetscSqr(c * ts->dae.adapt_rtol)) {
+        if (k > 1 && xi < 1 && xi / (1 - xi) * nq * PetscAbsReal(h * h * (b - 1.0 / 6)) <= c * FlxAlphaAdaptThreshold(d->ad, h)) {
           *conv = PETSC_TRUE;
           break;
         }
@@ -122,7 +136,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
       dxold = dx;
     }
     /* residuals: e1 = (1 - am) M1 a* + am M_n a*_n - (1 - af) F_{n+1} - af F_n, e2 = g / (beta h^2) */
-    if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t1, d->X1, &d->Mfull));
+    PetscCall(MassAt(ts, d, t1, d->X1));
     PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X1, d->G1));
     PetscCall(FlxSystemComputeConstraint(ts->sys, t1, d->X1, d->Gv));
     PetscCall(Force(ts, d, t1, d->X1, d->V1, d->Lam1, d->R1));
@@ -141,7 +155,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
       PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
       PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
       PetscCall(MatScale(d->J, s));
-      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mfull, DIFFERENT_NONZERO_PATTERN));
+      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
       if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, s * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
     }
     PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, d->G1, d->G1));
@@ -150,8 +164,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
     PetscCall(VecAXPY(d->Lam1, 1.0 / (1 - d->af), d->Dl));
     PetscCall(VecNorm(d->Da, NORM_INFINITY, &dx));
     nqold = nq;
-    PetscCall(WRMS(d, d->Da, &nq));
-    nq *= PetscSqrtReal((PetscReal)p);
+    if (d->ad->on) PetscCall(FlxAlphaAdaptNorm(d->ad, d->Da, &nq)); /* |da|_WRMS, eq. (24) */
   }
   d->its += k;
   d->itmax = PetscMax(d->itmax, k);
@@ -195,7 +208,7 @@ static PetscErrorCode AttemptSOI2(FlxStepper ts, AlphaDAE *d, PetscReal t, Petsc
       if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;
       dxold = dx;
     }
-    if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t1, d->X1, &d->Mfull));
+    PetscCall(MassAt(ts, d, t1, d->X1));
     PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X1, d->G1));
     /* -r_a = (1 - af) F(lambda_1) + af F_n - am M a_alpha - (1 - am) M a */
     PetscCall(Force(ts, d, t1, d->X1, d->V1, d->Lam1, d->R1));
@@ -218,7 +231,8 @@ static PetscErrorCode AttemptSOI2(FlxStepper ts, AlphaDAE *d, PetscReal t, Petsc
       PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
       PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
       PetscCall(MatScale(d->J, s));
-      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mfull, DIFFERENT_NONZERO_PATTERN));
+      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
+      if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, s * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
     }
     PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, d->G1, d->G1));
     PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the SOI2 step (velocity constraint)", t1));
@@ -230,7 +244,7 @@ static PetscErrorCode AttemptSOI2(FlxStepper ts, AlphaDAE *d, PetscReal t, Petsc
     PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
     if (d->full) {
-      PetscCall(MatCopy(d->Mfull, d->Ms, SAME_NONZERO_PATTERN));
+      PetscCall(MatCopy(d->Mi, d->Ms, SAME_NONZERO_PATTERN));
       PetscCall(MatScale(d->Ms, 1 - d->am));
     } else
       PetscCall(VecAXPBY(d->Md, 1 - d->am, 0.0, d->Mass));
@@ -279,14 +293,11 @@ static PetscErrorCode Commit(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal
   PetscCall(VecCopy(d->Lam1, d->Lam));
   /* F_{n+1} and M_{n+1} a*_{n+1} at the converged state (M, G of the last iterate: the same point to the tolerance) */
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X, d->G1));
-  if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t1, d->X, &d->Mfull));
+  PetscCall(MassAt(ts, d, t1, d->X));
   PetscCall(Force(ts, d, t1, d->X, d->V, d->Lam, d->Fold));
   PetscCall(MassMult(d, d->A, d->MA));
-  { /* weights Y_i = max(1, max_j |q_i|) and the violations */
+  { /* the violations */
     PetscReal gp, gv;
-    PetscCall(VecCopy(d->X, d->Tv));
-    PetscCall(VecAbs(d->Tv));
-    PetscCall(VecPointwiseMax(d->Y, d->Y, d->Tv));
     PetscCall(FlxDAEViolation(ts, t1, d->X, d->V, d->G1, &gp, &gv));
     ts->dae.gmax = PetscMax(ts->dae.gmax, gp);
     ts->dae.vmax = PetscMax(ts->dae.vmax, gv);
@@ -295,11 +306,26 @@ static PetscErrorCode Commit(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal
   PetscFunctionReturn(0);
 }
 
+/* The error control's acceleration change: a*_{n+1} - a*_n of the converged try projected onto the constraints'
+   tangent space along J^-1 G^T, [[J, G^T], [G, 0]] [y; mu] = [J da; 0] with the Newton matrix's last
+   factorization (one back-solve; alphaadapt.c says why), into Da. */
+static PetscErrorCode TangentialChange(AlphaDAE *d, PetscReal t1)
+{
+  PetscFunctionBegin;
+  PetscCall(VecWAXPY(d->Tv, -1.0, d->Aa, d->Anew));
+  PetscCall(MatMult(d->J, d->Tv, d->R1));
+  PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
+  PetscCall(VecZeroEntries(d->R2));
+  PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the error estimate", t1));
+  PetscFunctionReturn(0);
+}
+
 /* One step of the stepper core: one step of -ts_dt (times its ratio), or with error control as many accepted
    sub-steps as it takes to get there. */
 static PetscErrorCode DAEStep(FlxStepper ts)
 {
-  AlphaDAE       *d = (AlphaDAE *)ts->dae.data;
+  AlphaDAE       *d  = (AlphaDAE *)ts->dae.data;
+  FlxAlphaAdapt  *ad = d->ad;
   const PetscReal H = ts->dt * (d->nratio ? d->ratio[ts->step % d->nratio] : 1), t0 = ts->time, tend = t0 + H;
   PetscReal       t = t0;
   PetscLogDouble  w0, w1;
@@ -308,45 +334,38 @@ static PetscErrorCode DAEStep(FlxStepper ts)
   PetscCall(PetscTime(&w0));
   ts->hlast = H;
   while (t < tend - 1e-12 * H) {
-    PetscReal h = ts->dae.adapt ? PetscMin(d->hcur, tend - t) : H, e = 0;
-    PetscBool conv;
-    if (ts->dae.adapt && tend - t - h < 1e-3 * h) h = tend - t; /* do not leave a sliver */
+    PetscReal h = ad->on ? PetscMin(d->hcur, tend - t) : H, r = 0;
+    PetscBool conv, accept;
+    if (ad->on && tend - t - h < 1e-3 * h) h = tend - t; /* do not leave a sliver */
     PetscCall(AdjustStep(d, h));
+    PetscCall(MassOfStep(ts, d, t, h));
     if (ts->dae.soi2)
       PetscCall(AttemptSOI2(ts, d, t, h, &conv));
     else
       PetscCall(Attempt(ts, d, t, h, &conv));
-    if (conv && ts->dae.adapt) { /* 001 eqs. (21), (24): delta = (beta - 1/6) h^2 (a_{n+1} - a_n) */
-      PetscCall(VecWAXPY(d->Da, -1.0, d->Aa, d->Anew));
-      PetscCall(VecScale(d->Da, (d->beta - 1.0 / 6) * h * h));
-      PetscCall(VecCopy(d->X1, d->R1));
-      PetscCall(VecAbs(d->R1));
-      PetscCall(VecPointwiseMax(d->Y, d->Y, d->R1));
-      PetscCall(WRMS(d, d->Da, &e));
+    d->ntry++;
+    if (!ad->on && !conv) {
+      ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
+      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the implicit constrained step (%s) to t = %g s did not converge in %" PetscInt_FMT " Newton iterations (-ts_dae_max_it, tolerance -ts_dae_rtol %g on the change of x_{n+1}); reduce -ts_dt or use error control (-ts_alpha_adapt)", ts->type, (double)(t + h), ts->dae.maxit, (double)ts->dae.rtol));
+      PetscFunctionReturn(0);
     }
-    if (!conv || e > ts->dae.adapt_rtol) { /* rejected: the state stays, the step shrinks */
-      if (!ts->dae.adapt) {
-        ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the implicit constrained step (%s) to t = %g s did not converge in %" PetscInt_FMT " Newton iterations (-ts_dae_max_it, tolerance -ts_dae_rtol %g on the change of x_{n+1}); reduce -ts_dt or use error control (-ts_dae_adapt)", ts->type, (double)(t + h), ts->dae.maxit, (double)ts->dae.rtol));
-        PetscFunctionReturn(0);
+    if (ad->on) {
+      if (conv) {
+        PetscCall(TangentialChange(d, t + h));
+        PetscCall(FlxAlphaAdaptRatio(ad, h, d->Da, d->X1, &r));
       }
-      d->nrej++;
-      if (!conv) d->nfail++;
-      d->hcur = conv ? 0.9 * h * PetscPowReal(ts->dae.adapt_rtol / e, 1.0 / 3) : h / 4;
-      d->hcur = PetscMax(d->hcur, h / 10);
-      if (d->hcur < 1e-12 * H) {
-        ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the implicit constrained step (%s) at t = %g s: the error control cut the step to %g s without meeting -ts_dae_adapt_rtol %g (last estimate %g%s)", ts->type, (double)t, (double)d->hcur, (double)ts->dae.adapt_rtol, (double)e, conv ? "" : ", Newton did not converge"));
-        PetscFunctionReturn(0);
+      PetscCall(FlxAlphaAdaptNext(ad, h, conv, r, &accept, &d->hcur));
+      if (!accept) { /* rejected: the state stays, the step shrinks */
+        if (d->hcur < 1e-12 * H) {
+          ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
+          PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the implicit constrained step (%s) at t = %g s: the error control cut the step to %g s without meeting -ts_alpha_adapt_rtol %g (last estimate %g times its threshold%s)", ts->type, (double)t, (double)d->hcur, (double)ad->rtol, (double)r, conv ? "" : ", Newton did not converge"));
+          PetscFunctionReturn(0);
+        }
+        continue;
       }
-      continue;
     }
     PetscCall(Commit(ts, d, t + h, h));
     t += h;
-    if (ts->dae.adapt) {
-      d->emax = PetscMax(d->emax, e);
-      d->hcur = e > 0 ? PetscMin(0.9 * h * PetscPowReal(ts->dae.adapt_rtol / e, 1.0 / 3), 5 * h) : 5 * h;
-    }
   }
   { /* ledger (direct): kinetic energy at t_{n+1} */
     PetscReal k;
@@ -368,10 +387,10 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
   Vec       Ad;
 
   PetscFunctionBegin;
-  d->its = d->itmax = d->nsteps = d->nrej = d->nfail = 0;
-  d->tstep = d->emax = 0;
-  d->haveprev        = PETSC_FALSE;
-  d->hcur            = ts->dt * (d->nratio ? d->ratio[0] : 1);
+  d->its = d->itmax = d->nsteps = d->ntry = 0;
+  d->tstep                                = 0;
+  d->haveprev                             = PETSC_FALSE;
+  d->hcur                                 = ts->dt * (d->nratio ? d->ratio[0] : 1);
   ts->dae.gmax = ts->dae.vmax = 0;
   PetscCall(VecPointwiseMult(d->X, ts->x0, d->Free));
   PetscCall(VecPointwiseMult(d->V, ts->v0, d->Free));
@@ -380,18 +399,11 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
   PetscCall(FlxDAEInitialConditions(ts, d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V));
   if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, ts->t0, d->X, &d->Mfull));
   PetscCall(FlxDAEConsistentAcceleration(ts, d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V, d->A, d->Lam));
+  if (d->full && d->Mi != d->Mfull) PetscCall(MatCopy(d->Mfull, d->Mi, SAME_NONZERO_PATTERN)); /* M_alpha a*_0 = M_0 a_0 */
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, ts->t0, d->X, d->G1));
   PetscCall(Force(ts, d, ts->t0, d->X, d->V, d->Lam, d->Fold));
   PetscCall(MassMult(d, d->A, d->MA));
-  PetscCall(VecCopy(d->X, d->Y)); /* 001 eq. (24): Y_i = max(1, max_j |q_i(t_j)|) */
-  PetscCall(VecAbs(d->Y));
-  PetscCall(VecShift(d->Y, -1.0));
-  PetscCall(VecAbs(d->Y)); /* |x| - 1 made |.|: max(1, |x|) = (|x| + 1 + ||x| - 1|) / 2 */
-  PetscCall(VecCopy(d->X, d->Tv));
-  PetscCall(VecAbs(d->Tv));
-  PetscCall(VecAXPY(d->Y, 1.0, d->Tv));
-  PetscCall(VecShift(d->Y, 1.0));
-  PetscCall(VecScale(d->Y, 0.5));
+  PetscCall(FlxAlphaAdaptStart(d->ad, d->X)); /* 001 eq. (24): Y_i = max(1, max_j |q_i(t_j)|) */
   {
     PetscReal gp, gv, k;
     PetscCall(FlxDAEViolation(ts, ts->t0, d->X, d->V, d->G1, &gp, &gv));
@@ -460,9 +472,10 @@ static PetscErrorCode DAEView(FlxStepper ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 002, SOI2): %" PetscInt_FMT " holonomic constraints at position and velocity level (eq. 13/17: a and lambda for the velocity constraint, delta~ and mu~ for the position one), alpha_m %g, alpha_f %g, beta %g, gamma %g; step changes %s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->adjust ? "adjust a* by eq. (14)" : "without eq. (14) (-ts_dae_step_adjust false)"));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 001, index 3): %" PetscInt_FMT " holonomic constraints at position level; Newton on (a*, lambda) with the constraint rows scaled by 1/(beta h^2), alpha_m %g, alpha_f %g, beta %g, gamma %g%s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->full ? "; M(t, x) at the iterate" : ""));
-  if (ts->dae.adapt)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  error control (seed 001 section 4): delta = (beta - 1/6) h^2 (a_{n+1} - a_n) in the weighted RMS norm <= -ts_dae_adapt_rtol %g; h_new = 0.9 h (eps/e)^(1/3); Newton stopped by the contraction rate (c = 1e-3)\n", (double)ts->dae.adapt_rtol));
-  else
+  if (d->ad->on) {
+    PetscCall(FlxAlphaAdaptView(d->ad, viewer));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the acceleration change projected onto the constraints' tangent space; Newton stopped by the contraction rate (seed 001 eq. 35, c = 1e-3)\n"));
+  } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  fixed steps; Newton until x_{n+1} changes by less than -ts_dae_rtol %g\n", (double)ts->dae.rtol));
   PetscCall(FlxSaddleView(d->sp, viewer));
   PetscFunctionReturn(0);
@@ -483,16 +496,15 @@ static PetscErrorCode DAEReport(FlxStepper ts, PetscViewer viewer)
     ts1 -= d->tsad0;
     PetscCall(PetscViewerASCIIPrintf(viewer, "implicit constrained %s: %.1f%% of the steps' time in the saddle-point solves (%" PetscInt_FMT " solves, %.3g ms each)\n", ts->type, 100 * (ts1 + ts2) / PetscMax(d->tstep, 1e-300), ns + n2, 1e3 * (ts1 + ts2) / PetscMax(ns + n2, 1)));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit constrained %s: %" PetscInt_FMT " accepted steps, %" PetscInt_FMT " rejected (%" PetscInt_FMT " by Newton), %.2f Newton iterations per try on average, at most %" PetscInt_FMT "; %.4g ms per step of -ts_dt; largest violation |g| = %.3e (position, enforced), |G v + g_t| = %.3e (velocity, not enforced)", ts->type, d->nsteps, d->nrej, d->nfail, (double)d->its / (d->nsteps + d->nrej), d->itmax, 1e3 * d->tstep / PetscMax(ts->step, 1), (double)ts->dae.gmax, (double)ts->dae.vmax));
-  if (ts->dae.adapt) PetscCall(PetscViewerASCIIPrintf(viewer, "; largest accepted error estimate %.3e (tolerance %g)", (double)d->emax, (double)ts->dae.adapt_rtol));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit constrained %s: %" PetscInt_FMT " steps, %.2f Newton iterations per try on average, at most %" PetscInt_FMT "; %.4g ms per step of -ts_dt; largest violation |g| = %.3e (position, enforced), |G v + g_t| = %.3e (velocity, %s)\n", ts->type, d->nsteps, (double)d->its / PetscMax(d->ntry, 1), d->itmax, 1e3 * d->tstep / PetscMax(ts->step, 1), (double)ts->dae.gmax, (double)ts->dae.vmax, ts->dae.soi2 ? "enforced" : "not enforced"));
+  PetscCall(FlxAlphaAdaptReport(d->ad, viewer));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode DAEReset(FlxStepper ts)
 {
   AlphaDAE *d      = (AlphaDAE *)ts->dae.data;
-  Vec      *vecs[] = {&d->X, &d->V, &d->A, &d->Aa, &d->Aprev, &d->Lam, &d->X1, &d->V1, &d->Anew, &d->Lam1, &d->Da, &d->Dl, &d->R1, &d->R2, &d->Gv, &d->Fold, &d->MA, &d->MAa, &d->MAprev, &d->Ft, &d->Tv, &d->Y};
+  Vec      *vecs[] = {&d->X, &d->V, &d->A, &d->Aa, &d->Aprev, &d->Lam, &d->X1, &d->V1, &d->Anew, &d->Lam1, &d->Da, &d->Dl, &d->R1, &d->R2, &d->Gv, &d->Fold, &d->MA, &d->MAa, &d->MAprev, &d->Ft, &d->Tv};
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(0);
@@ -501,6 +513,7 @@ static PetscErrorCode DAEReset(FlxStepper ts)
   PetscCall(MatDestroy(&d->G1));
   PetscCall(MatDestroy(&d->J));
   PetscCall(MatDestroy(&d->Ms));
+  if (d->Mi != d->Mfull) PetscCall(MatDestroy(&d->Mi));
   PetscCall(FlxSaddleDestroy(&d->sp));
   PetscCall(FlxSaddleDestroy(&d->sp2));
   {
@@ -536,7 +549,7 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
   PetscCall(FlxSystemGetPrescribedMotion(ts->sys, NULL, NULL, &hasmov));
   PetscCheck(!hasmov, ts->comm, PETSC_ERR_USER_INPUT, "constraints together with prescribed motion (moving supports) are not supported yet: hold the moving DOF by a rheonomic constraint instead");
   PetscCheck(!al->consistent, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_mass consistent with constraints is not supported yet: give the system's mass matrix (FlxSystemSetMassMatrixFunction) or use the lumped mass");
-  PetscCheck(!ts->dae.adapt || PetscAbsReal(al->beta - 1.0 / 6) > 1e-8, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_adapt: the error estimate (beta - 1/6) h^2 (a_{n+1} - a_n) vanishes for beta = 1/6; choose another beta");
+  PetscCheck(!al->adapt.on || ts->dae.soi2 || PetscAbsReal(al->gamma - 0.5) > 1e-12 || PetscAbsReal(al->am - al->af) > 1e-12, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_adapt with the index-3 %s (gamma = 1/2, alpha_m = alpha_f: no numerical dissipation): its accelerations and multipliers are weakly unstable when the step changes (an oscillation that grows at every change), so the error control keeps cutting the step; use -ts_dae_soi2 (velocity constraints enforced: the same method with error control works), or a dissipative member (-ts_type hht, genalpha)", al->fam == ALPHA_NEWMARK ? "trapezoidal rule" : "method");
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a constrained system needs its initial conditions before FlxStepperSetUp (FlxStepperSetInitialConditions)");
   PetscCall(PetscNew(&d));
   ts->dae.data = d;
@@ -544,14 +557,17 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
   d->af        = al->af;
   d->beta      = al->beta;
   d->gamma     = al->gamma;
+  d->al        = al->am - al->af;
+  d->ad        = &al->adapt;
   d->nratio    = al->nratio;
   for (PetscInt k = 0; k < al->nratio; k++)
     d->ratio[k] = al->ratio[k];
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
   d->Mass = mass;
   d->Free = free;
+  PetscCall(FlxAlphaAdaptSetUp(ts, &al->adapt, al->beta, free));
   {
-    Vec *v[] = {&d->X, &d->V, &d->A, &d->Aa, &d->Aprev, &d->X1, &d->V1, &d->Anew, &d->Da, &d->R1, &d->Fold, &d->MA, &d->MAa, &d->MAprev, &d->Ft, &d->Tv, &d->Y};
+    Vec *v[] = {&d->X, &d->V, &d->A, &d->Aa, &d->Aprev, &d->X1, &d->V1, &d->Anew, &d->Da, &d->R1, &d->Fold, &d->MA, &d->MAa, &d->MAprev, &d->Ft, &d->Tv};
     for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
       PetscCall(VecDuplicate(mass, v[k]));
   }
@@ -575,6 +591,10 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
   if (d->full) {
     PetscCall(FlxSystemComputeMassMatrix(ts->sys, ts->t0, ts->x0, &d->Mfull));
     PetscCall(MatAXPY(d->J, 1.0, d->Mfull, DIFFERENT_NONZERO_PATTERN));
+    if (d->al != 0)
+      PetscCall(MatDuplicate(d->Mfull, MAT_COPY_VALUES, &d->Mi));
+    else
+      d->Mi = d->Mfull;
   }
   PetscCall(FlxSaddleCreate(ts, NULL, d->J, d->G1, &d->sp));
   d->adjust = ts->dae.step_adjust;

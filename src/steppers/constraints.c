@@ -65,8 +65,6 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the constraint rows' Jacobian of the step's first iterate (one factorization per step, linear convergence) instead of Newton's", "FlxStepper", d->chord, &d->chord, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_adapt", "Implicit steppers on constrained systems: error control (seed 001: estimate (beta - 1/6) h^2 (a_{n+1} - a_n), accepted and rejected sub-steps within each -ts_dt)", "FlxStepper", d->adapt, &d->adapt, NULL));
-  PetscCall(PetscOptionsReal("-ts_dae_adapt_rtol", "Error control: tolerance on the weighted RMS local error estimate", "FlxStepper", d->adapt_rtol, &d->adapt_rtol, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_soi2", "Implicit steppers on constrained systems: generalized-alpha-SOI2 / HHT-SOI2 (seed 002: position and velocity constraints, second order in a and lambda) instead of index 3 (seed 001)", "FlxStepper", d->soi2, &d->soi2, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
@@ -74,7 +72,6 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCheck(d->rtol > 0 && d->rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_rtol %g: give a tolerance in (0, 1)", (double)d->rtol);
   PetscCheck(d->maxit > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_max_it must be positive");
   PetscCheck(d->ic_tol >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_ic_tol must not be negative");
-  PetscCheck(d->adapt_rtol > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_adapt_rtol must be positive");
   PetscFunctionReturn(0);
 }
 

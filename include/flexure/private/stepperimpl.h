@@ -36,8 +36,6 @@ typedef struct {
   PetscReal    ic_tol;      /* -ts_dae_ic_tol */
   PetscBool    project_ic;  /* -ts_dae_project_ic */
   PetscBool    chord;       /* -ts_dae_chord: the constraint rows' Jacobian of the first iterate kept for the step */
-  PetscBool    adapt;       /* -ts_dae_adapt: error control of the implicit constrained steps (seed 001 section 4) */
-  PetscReal    adapt_rtol;  /* -ts_dae_adapt_rtol: its tolerance eps */
   PetscBool    soi2;        /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
   PetscBool    step_adjust; /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
   PetscReal    gmax, vmax;  /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
