@@ -1,5 +1,6 @@
 /* Constrained systems (issue 16): the saddle-point machinery shared by the constrained steppers, their options
-   (-ts_dae_*), the checks of the initial conditions and the diagnosis of a singular saddle-point matrix.
+   (-ts_dae_*) and the diagnosis of a singular saddle-point matrix (the initial conditions, the violations and the
+   multipliers' accessor: daeinit.c).
 
    The saddle-point system of every constrained step is
 
@@ -29,7 +30,7 @@
 #include <petscblaslapack.h>
 
 static const char *const FlxDAESolvers[] = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
-static PetscLogEvent     FLX_SaddleSolve = 0, FLX_Constraint = 0;
+static PetscLogEvent     FLX_SaddleSolve = 0;
 
 struct _n_FlxSaddle {
   FlxStepper    ts;
@@ -75,22 +76,6 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxStepperGetMultipliers(FlxStepper ts, Vec *lambda)
-{
-  PetscFunctionBegin;
-  *lambda = NULL;
-  if (ts->ops.getmultipliers) PetscCall(ts->ops.getmultipliers(ts, lambda));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxStepperGetConstraintViolation(FlxStepper ts, PetscReal *gpos, PetscReal *gvel)
-{
-  PetscFunctionBegin;
-  if (gpos) *gpos = ts->dae.gmax;
-  if (gvel) *gvel = ts->dae.vmax;
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode SaddleConfigure(FlxSaddle, Vec, Mat, Mat);
 PetscErrorCode        FlxSaddleSetOperators(FlxSaddle, Vec, Mat, Mat, Mat);
 
@@ -103,7 +88,6 @@ PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, Flx
   PetscFunctionBegin;
   if (!FLX_SaddleSolve) {
     PetscCall(PetscLogEventRegister("FlxSaddleSolve", FLX_CLASSID, &FLX_SaddleSolve));
-    PetscCall(PetscLogEventRegister("FlxConstraint", FLX_CLASSID, &FLX_Constraint));
   }
   PetscCall(PetscNew(&s));
   s->ts     = ts;
@@ -465,8 +449,8 @@ static PetscErrorCode SplitCopy(FlxSaddle s, Vec c, Vec u, Vec w, PetscBool into
   PetscFunctionReturn(0);
 }
 
-/* Names of up to 8 constraints by global index (the owners name them), joined into out on every rank. */
-static PetscErrorCode NameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len)
+/* FlxDAENameConstraints: see stepperimpl.h. */
+PetscErrorCode FlxDAENameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len)
 {
   PetscInt       lo, hi;
   unsigned char *buf;
@@ -566,7 +550,7 @@ static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len, Pets
   *named  = PETSC_TRUE;
   {
     char names[1024];
-    PetscCall(NameConstraints(s->sys, s->H, 1 + nz, gidx, names, sizeof(names)));
+    PetscCall(FlxDAENameConstraints(s->sys, s->H, 1 + nz, gidx, names, sizeof(names)));
     if (nz)
       PetscCall(PetscSNPrintf(msg, len, ": the constraints %s are redundant or inconsistent (the first one's Jacobian row is a combination of the others'); remove one of them", names));
     else
@@ -675,174 +659,5 @@ PetscErrorCode FlxSaddleView(FlxSaddle s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  saddle-point solve (-ts_dae_solver, -ts_dae_ksp_*, -ts_dae_pc_*): %s\n", s->configured ? s->desc : "chosen at the first solve"));
   if (s->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " saddle-point solves so far, %.3g ms each\n", s->nsolve, 1e3 * s->tsolve / s->nsolve));
-  PetscFunctionReturn(0);
-}
-
-/* The worst violation of a constraint vector: |w|_inf and a sentence naming it. */
-static PetscErrorCode WorstConstraint(FlxSystem sys, Vec w, PetscReal *val, char name[], size_t len)
-{
-  PetscInt gi;
-  Mat      G;
-
-  PetscFunctionBegin;
-  PetscCall(VecNorm(w, NORM_INFINITY, val));
-  PetscCall(FlxSystemGetConstraintMatrix(sys, &G));
-  {
-    Vec t;
-    PetscCall(VecDuplicate(w, &t));
-    PetscCall(VecCopy(w, t));
-    PetscCall(VecAbs(t));
-    PetscReal mx;
-    PetscCall(VecMax(t, &gi, &mx));
-    PetscCall(VecDestroy(&t));
-  }
-  PetscCall(NameConstraints(sys, G, 1, &gi, name, len));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEViolation(FlxStepper ts, PetscReal t, Vec x, Vec v, Mat G, PetscReal *gpos, PetscReal *gvel)
-{
-  Vec w, u;
-  Mat Gc = G;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(FLX_Constraint, 0, 0, 0, 0));
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
-  PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, w));
-  PetscCall(VecNorm(w, NORM_INFINITY, gpos));
-  if (v && gvel) {
-    if (!Gc) {
-      PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &Gc));
-      PetscCall(MatDuplicate(Gc, MAT_DO_NOT_COPY_VALUES, &Gc));
-      PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, Gc));
-    }
-    PetscCall(VecDuplicate(w, &u));
-    PetscCall(FlxSystemComputeConstraintRate(ts->sys, t, x, u));
-    PetscCall(MatMultAdd(Gc, v, u, u));
-    PetscCall(VecNorm(u, NORM_INFINITY, gvel));
-    PetscCall(VecDestroy(&u));
-    if (!G) PetscCall(MatDestroy(&Gc));
-  }
-  PetscCall(VecDestroy(&w));
-  PetscCall(PetscLogEventEnd(FLX_Constraint, 0, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Mat Gref, Vec x, const char what[])
-{
-  Vec       g, mu, r1, dx;
-  Mat       H;
-  PetscReal gn = 0, xn, dn = 0;
-  PetscInt  it, maxit = PetscMax(ts->dae.maxit, 20); /* a set-up operation: at least 20 iterations */
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &g));
-  PetscCall(VecDuplicate(g, &mu));
-  PetscCall(VecDuplicate(x, &r1));
-  PetscCall(VecDuplicate(x, &dx));
-  PetscCall(VecZeroEntries(r1));
-  PetscCall(MatDuplicate(Gref, MAT_DO_NOT_COPY_VALUES, &H));
-  for (it = 0; it < maxit; it++) {
-    PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, g));
-    PetscCall(VecNorm(g, NORM_INFINITY, &gn));
-    PetscCall(VecNorm(x, NORM_INFINITY, &xn));
-    if (it && (dn <= ts->dae.rtol * PetscMax(xn, PETSC_SMALL) || gn == 0)) break;
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, H));
-    PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, Gref, H));
-    PetscCall(VecScale(g, -1.0));
-    PetscCall(FlxSaddleSolve(sp, r1, g, dx, mu, what, t));
-    PetscCall(VecAXPY(x, 1.0, dx));
-    PetscCall(VecNorm(dx, NORM_INFINITY, &dn));
-  }
-  PetscCall(MatDestroy(&H));
-  PetscCall(VecDestroy(&g));
-  PetscCall(VecDestroy(&mu));
-  PetscCall(VecDestroy(&r1));
-  PetscCall(VecDestroy(&dx));
-  PetscCheck(it < maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, maxit, (double)t, (double)gn, (double)dn);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Vec x, Vec v)
-{
-  Vec       w, mu, r1, dv;
-  Mat       G;
-  PetscReal gp, gv;
-  char      name[256];
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
-  PetscCall(FlxSystemComputeConstraint(ts->sys, t0, x, w));
-  PetscCall(WorstConstraint(ts->sys, w, &gp, name, sizeof(name)));
-  if (gp > ts->dae.ic_tol) {
-    PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial position violates the constraint %s by %g (|g|, tolerance -ts_dae_ic_tol %g): give a consistent initial position, or -ts_dae_project_ic to move it onto the constraints", name, (double)gp, (double)ts->dae.ic_tol);
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t0, x, G));
-    PetscCall(FlxDAEProjectPosition(ts, sp, t0, Adiag, Amat, G, x, "the initial position"));
-    PetscCall(PetscPrintf(ts->comm, "note: the initial position violated the constraint %s by %g: projected onto the constraints (-ts_dae_project_ic)\n", name, (double)gp));
-  }
-  PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t0, x, G));
-  PetscCall(FlxSystemComputeConstraintRate(ts->sys, t0, x, w));
-  PetscCall(MatMultAdd(G, v, w, w));
-  PetscCall(WorstConstraint(ts->sys, w, &gv, name, sizeof(name)));
-  if (gv > ts->dae.ic_tol) { /* M dv + G^T mu = 0, G (v + dv) + g_t = 0 */
-    PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g (|G v + g_t|, tolerance -ts_dae_ic_tol %g): give a consistent initial velocity, or -ts_dae_project_ic to project it", name, (double)gv, (double)ts->dae.ic_tol);
-    PetscCall(VecDuplicate(w, &mu));
-    PetscCall(VecDuplicate(x, &r1));
-    PetscCall(VecDuplicate(x, &dv));
-    PetscCall(VecZeroEntries(r1));
-    PetscCall(VecScale(w, -1.0));
-    PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
-    PetscCall(FlxSaddleSolve(sp, r1, w, dv, mu, "the projection of the initial velocity", t0));
-    PetscCall(VecAXPY(v, 1.0, dv));
-    PetscCall(VecDestroy(&mu));
-    PetscCall(VecDestroy(&r1));
-    PetscCall(VecDestroy(&dv));
-    PetscCall(PetscPrintf(ts->comm, "note: the initial velocity violated the constraint %s by %g: projected (-ts_dae_project_ic)\n", name, (double)gv));
-  }
-  PetscCall(MatDestroy(&G));
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Vec x, Vec v, Vec a, Vec lambda)
-{
-  Vec       f, w;
-  Mat       G;
-  PetscReal aM;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(x, &f));
-  PetscCall(VecDuplicate(lambda, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
-  PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, G));
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, t, x, v, f));
-  PetscCall(VecScale(f, -1.0));
-  { /* + f_ext - a_M M v */
-    Vec       e;
-    PetscReal bK;
-    PetscCall(VecDuplicate(x, &e));
-    PetscCall(FlxSystemComputeExternalForce(ts->sys, t, e));
-    PetscCall(VecAXPY(f, 1.0, e));
-    PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-    if (aM != 0) {
-      if (Adiag)
-        PetscCall(VecPointwiseMult(e, Adiag, v));
-      else
-        PetscCall(MatMult(Amat, v, e));
-      PetscCall(VecAXPY(f, -aM, e));
-    }
-    PetscCall(VecPointwiseMult(f, f, sp->free)); /* prescribed DOFs at rest: a = 0 */
-    PetscCall(VecDestroy(&e));
-  }
-  PetscCall(FlxSystemComputeConstraintCurvature(ts->sys, t, x, v, w));
-  PetscCall(VecScale(w, -1.0));
-  PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
-  PetscCall(FlxSaddleSolve(sp, f, w, a, lambda, "the consistent initial acceleration", t));
-  PetscCall(MatDestroy(&G));
-  PetscCall(VecDestroy(&f));
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(0);
 }

@@ -135,6 +135,9 @@ PETSC_INTERN PetscErrorCode FlxSaddleGetStatistics(FlxSaddle, PetscInt *nsolve, 
 /* Which solver runs, and its cost per solve (for View). */
 PETSC_INTERN PetscErrorCode FlxSaddleView(FlxSaddle, PetscViewer);
 PETSC_INTERN PetscErrorCode FlxSaddleDestroy(FlxSaddle *);
+/* Names of up to 8 constraints by their global rows in G (the owners name them), quoted and joined into out on every
+   rank. Collective. */
+PETSC_INTERN PetscErrorCode FlxDAENameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len);
 /* Initial conditions (t0, x, v): refuse a violation of the constraints beyond -ts_dae_ic_tol, naming the worst
    constraint, or project x and v onto them (mass-weighted; -ts_dae_project_ic). A: the mass (diagonal or matrix).
    Collective. */
