@@ -341,7 +341,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionBegin;
   { /* ==== constrained systems (issue 16): the index-3 step of alphadae.c takes over ==== */
     PetscBool cons;
-    PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
+    PetscCall(FlxDAECheckSupported(ts, ts->dae.soi2, &cons));
     if (cons) {
       PetscCall(FlxAlphaDAESetUp(ts));
       PetscFunctionReturn(0);

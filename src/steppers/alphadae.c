@@ -26,28 +26,9 @@
    core (-ts_dt) is covered by as many accepted sub-steps as the control asks, the last one cut to land on it.
    When the step changes, a*_n and M_n a*_n are moved to the new step by seed 002 eq. (14a, b) (generalized-alpha
    keeps second order with variable steps). */
-#include "alpha.h"
+#include "alphadae.h"
 
-typedef struct {
-  FlxStepperOps  saved;
-  PetscReal      am, af, beta, gamma;
-  PetscReal      ratio[16];
-  PetscInt       nratio;
-  Vec            X, V, A, Aa, Aprev, Lam, X1, V1, Anew, Lam1, Da, Dl, R1, R2, Gv, Fold, MA, MAa, MAprev, Ft, Tv, Mass, Free; /* Aa, MAa: a*_n, M_n a*_n moved to the step (eq. 14) */
-  Mat            G1, J, Mfull, Ms, Mi;                                                                                       /* Mfull: the system's M(t, x) (borrowed); Mi: M_{1+alpha} of the inertia (MassOfStep) */
-  FlxSaddle      sp, sp2;                                                                                                    /* sp2: SOI2's second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
-  Vec            Dt, Mu, Dd, Nu, Md;                                                                                         /* SOI2 (Md: (1 - am) times the lumped mass): delta~ = a~ - a, mu~ = (1 - af)(lambda - lambda~), their corrections */
-  PetscBool      full, haveprev, adjust;                                                                                     /* adjust: eq. (14) on step changes (-ts_dae_step_adjust) */
-  PetscReal      aM, al, hprev, hcur;                                                                                        /* al = alpha_m - alpha_f; the last step taken; the step the control proposes */
-  PetscInt       its, itmax, nsteps, ntry;
-  PetscReal      tstep; /* wall time in the steps */
-  FlxAlphaAdapt *ad;    /* error control (the alpha type's) */
-  PetscReal      tsad0; /* the saddle-point solves' time at the end of the start-up */
-  PetscInt       nsad0;
-} AlphaDAE;
-
-/* M (the lumped or the inertia's M_{1+alpha}) times x into y. */
-static PetscErrorCode MassMult(AlphaDAE *d, Vec x, Vec y)
+PetscErrorCode FlxAlphaDAEMassMult(AlphaDAE *d, Vec x, Vec y)
 {
   PetscFunctionBegin;
   if (d->full)
@@ -73,16 +54,14 @@ static PetscErrorCode MassOfStep(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscR
   PetscFunctionReturn(0);
 }
 
-/* M(t, x) at a state, when the inertia (alpha = 0) or the mass-proportional damping needs it there. */
-static PetscErrorCode MassAt(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x)
+PetscErrorCode FlxAlphaDAEMassAt(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x)
 {
   PetscFunctionBegin;
   if (d->full && (d->al == 0 || d->aM != 0)) PetscCall(FlxSystemComputeMassMatrix(ts->sys, t, x, &d->Mfull));
   PetscFunctionReturn(0);
 }
 
-/* F = f_ext(t) - f_int(t, x, v) - a_M M v - G(t, x)^T lambda, M and G at (t, x) already in Mfull (MassAt) and G1. */
-static PetscErrorCode Force(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec v, Vec lambda, Vec F)
+PetscErrorCode FlxAlphaDAEForce(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Vec F)
 {
   PetscFunctionBegin;
   PetscCall(FlxSystemComputeExternalForce(ts->sys, t, F));
@@ -95,7 +74,7 @@ static PetscErrorCode Force(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec 
       PetscCall(VecPointwiseMult(d->Ft, d->Mass, v));
     PetscCall(VecAXPY(F, -d->aM, d->Ft));
   }
-  PetscCall(MatMultTranspose(d->G1, lambda, d->Ft));
+  PetscCall(FlxSystemComputeConstraintForce(ts->sys, t, x, v, lambda, psi, d->G1, d->Kv1, d->Ft));
   PetscCall(VecAXPY(F, -1.0, d->Ft));
   PetscCall(VecPointwiseMult(F, F, d->Free)); /* prescribed DOFs at rest */
   PetscFunctionReturn(0);
@@ -136,14 +115,14 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
       dxold = dx;
     }
     /* residuals: e1 = (1 - am) M1 a* + am M_n a*_n - (1 - af) F_{n+1} - af F_n, e2 = g / (beta h^2) */
-    PetscCall(MassAt(ts, d, t1, d->X1));
+    PetscCall(FlxAlphaDAEMassAt(ts, d, t1, d->X1));
     PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X1, d->G1));
     PetscCall(FlxSystemComputeConstraint(ts->sys, t1, d->X1, d->Gv));
-    PetscCall(Force(ts, d, t1, d->X1, d->V1, d->Lam1, d->R1));
+    PetscCall(FlxAlphaDAEForce(ts, d, t1, d->X1, d->V1, d->Lam1, NULL, d->R1));
     PetscCall(VecScale(d->R1, 1 - d->af));
     PetscCall(VecAXPY(d->R1, d->af, d->Fold));
     PetscCall(VecAXPY(d->R1, -d->am, d->MAa));
-    PetscCall(MassMult(d, d->Anew, d->Tv));
+    PetscCall(FlxAlphaDAEMassMult(d, d->Anew, d->Tv));
     PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free)); /* -e1 */
     PetscCall(VecAXPBY(d->R2, -1.0 / bh2, 0.0, d->Gv)); /* -e2 */
@@ -165,96 +144,6 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
     PetscCall(VecNorm(d->Da, NORM_INFINITY, &dx));
     nqold = nq;
     if (d->ad->on) PetscCall(FlxAlphaAdaptNorm(d->ad, d->Da, &nq)); /* |da|_WRMS, eq. (24) */
-  }
-  d->its += k;
-  d->itmax = PetscMax(d->itmax, k);
-  PetscFunctionReturn(0);
-}
-
-/* One try of a generalized-alpha-SOI2 step (seed 002 eq. (13), the additive form f = f_0 - G^T lambda: eq. (17) for
-   HHT), holonomic constraints: a_{1+alpha} with lambda_1 enforce the velocity constraint g_t + G z_1 = 0 (13c, e, g),
-   the correction delta~ = a~_{1+alpha} - a_{1+alpha} with mu~ = (1 - alpha_f)(lambda_1 - lambda~_1) the position
-   constraint g(y_1) = 0 (13a, d, f): (1 - am) M delta~ = G^T mu~. A Newton iteration without the O(h) couplings
-   between the two, i.e. two saddle-point solves per iteration:
-     [[J, G^T], [G, 0]] [da; (1 - af) dlambda] = [-r_a; -(g_t + G z_1)/(gamma h)]
-     [[(1 - am) M, G^T], [G, 0]] [ddelta; -dmu] = [-r_delta; -(g / (beta h^2) - (g_t + G z_1)/(gamma h))]
-   (linear convergence at a rate O(h)); stopped when y_1 and z_1 stop changing (-ts_dae_rtol). */
-static PetscErrorCode AttemptSOI2(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h, PetscBool *conv)
-{
-  const PetscReal b = d->beta, gm = d->gamma, t1 = t + h, bh2 = b * h * h;
-  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, dv = 0, xn, vn, tol = ts->dae.rtol;
-  PetscInt        k;
-
-  PetscFunctionBegin;
-  *conv = PETSC_FALSE;
-  PetscCall(VecCopy(d->Aa, d->Anew));
-  PetscCall(VecCopy(d->Lam, d->Lam1));
-  PetscCall(VecZeroEntries(d->Dt));
-  PetscCall(VecZeroEntries(d->Mu));
-  for (k = 0;; k++) {
-    PetscCall(VecWAXPY(d->Tv, 1.0, d->Anew, d->Dt)); /* a~ = a + delta~ */
-    PetscCall(VecWAXPY(d->X1, h, d->V, d->X));
-    PetscCall(VecAXPBYPCZ(d->X1, h * h / 2 * (1 - 2 * b), bh2, 1.0, d->Aa, d->Tv));
-    PetscCall(VecWAXPY(d->V1, h * (1 - gm), d->Aa, d->V));
-    PetscCall(VecAXPY(d->V1, h * gm, d->Anew));
-    if (k) {
-      PetscBool stalled = (PetscBool)(dx >= dxold);
-      PetscCall(VecNorm(d->X1, NORM_INFINITY, &xn));
-      PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
-      if ((bh2 * dx <= tol * PetscMax(xn, PETSC_SMALL) || (stalled && bh2 * dx <= 100 * tol * PetscMax(xn, PETSC_SMALL))) && (h * gm * dv <= tol * PetscMax(vn, PETSC_SMALL) || stalled)) {
-        *conv = PETSC_TRUE;
-        break;
-      }
-      if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;
-      dxold = dx;
-    }
-    PetscCall(MassAt(ts, d, t1, d->X1));
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X1, d->G1));
-    /* -r_a = (1 - af) F(lambda_1) + af F_n - am M a_alpha - (1 - am) M a */
-    PetscCall(Force(ts, d, t1, d->X1, d->V1, d->Lam1, d->R1));
-    PetscCall(VecScale(d->R1, 1 - d->af));
-    PetscCall(VecAXPY(d->R1, d->af, d->Fold));
-    PetscCall(VecAXPY(d->R1, -d->am, d->MAa));
-    PetscCall(MassMult(d, d->Anew, d->Tv));
-    PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
-    PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
-    /* the velocity constraint (g_t + G z_1) / (gamma h) into R2, the position one g / (beta h^2) into Gv */
-    PetscCall(FlxSystemComputeConstraintRate(ts->sys, t1, d->X1, d->R2));
-    PetscCall(MatMultAdd(d->G1, d->V1, d->R2, d->R2));
-    PetscCall(VecScale(d->R2, -1.0 / (gm * h)));
-    PetscCall(FlxSystemComputeConstraint(ts->sys, t1, d->X1, d->Gv));
-    PetscCall(VecAXPBY(d->Gv, -1.0, -1.0 / bh2, d->R2)); /* -(g / (beta h^2) - (g_t + G z_1)/(gamma h)) */
-    {
-      const PetscReal s = (1 - d->af) * bh2;
-      PetscCall(FlxSystemComputeJacobian(ts->sys, t1, d->X1, d->V1, gm / (b * h), d->full ? 0 : (1 - d->am) / s, d->J));
-      PetscCall(FlxSystemAddConstraintHessian(ts->sys, t1, d->X1, d->Lam1, 1.0, d->J, NULL));
-      PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatScale(d->J, s));
-      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
-      if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, s * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
-    }
-    PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, d->G1, d->G1));
-    PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the SOI2 step (velocity constraint)", t1));
-    PetscCall(VecAXPY(d->Anew, 1.0, d->Da));
-    PetscCall(VecAXPY(d->Lam1, 1.0 / (1 - d->af), d->Dl));
-    /* -r_delta = G^T mu~ - (1 - am) M delta~ */
-    PetscCall(MatMultTranspose(d->G1, d->Mu, d->R1));
-    PetscCall(MassMult(d, d->Dt, d->Tv));
-    PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
-    PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
-    if (d->full) {
-      PetscCall(MatCopy(d->Mi, d->Ms, SAME_NONZERO_PATTERN));
-      PetscCall(MatScale(d->Ms, 1 - d->am));
-    } else
-      PetscCall(VecAXPBY(d->Md, 1 - d->am, 0.0, d->Mass));
-    PetscCall(FlxSaddleSetOperators(d->sp2, d->full ? NULL : d->Md, d->full ? d->Ms : NULL, d->G1, d->G1));
-    PetscCall(FlxSaddleSolve(d->sp2, d->R1, d->Gv, d->Dd, d->Nu, "the SOI2 step (position constraint)", t1));
-    PetscCall(VecAXPY(d->Dt, 1.0, d->Dd));
-    PetscCall(VecAXPY(d->Mu, -1.0, d->Nu));
-    PetscCall(VecWAXPY(d->Tv, 1.0, d->Da, d->Dd));
-    PetscCall(VecNorm(d->Tv, NORM_INFINITY, &dx));
-    PetscCall(VecNorm(d->Da, NORM_INFINITY, &dv));
   }
   d->its += k;
   d->itmax = PetscMax(d->itmax, k);
@@ -291,11 +180,13 @@ static PetscErrorCode Commit(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal
   PetscCall(VecCopy(d->V1, d->V));
   PetscCall(VecCopy(d->Anew, d->A));
   PetscCall(VecCopy(d->Lam1, d->Lam));
+  if (d->Psi) PetscCall(VecCopy(d->Psi1, d->Psi));
   /* F_{n+1} and M_{n+1} a*_{n+1} at the converged state (M, G of the last iterate: the same point to the tolerance) */
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X, d->G1));
-  PetscCall(MassAt(ts, d, t1, d->X));
-  PetscCall(Force(ts, d, t1, d->X, d->V, d->Lam, d->Fold));
-  PetscCall(MassMult(d, d->A, d->MA));
+  PetscCall(FlxAlphaDAEMassAt(ts, d, t1, d->X));
+  if (d->Kv1) PetscCall(FlxSystemComputeVelocityConstraintJacobian(ts->sys, t1, d->X, d->V, d->Kv1, NULL));
+  PetscCall(FlxAlphaDAEForce(ts, d, t1, d->X, d->V, d->Lam, d->Psi, d->Fold));
+  PetscCall(FlxAlphaDAEMassMult(d, d->A, d->MA));
   { /* the violations */
     PetscReal gp, gv;
     PetscCall(FlxDAEViolation(ts, t1, d->X, d->V, d->G1, &gp, &gv));
@@ -312,6 +203,10 @@ static PetscErrorCode Commit(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal
 static PetscErrorCode TangentialChange(AlphaDAE *d, PetscReal t1)
 {
   PetscFunctionBegin;
+  if (d->Psi) { /* velocity constraints restrict velocities, not positions: the change as it is */
+    PetscCall(VecWAXPY(d->Da, -1.0, d->Aa, d->Anew));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecWAXPY(d->Tv, -1.0, d->Aa, d->Anew));
   PetscCall(MatMult(d->J, d->Tv, d->R1));
   PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
@@ -340,7 +235,7 @@ static PetscErrorCode DAEStep(FlxStepper ts)
     PetscCall(AdjustStep(d, h));
     PetscCall(MassOfStep(ts, d, t, h));
     if (ts->dae.soi2)
-      PetscCall(AttemptSOI2(ts, d, t, h, &conv));
+      PetscCall(FlxAlphaSOI2Attempt(ts, d, t, h, &conv));
     else
       PetscCall(Attempt(ts, d, t, h, &conv));
     d->ntry++;
@@ -369,7 +264,7 @@ static PetscErrorCode DAEStep(FlxStepper ts)
   }
   { /* ledger (direct): kinetic energy at t_{n+1} */
     PetscReal k;
-    PetscCall(MassMult(d, d->V, d->Tv));
+    PetscCall(FlxAlphaDAEMassMult(d, d->V, d->Tv));
     PetscCall(VecDot(d->Tv, d->V, &k));
     ts->lsum[0] = ts->rank ? 0 : k / 2;
     ts->lsum[1] = ts->lsum[2] = ts->lsum[3] = 0;
@@ -396,25 +291,37 @@ static PetscErrorCode DAEStartUp(FlxStepper ts)
   PetscCall(VecPointwiseMult(d->V, ts->v0, d->Free));
   if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, ts->t0, d->X, &d->Mfull));
   Ad = d->full ? NULL : d->Mass;
-  PetscCall(FlxDAEInitialConditions(ts, d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V));
+  PetscCall(FlxDAEInitialConditions(ts, d->Psi ? NULL : d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V));
   if (d->full) PetscCall(FlxSystemComputeMassMatrix(ts->sys, ts->t0, d->X, &d->Mfull));
-  PetscCall(FlxDAEConsistentAcceleration(ts, d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V, d->A, d->Lam));
+  if (d->Psi) PetscCall(FlxDAECheckVelocityConstraints(ts, ts->t0, d->X, d->V));
+  if (d->Psi || d->general)
+    PetscCall(FlxAlphaSOI2Consistent(ts, d)); /* a_0, lambda_0, psi_0 by Newton */
+  else
+    PetscCall(FlxDAEConsistentAcceleration(ts, d->sp, ts->t0, Ad, d->full ? d->Mfull : NULL, d->X, d->V, d->A, d->Lam));
   if (d->full && d->Mi != d->Mfull) PetscCall(MatCopy(d->Mfull, d->Mi, SAME_NONZERO_PATTERN)); /* M_alpha a*_0 = M_0 a_0 */
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, ts->t0, d->X, d->G1));
-  PetscCall(Force(ts, d, ts->t0, d->X, d->V, d->Lam, d->Fold));
-  PetscCall(MassMult(d, d->A, d->MA));
+  if (d->Kv1) PetscCall(FlxSystemComputeVelocityConstraintJacobian(ts->sys, ts->t0, d->X, d->V, d->Kv1, NULL));
+  PetscCall(FlxAlphaDAEForce(ts, d, ts->t0, d->X, d->V, d->Lam, d->Psi, d->Fold));
+  PetscCall(FlxAlphaDAEMassMult(d, d->A, d->MA));
   PetscCall(FlxAlphaAdaptStart(d->ad, d->X)); /* 001 eq. (24): Y_i = max(1, max_j |q_i(t_j)|) */
   {
     PetscReal gp, gv, k;
     PetscCall(FlxDAEViolation(ts, ts->t0, d->X, d->V, d->G1, &gp, &gv));
     ts->dae.gmax = gp;
     ts->dae.vmax = gv;
-    PetscCall(MassMult(d, d->V, d->Tv));
+    PetscCall(FlxAlphaDAEMassMult(d, d->V, d->Tv));
     PetscCall(VecDot(d->Tv, d->V, &k));
     ts->lsum[0] = ts->rank ? 0 : k / 2;
     ts->lsum[1] = ts->lsum[2] = ts->lsum[3] = 0;
   }
   PetscCall(FlxSaddleGetStatistics(d->sp, &d->nsad0, &d->tsad0)); /* the report counts the steps' solves */
+  if (d->sp2) {
+    PetscInt  n2;
+    PetscReal t2;
+    PetscCall(FlxSaddleGetStatistics(d->sp2, &n2, &t2));
+    d->nsad0 += n2;
+    d->tsad0 += t2;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -429,12 +336,13 @@ static PetscErrorCode DAEGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode DAEGetMultipliers(FlxStepper ts, Vec *lambda)
+static PetscErrorCode DAEGetMultipliers(FlxStepper ts, Vec *lambda, Vec *psi)
 {
   AlphaDAE *d = (AlphaDAE *)ts->dae.data;
 
   PetscFunctionBegin;
-  *lambda = d->Lam;
+  if (lambda) *lambda = d->Lam;
+  if (psi) *psi = d->Psi;
   PetscFunctionReturn(0);
 }
 
@@ -468,9 +376,12 @@ static PetscErrorCode DAEView(FlxStepper ts, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
   PetscCall(MatGetSize(G, &m, NULL));
-  if (ts->dae.soi2)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 002, SOI2): %" PetscInt_FMT " holonomic constraints at position and velocity level (eq. 13/17: a and lambda for the velocity constraint, delta~ and mu~ for the position one), alpha_m %g, alpha_f %g, beta %g, gamma %g; step changes %s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->adjust ? "adjust a* by eq. (14)" : "without eq. (14) (-ts_dae_step_adjust false)"));
-  else
+  if (ts->dae.soi2) {
+    PetscInt mk = 0;
+    if (d->Kv1) PetscCall(MatGetSize(d->Kv1, &mk, NULL));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 002, SOI2): %" PetscInt_FMT " holonomic constraints at position and velocity level and %" PetscInt_FMT " velocity constraints (eq. 13: a and (lambda, psi) for the velocity-level rows, a~ and (lambda~, psi~) for the position constraints and the velocity constraints at z~), %s; alpha_m %g, alpha_f %g, beta %g, gamma %g; step changes %s\n", m, mk, d->general ? "the system's constraint force (nonlinear in the multipliers)" : "constraint force G^T lambda + Kv^T psi",
+                                     (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->adjust ? "adjust a* by eq. (14)" : "without eq. (14) (-ts_dae_step_adjust false)"));
+  } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  constraints (seed 001, index 3): %" PetscInt_FMT " holonomic constraints at position level; Newton on (a*, lambda) with the constraint rows scaled by 1/(beta h^2), alpha_m %g, alpha_f %g, beta %g, gamma %g%s\n", m, (double)d->am, (double)d->af, (double)d->beta, (double)d->gamma, d->full ? "; M(t, x) at the iterate" : ""));
   if (d->ad->on) {
     PetscCall(FlxAlphaAdaptView(d->ad, viewer));
@@ -508,19 +419,17 @@ static PetscErrorCode DAEReset(FlxStepper ts)
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(0);
+  PetscCall(FlxAlphaSOI2Destroy(d)); /* first: it may share G1 */
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
     PetscCall(VecDestroy(vecs[k]));
   PetscCall(MatDestroy(&d->G1));
   PetscCall(MatDestroy(&d->J));
-  PetscCall(MatDestroy(&d->Ms));
+  PetscCall(MatDestroy(&d->Kv1));
   if (d->Mi != d->Mfull) PetscCall(MatDestroy(&d->Mi));
   PetscCall(FlxSaddleDestroy(&d->sp));
   PetscCall(FlxSaddleDestroy(&d->sp2));
-  {
-    Vec *w[] = {&d->Dt, &d->Mu, &d->Dd, &d->Nu, &d->Md};
-    for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
-      PetscCall(VecDestroy(w[k]));
-  }
+  PetscCall(VecDestroy(&d->Psi));
+  PetscCall(VecDestroy(&d->Psi1));
   ts->ops = d->saved; /* the alpha type again */
   PetscCall(PetscFree(ts->dae.data));
   if (ts->ops.reset) PetscCall(ts->ops.reset(ts));
@@ -596,20 +505,11 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
     else
       d->Mi = d->Mfull;
   }
-  PetscCall(FlxSaddleCreate(ts, NULL, d->J, d->G1, &d->sp));
   d->adjust = ts->dae.step_adjust;
-  if (ts->dae.soi2) { /* the second saddle-point solve, [[(1 - am) M, G^T], [G, 0]] */
-    PetscCall(VecDuplicate(mass, &d->Dt));
-    PetscCall(VecDuplicate(mass, &d->Dd));
-    PetscCall(VecDuplicate(mass, &d->Md));
-    PetscCall(VecDuplicate(d->Lam, &d->Mu));
-    PetscCall(VecDuplicate(d->Lam, &d->Nu));
-    if (d->full) {
-      PetscCall(MatDuplicate(d->Mfull, MAT_COPY_VALUES, &d->Ms));
-      PetscCall(FlxSaddleCreate(ts, NULL, d->Ms, d->G1, &d->sp2));
-    } else
-      PetscCall(FlxSaddleCreate(ts, mass, NULL, d->G1, &d->sp2));
-  }
+  if (ts->dae.soi2) /* the saddle-point solvers of the position and velocity constraints */
+    PetscCall(FlxAlphaSOI2SetUp(ts, d));
+  else
+    PetscCall(FlxSaddleCreate(ts, NULL, d->J, d->G1, &d->sp));
   d->saved               = ts->ops;
   ts->ops.startup        = DAEStartUp;
   ts->ops.step           = DAEStep;

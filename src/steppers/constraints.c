@@ -82,7 +82,6 @@ PetscErrorCode        FlxSaddleSetOperators(FlxSaddle, Vec, Mat, Mat, Mat);
 PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, FlxSaddle *sp)
 {
   FlxSaddle s;
-  Mat       G;
   Vec       mass;
 
   PetscFunctionBegin;
@@ -94,10 +93,9 @@ PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, Flx
   s->sys    = ts->sys;
   s->comm   = ts->comm;
   s->solver = ts->dae.solver;
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &s->free));
-  PetscCall(MatGetLocalSize(G, &s->m, &s->n));
-  PetscCall(MatGetSize(G, &s->M, &s->N));
+  PetscCall(MatGetLocalSize(Gpat, &s->m, &s->n)); /* the constraint rows: G, or G and Kv stacked (SOI2) */
+  PetscCall(MatGetSize(Gpat, &s->M, &s->N));
   PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &s->fixed));
   {
     PetscInt nf;
@@ -452,17 +450,27 @@ static PetscErrorCode SplitCopy(FlxSaddle s, Vec c, Vec u, Vec w, PetscBool into
 /* FlxDAENameConstraints: see stepperimpl.h. */
 PetscErrorCode FlxDAENameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len)
 {
-  PetscInt       lo, hi;
+  PetscInt       lo, hi, mg = 0, klo = 0;
   unsigned char *buf;
   const size_t   w = 128;
   MPI_Comm       comm;
+  Mat            G0, Kv;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)G, &comm));
   PetscCall(MatGetOwnershipRange(G, &lo, &hi));
+  PetscCall(FlxSystemGetConstraintMatrix(sys, &G0)); /* rows past this rank's holonomic ones: velocity constraints */
+  PetscCall(MatGetLocalSize(G0, &mg, NULL));
+  PetscCall(FlxSystemGetVelocityConstraintMatrices(sys, &Kv, NULL));
+  if (Kv) PetscCall(MatGetOwnershipRange(Kv, &klo, NULL));
   PetscCall(PetscCalloc1(w * k + 1, &buf));
-  for (PetscInt j = 0; j < k; j++)
-    if (gidx[j] >= lo && gidx[j] < hi) PetscCall(FlxSystemGetConstraintName(sys, gidx[j] - lo, (char *)buf + w * j, w - 1));
+  for (PetscInt j = 0; j < k; j++) {
+    if (gidx[j] < lo || gidx[j] >= hi) continue;
+    if (gidx[j] - lo < mg)
+      PetscCall(FlxSystemGetConstraintName(sys, gidx[j] - lo, (char *)buf + w * j, w - 1));
+    else
+      PetscCall(PetscSNPrintf((char *)buf + w * j, w - 1, "velocity constraint %" PetscInt_FMT, klo + gidx[j] - lo - mg));
+  }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)(w * k), MPI_UNSIGNED_CHAR, MPI_MAX, comm));
   out[0] = 0;
   for (PetscInt j = 0; j < k; j++) {

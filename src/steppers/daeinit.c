@@ -9,7 +9,45 @@ PetscErrorCode FlxStepperGetMultipliers(FlxStepper ts, Vec *lambda)
 {
   PetscFunctionBegin;
   *lambda = NULL;
-  if (ts->ops.getmultipliers) PetscCall(ts->ops.getmultipliers(ts, lambda));
+  if (ts->ops.getmultipliers) PetscCall(ts->ops.getmultipliers(ts, lambda, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxDAECheckSupported(FlxStepper ts, PetscBool soi2, PetscBool *cons)
+{
+  PetscBool hol, vel, gen;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemHasConstraints(ts->sys, &hol));
+  PetscCall(FlxSystemHasVelocityConstraints(ts->sys, &vel));
+  PetscCall(FlxSystemHasConstraintForce(ts->sys, &gen));
+  PetscCheck(!vel || hol, ts->comm, PETSC_ERR_USER_INPUT, "velocity (nonholonomic) constraints without position (holonomic) ones are not supported yet");
+  PetscCheck(soi2 || !(vel || gen), ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s%s: this system has %s, which only generalized-alpha-SOI2 integrates (-ts_type newmark|hht|genalpha -ts_dae_soi2)", ts->type, strcmp(ts->type, FLXSTEPPERGCD) ? " (index 3)" : "", vel ? "velocity (nonholonomic) constraints" : "a constraint force nonlinear in the multipliers (FlxSystemSetConstraintForce)");
+  *cons = hol;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperGetVelocityMultipliers(FlxStepper ts, Vec *psi)
+{
+  PetscFunctionBegin;
+  *psi = NULL;
+  if (ts->ops.getmultipliers) PetscCall(ts->ops.getmultipliers(ts, NULL, psi));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxStepperSetInitialMultipliers(FlxStepper ts, Vec lambda0, Vec psi0)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&ts->dae.lambda0));
+  PetscCall(VecDestroy(&ts->dae.psi0));
+  if (lambda0) {
+    PetscCall(VecDuplicate(lambda0, &ts->dae.lambda0));
+    PetscCall(VecCopy(lambda0, ts->dae.lambda0));
+  }
+  if (psi0) {
+    PetscCall(VecDuplicate(psi0, &ts->dae.psi0));
+    PetscCall(VecCopy(psi0, ts->dae.psi0));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -123,6 +161,7 @@ PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0
   if (gp > ts->dae.ic_tol) {
     PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial position violates the constraint %s by %g (|g|, tolerance -ts_dae_ic_tol %g): give a consistent initial position, or -ts_dae_project_ic to move it onto the constraints", name, (double)gp, (double)ts->dae.ic_tol);
     PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t0, x, G));
+    PetscCheck(sp, ts->comm, PETSC_ERR_USER_INPUT, "the initial position violates the constraint %s by %g: -ts_dae_project_ic does not project a system with velocity constraints; give a consistent initial position", name, (double)gp);
     PetscCall(FlxDAEProjectPosition(ts, sp, t0, Adiag, Amat, G, x, "the initial position"));
     PetscCall(PetscPrintf(ts->comm, "note: the initial position violated the constraint %s by %g: projected onto the constraints (-ts_dae_project_ic)\n", name, (double)gp));
   }
@@ -132,6 +171,7 @@ PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0
   PetscCall(WorstConstraint(ts->sys, w, &gv, name, sizeof(name)));
   if (gv > ts->dae.ic_tol) { /* M dv + G^T mu = 0, G (v + dv) + g_t = 0 */
     PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g (|G v + g_t|, tolerance -ts_dae_ic_tol %g): give a consistent initial velocity, or -ts_dae_project_ic to project it", name, (double)gv, (double)ts->dae.ic_tol);
+    PetscCheck(sp, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g: -ts_dae_project_ic does not project a system with velocity constraints; give a consistent initial velocity", name, (double)gv);
     PetscCall(VecDuplicate(w, &mu));
     PetscCall(VecDuplicate(x, &r1));
     PetscCall(VecDuplicate(x, &dv));
@@ -147,6 +187,22 @@ PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0
   }
   PetscCall(MatDestroy(&G));
   PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxDAECheckVelocityConstraints(FlxStepper ts, PetscReal t0, Vec x, Vec v)
+{
+  Vec       k;
+  PetscReal kn;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemCreateVelocityMultiplierVector(ts->sys, &k));
+  PetscCall(FlxSystemComputeVelocityConstraint(ts->sys, t0, x, v, k));
+  PetscCall(VecAbs(k));
+  PetscCall(VecMax(k, &i, &kn));
+  PetscCall(VecDestroy(&k));
+  PetscCheck(kn <= ts->dae.ic_tol, ts->comm, PETSC_ERR_USER_INPUT, "the initial state violates the velocity constraint %" PetscInt_FMT " by %g (|k(t_0, x_0, v_0)|, tolerance -ts_dae_ic_tol %g): give a consistent initial velocity (velocity constraints are not projected)", i, (double)kn, (double)ts->dae.ic_tol);
   PetscFunctionReturn(0);
 }
 

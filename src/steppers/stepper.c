@@ -602,6 +602,8 @@ PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
   PetscCall(ResetCore(s));
   PetscCall(VecDestroy(&s->x0));
   PetscCall(VecDestroy(&s->v0));
+  PetscCall(VecDestroy(&s->dae.lambda0));
+  PetscCall(VecDestroy(&s->dae.psi0));
   PetscCall(PetscFree(s->plocal));
   PetscCall(PetscFree2(s->pbuf, s->pred));
   PetscCall(PetscFree2(s->hbuf, s->hred));
