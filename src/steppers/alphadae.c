@@ -80,6 +80,32 @@ PetscErrorCode FlxAlphaDAEForce(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, 
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxAlphaDAETangent(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal h, Vec lam, Vec psi, Mat Lt, Mat Pt)
+{
+  const PetscReal b = d->beta, gm = d->gamma, s = (1 - d->af) * b * h * h;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemComputeJacobian(ts->sys, t1, d->X1, d->V1, gm / (b * h), d->full ? 0 : (1 - d->am) / s, d->J));
+  PetscCall(FlxSystemComputeConstraintForceJacobian(ts->sys, t1, d->X1, d->V1, lam, psi, d->G1, d->Kv1, Lt, Pt, gm / (b * h), d->J));
+  PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatScale(d->J, s));
+  if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
+  if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, s * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxAlphaDAESetNewton(AlphaDAE *d, FlxSaddle sp, Mat U, Mat C)
+{
+  PetscFunctionBegin;
+  if (d->diag) {
+    PetscCall(MatGetDiagonal(d->J, d->Jd));
+    PetscCall(FlxSaddleSetOperators(sp, d->Jd, NULL, U, C));
+  } else
+    PetscCall(FlxSaddleSetOperators(sp, NULL, d->J, U, C));
+  PetscFunctionReturn(0);
+}
+
 /* One try of a step of size h from (t, X, V, A, Lam): Newton on (a*, lambda); conv says whether it converged. */
 static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h, PetscBool *conv)
 {
@@ -126,18 +152,10 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
     PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free)); /* -e1 */
     PetscCall(VecAXPBY(d->R2, -1.0 / bh2, 0.0, d->Gv)); /* -e2 */
-    /* the Newton matrix (1 - af) beta h^2 [df_int/dx + gamma/(beta h) df_int/dv + K_c] + (1 - am) M */
-    {
-      const PetscReal s = (1 - d->af) * bh2;
-      PetscCall(FlxSystemComputeJacobian(ts->sys, t1, d->X1, d->V1, gm / (b * h), d->full ? 0 : (1 - d->am) / s, d->J));
-      PetscCall(FlxSystemAddConstraintHessian(ts->sys, t1, d->X1, d->Lam1, 1.0, d->J, NULL));
-      PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatScale(d->J, s));
-      if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
-      if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, s * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
+    if (!k || !ts->dae.chord) {                         /* the Newton matrix; -ts_dae_chord: the first iterate's for the step */
+      PetscCall(FlxAlphaDAETangent(ts, d, t1, h, d->Lam1, NULL, d->G1, NULL));
+      PetscCall(FlxAlphaDAESetNewton(d, d->sp, d->G1, d->G1));
     }
-    PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, d->G1, d->G1));
     PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the implicit constrained step", t1));
     PetscCall(VecAXPY(d->Anew, 1.0, d->Da));
     PetscCall(VecAXPY(d->Lam1, 1.0 / (1 - d->af), d->Dl));
@@ -208,7 +226,10 @@ static PetscErrorCode TangentialChange(AlphaDAE *d, PetscReal t1)
     PetscFunctionReturn(0);
   }
   PetscCall(VecWAXPY(d->Tv, -1.0, d->Aa, d->Anew));
-  PetscCall(MatMult(d->J, d->Tv, d->R1));
+  if (d->diag) /* the block factored: diag(J) */
+    PetscCall(VecPointwiseMult(d->R1, d->Jd, d->Tv));
+  else
+    PetscCall(MatMult(d->J, d->Tv, d->R1));
   PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
   PetscCall(VecZeroEntries(d->R2));
   PetscCall(FlxSaddleSolve(d->sp, d->R1, d->R2, d->Da, d->Dl, "the error estimate", t1));
@@ -425,6 +446,7 @@ static PetscErrorCode DAEReset(FlxStepper ts)
   PetscCall(MatDestroy(&d->G1));
   PetscCall(MatDestroy(&d->J));
   PetscCall(MatDestroy(&d->Kv1));
+  PetscCall(VecDestroy(&d->Jd));
   if (d->Mi != d->Mfull) PetscCall(MatDestroy(&d->Mi));
   PetscCall(FlxSaddleDestroy(&d->sp));
   PetscCall(FlxSaddleDestroy(&d->sp2));
@@ -441,6 +463,33 @@ static PetscErrorCode DAEDestroy(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(DAEReset(ts));
   if (ts->ops.destroy) PetscCall(ts->ops.destroy(ts));
+  PetscFunctionReturn(0);
+}
+
+/* -ts_dae_tangent: the Newton matrix's upper block J itself, or its diagonal (the Schur route; auto: when J's pattern,
+   assembled at the initial state, is diagonal, so that the diagonal is J: the pendulum's point masses). */
+static PetscErrorCode NewtonMatrixType(FlxStepper ts, AlphaDAE *d)
+{
+  PetscFunctionBegin;
+  d->diag = ts->dae.tangent == FLX_DAE_TANGENT_DIAGONAL ? PETSC_TRUE : PETSC_FALSE;
+  if (ts->dae.tangent == FLX_DAE_TANGENT_AUTO) {
+    PetscInt lo, hi, off = 0;
+    PetscCall(MatGetOwnershipRange(d->J, &lo, &hi));
+    for (PetscInt r = lo; r < hi && !off; r++) {
+      const PetscInt *cols;
+      PetscInt        nc;
+      PetscCall(MatGetRow(d->J, r, &nc, &cols, NULL));
+      for (PetscInt k = 0; k < nc; k++)
+        if (cols[k] != r) off = 1;
+      PetscCall(MatRestoreRow(d->J, r, &nc, &cols, NULL));
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &off, 1, MPIU_INT, MPI_MAX, ts->comm));
+    d->diag = off ? PETSC_FALSE : PETSC_TRUE;
+  }
+  if (d->diag) {
+    PetscCall(MatCreateVecs(d->J, &d->Jd, NULL));
+    PetscCall(MatGetDiagonal(d->J, d->Jd));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -506,10 +555,11 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
       d->Mi = d->Mfull;
   }
   d->adjust = ts->dae.step_adjust;
+  PetscCall(NewtonMatrixType(ts, d));
   if (ts->dae.soi2) /* the saddle-point solvers of the position and velocity constraints */
     PetscCall(FlxAlphaSOI2SetUp(ts, d));
   else
-    PetscCall(FlxSaddleCreate(ts, NULL, d->J, d->G1, &d->sp));
+    PetscCall(FlxSaddleCreate(ts, d->diag ? d->Jd : NULL, d->diag ? NULL : d->J, d->G1, &d->sp));
   d->saved               = ts->ops;
   ts->ops.startup        = DAEStartUp;
   ts->ops.step           = DAEStep;

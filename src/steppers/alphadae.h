@@ -15,6 +15,8 @@ typedef struct {
   Mat            G1, Kv1, J, Mfull, Mi;                                                                                      /* Kv1: dk/dv at the iterate; Mfull: the system's M(t, x) (borrowed); Mi: M_{1+alpha} of the inertia */
   FlxSaddle      sp, sp2;                                                                                                    /* [[J, G^T], [G, 0]]; SOI2's second, [[(1 - am) M, U~^T], [C, 0]] (alphasoi2.c) */
   AlphaSOI2      soi2;                                                                                                       /* SOI2's own data (alphasoi2.c; NULL for index 3) */
+  Vec            Jd;                                                                                                         /* diag(J), the Newton matrix's upper block with -ts_dae_tangent diagonal */
+  PetscBool      diag;                                                                                                       /* the saddle-point matrices take diag(J) (the Schur route) */
   PetscBool      full, haveprev, adjust, general;                                                                            /* adjust: eq. (14) on step changes (-ts_dae_step_adjust); general: a general constraint force */
   PetscReal      aM, al, hprev, hcur;                                                                                        /* al = alpha_m - alpha_f; the last step taken; the step the control proposes */
   PetscInt       its, itmax, nsteps, ntry;
@@ -33,6 +35,13 @@ PETSC_INTERN PetscErrorCode FlxAlphaDAEMassAt(FlxStepper ts, AlphaDAE *d, PetscR
    general constraint force), M, G and Kv at (t, x, v) already in Mfull, G1 and Kv1; psi NULL without velocity
    constraints. Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaDAEForce(FlxStepper ts, AlphaDAE *d, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Vec F);
+
+/* The Newton matrix of the equilibrium at the iterate (X1, V1) into J: (1 - af) beta h^2 [df_int/dx + gamma/(beta h)
+   df_int/dv + dfc/dx + gamma/(beta h) dfc/dv] + (1 - am) M (and a_M's terms), fc's derivatives at (lam, psi) (Lt, Pt:
+   its transposed derivatives in the multipliers, for a general force; G1, Kv1 otherwise). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaDAETangent(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal h, Vec lam, Vec psi, Mat Lt, Mat Pt);
+/* sp's operators [[J or diag(J), U^T], [C, 0]] (-ts_dae_tangent). Collective. */
+PETSC_INTERN PetscErrorCode FlxAlphaDAESetNewton(AlphaDAE *d, FlxSaddle sp, Mat U, Mat C);
 
 /* ==== generalized-alpha-SOI2 (alphasoi2.c) ==== */
 /* SOI2's data: the second saddle-point solver, the auxiliary unknowns, the stacked constraint rows of position and

@@ -202,8 +202,8 @@ PetscErrorCode FlxAlphaSOI2SetUp(FlxStepper ts, AlphaDAE *d)
   PetscCall(VecDuplicate(mass, &s->Dt));
   PetscCall(VecDuplicate(mass, &s->Dd));
   PetscCall(VecDuplicate(mass, &s->Md));
-  PetscCall(FlxSaddleCreate(ts, NULL, d->J, s->C, &d->sp)); /* [[J, U^T], [C, 0]] */
-  if (d->full) {                                            /* [[(1 - am) M, U~^T], [C, 0]] */
+  PetscCall(FlxSaddleCreate(ts, d->diag ? d->Jd : NULL, d->diag ? NULL : d->J, s->C, &d->sp)); /* [[J, U^T], [C, 0]] */
+  if (d->full) {                                                                               /* [[(1 - am) M, U~^T], [C, 0]] */
     PetscCall(MatDuplicate(d->Mfull, MAT_COPY_VALUES, &s->Ms));
     PetscCall(FlxSaddleCreate(ts, NULL, s->Ms, s->C, &d->sp2));
   } else
@@ -298,7 +298,7 @@ PetscErrorCode FlxAlphaSOI2Consistent(FlxStepper ts, AlphaDAE *d)
 PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal h, PetscBool *conv)
 {
   AlphaSOI2       s = d->soi2;
-  const PetscReal b = d->beta, gm = d->gamma, t1 = t + h, bh2 = b * h * h, sJ = (1 - d->af) * bh2;
+  const PetscReal b = d->beta, gm = d->gamma, t1 = t + h, bh2 = b * h * h;
   PetscReal       dx = 0, dxold = PETSC_MAX_REAL, dv = 0, xn, vn, tol = ts->dae.rtol;
   PetscInt        k;
 
@@ -354,15 +354,11 @@ PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, Pets
     }
     PetscCall(Join(s, d->R2, s->Kw, s->S1));
     PetscCall(Join(s, d->Gv, s->Kw2, s->S2));
-    /* J = (1 - af) beta h^2 [df_int/dx + gamma/(beta h) df_int/dv + dfc/dx + gamma/(beta h) dfc/dv] + (1 - am) M */
-    PetscCall(FlxSystemComputeJacobian(ts->sys, t1, d->X1, d->V1, gm / (b * h), d->full ? 0 : (1 - d->am) / sJ, d->J));
-    PetscCall(ForceRows(ts, d, t1, d->X1, d->V1, d->Lam1, d->Psi1, gm / (b * h), d->J));
-    PetscCall(MatAssemblyBegin(d->J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(d->J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatScale(d->J, sJ));
-    if (d->full) PetscCall(MatAXPY(d->J, 1 - d->am, d->Mi, DIFFERENT_NONZERO_PATTERN));
-    if (d->aM != 0 && d->full) PetscCall(MatAXPY(d->J, sJ * d->aM * gm / (b * h), d->Mfull, DIFFERENT_NONZERO_PATTERN));
-    PetscCall(FlxSaddleSetOperators(d->sp, NULL, d->J, s->U, s->C));
+    if (!k || !ts->dae.chord) { /* J and U at the iterate; -ts_dae_chord: the first iterate's for the step */
+      PetscCall(FlxAlphaDAETangent(ts, d, t1, h, d->Lam1, d->Psi1, d->general ? s->Lt : d->G1, d->general ? s->Pt : d->Kv1));
+      if (d->general && s->hasv) PetscCall(StackRows(s->Lt, s->Pt, MAT_REUSE_MATRIX, &s->U));
+      PetscCall(FlxAlphaDAESetNewton(d, d->sp, s->U, s->C));
+    }
     PetscCall(FlxSaddleSolve(d->sp, d->R1, s->S1, d->Da, s->Sd, "the SOI2 step (velocity-level constraints)", t1));
     PetscCall(VecAXPY(d->Anew, 1.0, d->Da));
     PetscCall(VecAXPY(s->Mul1, 1.0 / (1 - d->af), s->Sd));
@@ -375,8 +371,10 @@ PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, Pets
     PetscCall(FlxAlphaDAEMassMult(d, s->Dt, d->Tv));
     PetscCall(VecAXPY(d->R1, -(1 - d->am), d->Tv));
     PetscCall(VecPointwiseMult(d->R1, d->R1, d->Free));
-    if (d->general) PetscCall(ForceRows(ts, d, t1, d->X1, d->V1, s->LamT, s->PsiT, 0, NULL));
-    PetscCall(SetMassBlock(d, 1 - d->am));
+    if (!k || !ts->dae.chord) {
+      if (d->general) PetscCall(ForceRows(ts, d, t1, d->X1, d->V1, s->LamT, s->PsiT, 0, NULL));
+      PetscCall(SetMassBlock(d, 1 - d->am));
+    }
     PetscCall(FlxSaddleSolve(d->sp2, d->R1, s->S2, s->Dd, s->Sd, "the SOI2 step (position-level constraints)", t1));
     PetscCall(VecAXPY(s->Dt, 1.0, s->Dd));
     PetscCall(VecAXPY(s->MulT, 1.0 / (1 - d->af), s->Sd));

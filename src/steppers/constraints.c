@@ -29,30 +29,34 @@
 #include <flexure/private/stepperimpl.h>
 #include <petscblaslapack.h>
 
-static const char *const FlxDAESolvers[] = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
-static PetscLogEvent     FLX_SaddleSolve = 0;
+static const char *const FlxDAESolvers[]  = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
+static const char *const FlxDAETangents[] = {"auto", "full", "diagonal", "FlxDAETangent", "FLX_DAE_TANGENT_", NULL};
+static PetscLogEvent     FLX_SaddleSolve  = 0;
 
 struct _n_FlxSaddle {
-  FlxStepper    ts;
-  FlxSystem     sys;
-  MPI_Comm      comm;
-  FlxDAESolver  solver; /* lu or schur (auto resolved at the first SetOperators) */
-  PetscInt      n, m, N, M;
-  Mat           A, Gt, H, Z, K, Kaij; /* blocks, the nest, its AIJ copy (lu) */
-  Vec           free, b, s;           /* free mask (borrowed); combined right-hand side and solution (lu) */
-  Vec           bn[2], sn[2];         /* nest vectors (schur) */
-  IS            is[2];
-  KSP           ksp;
-  PetscBool     diag, configured, hasfixed;
-  IS            fixed;     /* prescribed DOFs (global rows) */
-  PetscInt      nsolve;    /* solves so far */
-  PetscReal     tsolve;    /* their wall time */
-  char          desc[256]; /* what runs, for View */
-  PetscScalar  *Kd, *xd;   /* dense: the LU factors (column-major, n + m square) and a right-hand side */
-  PetscBLASInt *piv;
-  PetscBool     singular;  /* dense: the last factorization met a zero pivot */
-  Mat           Hs, Gz, S; /* schur: H A^-1, G without the prescribed columns (Gt its transpose), S = H A^-1 G^T */
-  Vec           ainv, t1, t2, t3;
+  FlxStepper      ts;
+  FlxSystem       sys;
+  MPI_Comm        comm;
+  FlxDAESolver    solver; /* lu or schur (auto resolved at the first SetOperators) */
+  PetscInt        n, m, N, M;
+  Mat             A, Gt, H, Z, K, Kaij; /* blocks, the nest, its AIJ copy (lu) */
+  Vec             free, b, s;           /* free mask (borrowed); combined right-hand side and solution (lu) */
+  Vec             bn[2], sn[2];         /* nest vectors (schur) */
+  IS              is[2];
+  KSP             ksp;
+  PetscBool       diag, configured, hasfixed;
+  IS              fixed;     /* prescribed DOFs (global rows) */
+  PetscInt        nsolve;    /* solves so far */
+  PetscReal       tsolve;    /* their wall time */
+  char            desc[256]; /* what runs, for View */
+  PetscScalar    *Kd, *xd;   /* dense: the LU factors (column-major, n + m square) and a right-hand side */
+  PetscBLASInt   *piv;
+  PetscBool       singular;  /* dense: the last factorization met a zero pivot */
+  Mat             Hs, Gz, S; /* schur: H A^-1, G without the prescribed columns (Gt its transpose), S = H A^-1 G^T */
+  IS              call[2];   /* lu: the nest's column index sets gathered on every rank (cidx: their indices) */
+  const PetscInt *cidx[2];
+  PetscInt       *cbuf; /* lu: a row's columns in the assembled matrix */
+  Vec             ainv, t1, t2, t3;
 };
 
 PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
@@ -65,7 +69,8 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsReal("-ts_dae_rtol", "Constrained step: iterate until the change of x_{n+1} (and of v_n) is below this fraction of max |x_{n+1}| (and max |v_n|)", "FlxStepper", d->rtol, &d->rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the constraint rows' Jacobian of the step's first iterate (one factorization per step, linear convergence) instead of Newton's", "FlxStepper", d->chord, &d->chord, NULL));
+  PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the saddle-point matrix of the step's first iterate (gcd: the constraint rows; implicit steppers: the whole Newton matrix) for the step: one factorization per step, linear convergence", "FlxStepper", d->chord, &d->chord, NULL));
+  PetscCall(PetscOptionsEnum("-ts_dae_tangent", "Implicit steppers on constrained systems: the Newton matrix's upper block, full (J: LU of the whole saddle-point matrix) or diagonal (diag(J): the Schur complement G diag(J)^-1 G^T, a modified Newton unless J is diagonal); auto: diagonal when J's pattern is diagonal, else full", "FlxStepper", FlxDAETangents, (PetscEnum)d->tangent, (PetscEnum *)&d->tangent, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_soi2", "Implicit steppers on constrained systems: generalized-alpha-SOI2 / HHT-SOI2 (seed 002: position and velocity constraints, second order in a and lambda) instead of index 3 (seed 001)", "FlxStepper", d->soi2, &d->soi2, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
@@ -124,6 +129,11 @@ PetscErrorCode FlxSaddleDestroy(FlxSaddle *sp)
   PetscCall(MatDestroy(&s->Z));
   PetscCall(MatDestroy(&s->K));
   PetscCall(MatDestroy(&s->Kaij));
+  for (int k = 0; k < 2; k++) {
+    if (s->call[k]) PetscCall(ISRestoreIndices(s->call[k], &s->cidx[k]));
+    PetscCall(ISDestroy(&s->call[k]));
+  }
+  PetscCall(PetscFree(s->cbuf));
   PetscCall(VecDestroy(&s->b));
   PetscCall(VecDestroy(&s->s));
   for (int k = 0; k < 2; k++) {
@@ -257,14 +267,31 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
   PetscCall(KSPSetType(s->ksp, KSPPREONLY));
   PetscCall(KSPGetPC(s->ksp, &pc));
   if (s->solver == FLX_DAE_SOLVER_LU) {
-    PetscCall(MatConvert(s->K, MATAIJ, MAT_INITIAL_MATRIX, &s->Kaij));
+    PetscInt maxrow = 0;
+    PetscCall(MatConvert(s->K, MATAIJ, MAT_INITIAL_MATRIX, &s->Kaij)); /* the pattern, kept: NestValues */
+    PetscCall(MatSetOption(s->Kaij, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+    for (int k = 0; k < 2; k++) {
+      PetscCall(ISAllGather(s->is[k], &s->call[k]));
+      PetscCall(ISGetIndices(s->call[k], &s->cidx[k]));
+    }
+    for (PetscInt r = 0; r < s->n + s->m; r++) { /* the longest row of a block */
+      PetscInt lo, nc;
+      PetscCall(MatGetOwnershipRange(s->Kaij, &lo, NULL));
+      PetscCall(MatGetRow(s->Kaij, lo + r, &nc, NULL, NULL));
+      maxrow = PetscMax(maxrow, nc);
+      PetscCall(MatRestoreRow(s->Kaij, lo + r, &nc, NULL, NULL));
+    }
+    PetscCall(PetscMalloc1(maxrow + 1, &s->cbuf));
     PetscCall(MatCreateVecs(s->Kaij, &s->s, &s->b));
     PetscCall(PCSetType(pc, PCLU));
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     PetscCall(KSPSetOperators(s->ksp, s->Kaij, s->Kaij));
     { /* MUMPS's workspace estimate does not foresee the delayed pivots of the zero block (the 5e4-rod chain fails
-         with the default 20% extra, INFOG(1) = -9): 200% more by default (-ts_dae_mat_mumps_icntl_14 changes it) */
+         with the default 20% extra, INFOG(1) = -9): 200% more by default (-ts_dae_mat_mumps_icntl_14 changes it).
+         PETSc 3.18's PCFactorSetUpMatSolverType creates the factor without the PC's prefix: give it first, so that
+         the factorization reads -ts_dae_mat_mumps_* */
       Mat F;
+      PetscCall(MatSetOptionsPrefixFactor(s->Kaij, "ts_dae_"));
       PetscCall(PCFactorSetUpMatSolverType(pc));
       PetscCall(PCFactorGetMatrix(pc, &F));
       PetscCall(MatMumpsSetIcntl(F, 14, 200));
@@ -357,6 +384,43 @@ static PetscErrorCode DenseFactor(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H
   PetscFunctionReturn(0);
 }
 
+/* lu: the blocks' values into the assembled matrix, its pattern kept (MatConvert with MAT_REUSE_MATRIX preallocates
+   it again on several ranks: a new pattern, for which PCLU drops MUMPS's analysis, and with it its settings). */
+static PetscErrorCode NestValues(FlxSaddle s)
+{
+  Mat blk[2][2] = {
+      {s->A, s->Gt},
+      {s->H, NULL}};
+
+  PetscFunctionBegin;
+  PetscCall(MatZeroEntries(s->Kaij));
+  for (int i = 0; i < 2; i++) {
+    const PetscInt *rows;
+    PetscInt        bm;
+    PetscCall(ISGetLocalSize(s->is[i], &bm));
+    PetscCall(ISGetIndices(s->is[i], &rows));
+    for (int j = 0; j < 2; j++) {
+      PetscInt rstart;
+      if (!blk[i][j]) continue;
+      PetscCall(MatGetOwnershipRange(blk[i][j], &rstart, NULL));
+      for (PetscInt r = 0; r < bm; r++) {
+        const PetscInt    *cols;
+        const PetscScalar *vals;
+        PetscInt           nc;
+        PetscCall(MatGetRow(blk[i][j], rstart + r, &nc, &cols, &vals));
+        for (PetscInt k = 0; k < nc; k++)
+          s->cbuf[k] = s->cidx[j][cols[k]];
+        PetscCall(MatSetValues(s->Kaij, 1, &rows[r], nc, s->cbuf, vals, INSERT_VALUES));
+        PetscCall(MatRestoreRow(blk[i][j], rstart + r, &nc, &cols, &vals));
+      }
+    }
+    PetscCall(ISRestoreIndices(s->is[i], &rows));
+  }
+  PetscCall(MatAssemblyBegin(s->Kaij, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(s->Kaij, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H)
 {
   PetscFunctionBegin;
@@ -391,7 +455,7 @@ static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat 
     PetscCall(MatZeroRowsIS(s->Gt, s->fixed, 0.0, NULL, NULL));
   }
   if (s->solver == FLX_DAE_SOLVER_LU)
-    PetscCall(MatConvert(s->K, MATAIJ, MAT_REUSE_MATRIX, &s->Kaij));
+    PetscCall(NestValues(s));
   else { /* the blocks changed: a new state of the nest sets the fieldsplit up again */
     PetscCall(MatAssemblyBegin(s->K, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(s->K, MAT_FINAL_ASSEMBLY));

@@ -29,19 +29,25 @@ typedef enum {
   FLX_DAE_SOLVER_FIELDSPLIT,
   FLX_DAE_SOLVER_DENSE
 } FlxDAESolver;
+typedef enum {
+  FLX_DAE_TANGENT_AUTO,
+  FLX_DAE_TANGENT_FULL,
+  FLX_DAE_TANGENT_DIAGONAL
+} FlxDAETangent;
 typedef struct {
-  FlxDAESolver solver;        /* -ts_dae_solver */
-  PetscReal    rtol;          /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
-  PetscInt     maxit;         /* -ts_dae_max_it */
-  PetscReal    ic_tol;        /* -ts_dae_ic_tol */
-  PetscBool    project_ic;    /* -ts_dae_project_ic */
-  PetscBool    chord;         /* -ts_dae_chord: the constraint rows' Jacobian of the first iterate kept for the step */
-  PetscBool    soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
-  PetscBool    step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
-  PetscReal    gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
-  Vec          lambda0, psi0; /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
-  PetscInt     its, itmax, nsolves;
-  void        *data;
+  FlxDAESolver  solver;        /* -ts_dae_solver */
+  FlxDAETangent tangent;       /* -ts_dae_tangent: the implicit steps' Newton matrix (full, or its diagonal) */
+  PetscReal     rtol;          /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
+  PetscInt      maxit;         /* -ts_dae_max_it */
+  PetscReal     ic_tol;        /* -ts_dae_ic_tol */
+  PetscBool     project_ic;    /* -ts_dae_project_ic */
+  PetscBool     chord;         /* -ts_dae_chord: the constraint rows' Jacobian (implicit steps: the whole matrix) of the first iterate kept for the step */
+  PetscBool     soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
+  PetscBool     step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
+  PetscReal     gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
+  Vec           lambda0, psi0; /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
+  PetscInt      its, itmax, nsolves;
+  void         *data;
 } FlxStepperDAE;
 /* ==== end of constrained systems ==== */
 
