@@ -9,7 +9,8 @@
 - -ts_dae_solver schur with a massless coordinate, and -ts_alpha_mass consistent on constraints: refused;
 - error control with the index-3 trapezoidal rule: refused with the reason and the alternatives;
 - velocity constraints and a force nonlinear in the multipliers (flexure-exact-dae, seed 002's problem (15)) with a
-  method other than SOI2 (gcd, index-3 genalpha): refused naming what only SOI2 integrates."""
+  method other than SOI2 (gcd, index-3 genalpha): refused naming what only SOI2 integrates;
+- -ts_dae_tangent diagonal on a system with a mass matrix M(t, x) (flexure-andrews): refused."""
 import os
 import re
 import subprocess
@@ -43,6 +44,7 @@ expect_error(["-ts_type", "hht", "-ts_alpha_mass", "consistent"], [r"-ts_alpha_m
 EXACT = os.path.join(BIN, "flexure-exact-dae")
 for args, meth in ((["-ts_type", "gcd"], "gcd"), (["-ts_type", "genalpha"], r"genalpha \(index 3\)")):
     expect_error(args, [f"-ts_type {meth}: this system has velocity \\(nonholonomic\\) constraints, which only generalized-alpha-SOI2 integrates", "-ts_dae_soi2"], f"velocity constraints refused by {args[1]}", EXACT)
+expect_error(["-ts_type", "newmark", "-ts_dae_tangent", "diagonal"], [r"-ts_dae_tangent diagonal needs the lumped mass", "-ts_dae_tangent full"], "the diagonal Newton matrix refused with a mass matrix M(t, x)", os.path.join(BIN, "flexure-andrews"))
 for args, what in [(["-pendulum_x0", "1.001,0,1.5707963267948966"], "position"), (["-pendulum_case", "001", "-pendulum_v0", "1,1"], "velocity")]:
     rc, so, err = run(args + ["-ts_dae_project_ic"])
     m = re.search(r"^max_drift = (\S+)$", so, re.M)

@@ -471,8 +471,9 @@ static PetscErrorCode DAEDestroy(FlxStepper ts)
 static PetscErrorCode NewtonMatrixType(FlxStepper ts, AlphaDAE *d)
 {
   PetscFunctionBegin;
+  PetscCheck(ts->dae.tangent != FLX_DAE_TANGENT_DIAGONAL || !d->full, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_tangent diagonal needs the lumped mass: this system has a mass matrix M(t, x); use -ts_dae_tangent full");
   d->diag = ts->dae.tangent == FLX_DAE_TANGENT_DIAGONAL ? PETSC_TRUE : PETSC_FALSE;
-  if (ts->dae.tangent == FLX_DAE_TANGENT_AUTO) {
+  if (ts->dae.tangent == FLX_DAE_TANGENT_AUTO && !d->full) {
     PetscInt lo, hi, off = 0;
     PetscCall(MatGetOwnershipRange(d->J, &lo, &hi));
     for (PetscInt r = lo; r < hi && !off; r++) {
