@@ -4,7 +4,9 @@ N rigid rods: N constraints) against the same chain with stiff springs instead o
 with the same unknowns: the explicit GCD step). Reports the wall time per step (median of FLX_BENCH_REPS runs,
 default 5), the share of the saddle-point solves (the assembly of S = H M^-1 G^T, its factorization and the
 solves) and the saddle-point solves per step, for Newton (the default) and -ts_dae_chord, and the implicit index-3
-Newmark and generalized-alpha-SOI2 (Newton iterations per step), at 1 and 2 ranks.
+Newmark and generalized-alpha-SOI2 (Newton iterations per step) with the whole Newton matrix factored (-ts_dae_tangent
+full: MUMPS LU of the saddle-point matrix) or its diagonal (-ts_dae_tangent diagonal: the Schur route), each also
+with -ts_dae_chord (the step's first matrix kept), at 1 and 2 ranks.
 Usage: scripts/bench_dae.py [N (default 50000)] [extra options for every run]"""
 import os
 import re
@@ -38,8 +40,13 @@ for np_ in (1, 2):
                         ("constrained gcd3, Newton", ["-ts_dt", "1e-5", "-ts_max_steps", "20"]),
                         ("constrained gcd3, chord", ["-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_chord"]),
                         ("constrained gcd5 (1,0.8,0.7,0.5), Newton", ["-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_gcd_preset", "gcd5"]),
-                        ("index-3 newmark (MUMPS on the saddle point)", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "3"]),
-                        ("genalpha SOI2 (MUMPS, two solves/iteration)", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "3"])]:
+                        ("index-3 newmark, full (MUMPS LU)", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "3", "-ts_dae_tangent", "full"]),
+                        ("index-3 newmark, full + chord", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "5", "-ts_dae_tangent", "full", "-ts_dae_chord"]),
+                        ("index-3 newmark, diagonal (Schur)", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_tangent", "diagonal"]),
+                        ("index-3 newmark, diagonal + chord", ["-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_tangent", "diagonal", "-ts_dae_chord"]),
+                        ("genalpha SOI2, full (MUMPS LU)", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "3", "-ts_dae_tangent", "full"]),
+                        ("genalpha SOI2, diagonal (Schur)", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_tangent", "diagonal"]),
+                        ("genalpha SOI2, diagonal + chord", ["-ts_type", "genalpha", "-ts_dae_soi2", "-ts_dt", "1e-5", "-ts_max_steps", "20", "-ts_dae_tangent", "diagonal", "-ts_dae_chord"])]:
         runs = [run(np_, args) for _ in range(reps)]
         if runs[0][0] is None:
             print(f"{np_} rank(s)  {label:42s} failed: {runs[0][1]}")

@@ -4,9 +4,9 @@
 typedef struct {
   const FlxExampleDAE *dae;
   FlxSystem            sys;
-  Vec                  g, w; /* constraint values; G v + g_t */
+  Vec                  g, w, k; /* constraint values; G v + g_t; k(t, x, v) */
   Mat                  G;
-  PetscReal            E0, maxerr, tmax, drift, vdrift;
+  PetscReal            E0, maxerr, tmax, drift, vdrift, kdrift, tprev, hlast;
 } Monitor;
 
 /* After every step: the energy error, |g(t_n, x_n)| and |G(t_n, x_n) v_n + g_t| of the state at t_n. */
@@ -23,9 +23,17 @@ static PetscErrorCode DAEMonitor(FlxStepper ts, void *ctx)
   PetscCall(FlxStepperGetTime(ts, &t, &step));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayRead(v, &va));
-  E = m->dae->energy(xa, va, m->dae->ctx);
+  E = m->dae->energy ? m->dae->energy(xa, va, m->dae->ctx) : 0;
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayRead(v, &va));
+  if (step > 0) m->hlast = t - m->tprev;
+  m->tprev = t;
+  if (m->k) {
+    PetscReal kn;
+    PetscCall(FlxSystemComputeVelocityConstraint(m->sys, t, x, v, m->k));
+    PetscCall(VecNorm(m->k, NORM_INFINITY, &kn));
+    m->kdrift = PetscMax(m->kdrift, kn);
+  }
   if (step == 0)
     m->E0 = E;
   else if (PetscAbsReal(E - m->E0) > m->maxerr) {
@@ -90,8 +98,8 @@ static PetscErrorCode DifferencedJacobian(FlxSystem sys, PetscReal t, Vec x, Vec
 typedef struct {
   FlxSystem  sys;
   FlxStepper ts;
-  Vec        mass, free, x0, v0;
-  Mat        G, M;
+  Vec        mass, free, x0, v0, lam0, psi0;
+  Mat        G, M, Kv, Kx;
 } DAEObjects;
 
 static PetscErrorCode SetArray(Vec v, const PetscReal a[], PetscInt n)
@@ -153,6 +161,12 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
     PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, dae->n, dae->n, dae->n, NULL, &o->M));
     PetscCall(FlxSystemSetMassMatrixFunction(o->sys, o->M, dae->massfn, dae->ctx));
   }
+  if (dae->mk) { /* velocity constraints: dense-pattern Kv and Kx */
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, dae->mk, dae->n, dae->n, NULL, &o->Kv));
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, dae->mk, dae->n, dae->n, NULL, &o->Kx));
+    PetscCall(FlxSystemSetVelocityConstraints(o->sys, o->Kv, o->Kx, dae->k, dae->kjac, NULL, dae->ctx));
+  }
+  if (dae->fc) PetscCall(FlxSystemSetConstraintForce(o->sys, dae->fc, dae->fcjac, dae->ctx));
   PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &o->ts));
   PetscCall(FlxStepperSetMaxTime(o->ts, dae->tmax));
   PetscCall(FlxExampleDefaultOption("-ts_monitor_interval", "-1"));
@@ -162,6 +176,18 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
   if (*help) PetscFunctionReturn(0); /* the options are printed: nothing to run */
   PetscCall(FlxSystemCreateMultiplierVector(o->sys, &mon->g));
   PetscCall(VecDuplicate(mon->g, &mon->w));
+  if (dae->mk) PetscCall(FlxSystemCreateVelocityMultiplierVector(o->sys, &mon->k));
+  if (dae->lambda0 || dae->psi0) { /* guesses of the initial multipliers */
+    PetscCall(VecDuplicate(mon->g, &o->lam0));
+    PetscCall(VecZeroEntries(o->lam0));
+    PetscCall(SetArray(o->lam0, dae->lambda0, dae->lambda0 ? dae->m : 0));
+    if (dae->mk) {
+      PetscCall(VecDuplicate(mon->k, &o->psi0));
+      PetscCall(VecZeroEntries(o->psi0));
+      PetscCall(SetArray(o->psi0, dae->psi0, dae->psi0 ? dae->mk : 0));
+    }
+    PetscCall(FlxStepperSetInitialMultipliers(o->ts, o->lam0, o->psi0));
+  }
   PetscCall(MatDuplicate(o->G, MAT_DO_NOT_COPY_VALUES, &mon->G));
   mon->sys = o->sys;
   PetscCall(FlxStepperSetSystem(o->ts, o->sys));
@@ -185,6 +211,13 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "energy error: largest at t = %.6g s\n", (double)mon->tmax));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_velocity_violation = %.17g\n", (double)mon->vdrift));
     PetscCall(PrintList("final_lambda", lambda, 0));
+    if (mon->k) {
+      Vec psi;
+      PetscCall(FlxStepperGetVelocityMultipliers(o->ts, &psi));
+      PetscCall(PrintList("final_psi", psi, 0));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_k_violation = %.17g\n", (double)mon->kdrift));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "last_dt = %.17g\n", (double)mon->hlast));
     {
       Vec a;
       PetscCall(FlxStepperGetState(o->ts, NULL, NULL, &a));
@@ -208,13 +241,16 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
 
 PetscErrorCode FlxExampleRunDAE(const FlxExampleDAE *dae, PetscReal xfinal[], PetscReal vfinal[], PetscBool *help)
 {
-  Monitor        mon = {dae, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0};
-  DAEObjects     o   = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-  PetscBool      h   = PETSC_FALSE;
+  Monitor        mon;
+  DAEObjects     o;
+  PetscBool      h = PETSC_FALSE;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  ierr = RunDAE(dae, &o, &mon, xfinal, vfinal, &h);
+  PetscCall(PetscMemzero(&mon, sizeof(mon)));
+  PetscCall(PetscMemzero(&o, sizeof(o)));
+  mon.dae = dae;
+  ierr    = RunDAE(dae, &o, &mon, xfinal, vfinal, &h);
   if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* keep the first message */
   PetscCall(FlxStepperDestroy(&o.ts));
   PetscCall(FlxSystemDestroy(&o.sys));
@@ -224,6 +260,11 @@ PetscErrorCode FlxExampleRunDAE(const FlxExampleDAE *dae, PetscReal xfinal[], Pe
   PetscCall(VecDestroy(&o.v0));
   PetscCall(MatDestroy(&o.G));
   PetscCall(MatDestroy(&o.M));
+  PetscCall(MatDestroy(&o.Kv));
+  PetscCall(MatDestroy(&o.Kx));
+  PetscCall(VecDestroy(&o.lam0));
+  PetscCall(VecDestroy(&o.psi0));
+  PetscCall(VecDestroy(&mon.k));
   PetscCall(VecDestroy(&mon.g));
   PetscCall(VecDestroy(&mon.w));
   PetscCall(MatDestroy(&mon.G));

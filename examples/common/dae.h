@@ -18,16 +18,24 @@ typedef struct {
   FlxSystemConstraintHessianFn   hess;
   FlxSystemConstraintNameFn      name;   /* NULL: "constraint i" */
   FlxSystemMassMatrixFn          massfn; /* NULL: the lumped mass */
-  FlxExampleEnergyFn             energy;
-  void                          *ctx;
-  const char                    *preset_params; /* default gcd degree and parameters "D:a,b,..." (NULL: gcd3) */
-  PetscReal                      tmax;          /* default -ts_max_time */
-  PetscBool                      view;          /* print the stepper */
-  PetscInt                       nout;          /* coordinates printed in final_q and final_v (the first ones; 0: all) */
+  FlxExampleEnergyFn             energy; /* NULL: none (max_energy_error 0) */
+  /* velocity constraints (mk of them) and a general constraint force (seed 002; generalized-alpha-SOI2 only) */
+  PetscInt                              mk;
+  FlxSystemVelocityConstraintFn         k;
+  FlxSystemVelocityConstraintJacobianFn kjac; /* Kv, Kx into dense-pattern mk x n matrices */
+  FlxSystemConstraintForceFn            fc;   /* NULL: G^T lambda + Kv^T psi */
+  FlxSystemConstraintForceJacobianFn    fcjac;
+  const PetscReal                      *lambda0, *psi0; /* guesses of the initial multipliers (NULL: zero) */
+  void                                 *ctx;
+  const char                           *preset_params; /* default gcd degree and parameters "D:a,b,..." (NULL: gcd3) */
+  PetscReal                             tmax;          /* default -ts_max_time */
+  PetscBool                             view;          /* print the stepper */
+  PetscInt                              nout;          /* coordinates printed in final_q and final_v (the first ones; 0: all) */
 } FlxExampleDAE;
 
 /* Integrate to -ts_max_time; print the energy error's time, the largest velocity-level violation
-   |G v + g_t|_inf, the multipliers at the end, and then as the last four lines
+   |G v + g_t|_inf (with velocity constraints also max |k|_inf as max_k_violation), the multipliers at the end
+   (final_psi too), the last step (last_dt), and then as the last four lines
    max_energy_error = E, max_drift = D (max_n |g(t_n, x_n)|_inf), final_q = x_1,...,x_nout and final_v = ...
    (%.17g). xfinal, vfinal (may be NULL) receive the final state. Unused options are rejected; with -help the
    options are printed and nothing runs (help = PETSC_TRUE then). Not collective (1 rank). */

@@ -209,6 +209,53 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetMassMatrixFunction(FlxSystem sys, Mat M,
 PETSC_EXTERN PetscErrorCode FlxSystemHasMassMatrixFunction(FlxSystem sys, PetscBool *has);
 /* M(t, x) assembled into the system's matrix, returned borrowed (NULL without a mass matrix function). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat *M);
+
+/* Velocity (nonholonomic) constraints k(t, x, v) = 0 with multipliers psi (seed 002 section 5, eq. 11): the
+   equation becomes M a + f_int + G^T lambda + Kv^T psi = f_ext, Kv = dk/dv, or with a general constraint force
+   M a + f_int + fc(t, x, v, lambda, psi) = f_ext (seed 002 eq. 11: forces nonlinear in the multipliers). Kv is
+   m_k x n, its rows owned where the constraint lives (psi has its row layout). The acceleration-level form is
+   Kv a + Kx v + k_t = 0, Kx = dk/dx. Only generalized-alpha-SOI2 (-ts_dae_soi2) integrates them; the other
+   methods refuse them. */
+/* k(t, x, v), into k (psi's layout). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec k, void *ctx);
+/* Kv = dk/dv and Kx = dk/dx at (t, x, v) into the matrices given to FlxSystemSetVelocityConstraints (Kx NULL when
+   none was given; the same nonzero patterns every call). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintJacobianFn)(FlxSystem, PetscReal t, Vec x, Vec v, Mat Kv, Mat Kx, void *ctx);
+/* w = k_t(t, x, v), the explicit time derivative (rheonomic velocity constraints). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintRateFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec w, void *ctx);
+/* fc(t, x, v, lambda, psi): the constraint forces (psi NULL without velocity constraints). */
+typedef PetscErrorCode (*FlxSystemConstraintForceFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Vec fc, void *ctx);
+/* The derivatives of fc at (t, x, v, lambda, psi): Lt = (dfc/dlambda)^T (m x n, G's pattern) and Pt = (dfc/dpsi)^T
+   (m_k x n, Kv's pattern; NULL without velocity constraints), and, when J is not NULL, J += dfc/dx + shiftV dfc/dv
+   (ADD_VALUES into a matrix of the Jacobian's pattern, FlxSystemCreateJacobianMatrix; the caller assembles J). */
+typedef PetscErrorCode (*FlxSystemConstraintForceJacobianFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat Lt, Mat Pt, PetscReal shiftV, Mat J, void *ctx);
+
+/* Velocity constraints: k, its Jacobians (Kv required, Kx optional: NULL when k does not depend on x; references
+   are taken) and the optional rate k_t (NULL: zero). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityConstraints(FlxSystem sys, Mat Kv, Mat Kx, FlxSystemVelocityConstraintFn k, FlxSystemVelocityConstraintJacobianFn jac, FlxSystemVelocityConstraintRateFn rate, void *ctx);
+/* Whether the system has velocity constraints (on any rank). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasVelocityConstraints(FlxSystem sys, PetscBool *has);
+/* The matrices given to FlxSystemSetVelocityConstraints (borrowed; NULL without). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetVelocityConstraintMatrices(FlxSystem sys, Mat *Kv, Mat *Kx);
+/* A vector in psi's layout (Kv's rows), zeroed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreateVelocityMultiplierVector(FlxSystem sys, Vec *psi);
+/* k = k(t, x, v). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraint(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec k);
+/* Kv, Kx at (t, x, v) into matrices of their patterns (Kx may be NULL: not computed; zero when the system has
+   none), assembled. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraintJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, Mat Kv, Mat Kx);
+/* w = Kx v + k_t, the acceleration-level remainder (Kv a + w = 0). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraintRemainder(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w);
+/* A general constraint force and its derivatives (replacing G^T lambda + Kv^T psi). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintForce(FlxSystem sys, FlxSystemConstraintForceFn fc, FlxSystemConstraintForceJacobianFn jac, void *ctx);
+/* Whether a general constraint force is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConstraintForce(FlxSystem sys, PetscBool *has);
+/* fc(t, x, v, lambda, psi) from the general force, or G^T lambda + Kv^T psi with G, Kv evaluated by the caller (given:
+   they are used only without a general force; Kv and psi NULL without velocity constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat G, Mat Kv, Vec fc);
+/* The derivatives of the constraint force: Lt, Pt (copies of G, Kv without a general force) and J += dfc/dx + shiftV
+   dfc/dv (J NULL: skipped; without a general force the hessian callback's d(G^T lambda)/dx, if any). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintForceJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat G, Mat Kv, Mat Lt, Mat Pt, PetscReal shiftV, Mat J);
 /* ==== end of constraints (issue 16) ==== */
 /* ==== Nodal rotary inertia tensors (issue 14; docs/nonlinear.md "Rotary inertia") ===========================
    A system with finite rotations may give some nodes a full rotary inertia J0 (3 x 3, symmetric, positive definite

@@ -341,7 +341,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   PetscFunctionBegin;
   { /* ==== constrained systems (issue 16): the index-3 step of alphadae.c takes over ==== */
     PetscBool cons;
-    PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
+    PetscCall(FlxDAECheckSupported(ts, ts->dae.soi2, &cons));
     if (cons) {
       PetscCall(FlxAlphaDAESetUp(ts));
       PetscFunctionReturn(0);
@@ -407,7 +407,7 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
   ts->ledger_direct = PETSC_TRUE;
-  ts->varstep       = al->nratio > 0 ? PETSC_TRUE : PETSC_FALSE;
+  ts->varstep       = al->nratio > 0 || al->adapt.on ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -904,6 +904,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   }
   PetscOptionsEnd();
   PetscCall(FlxAlphaNewtonSetFromOptions(ts));
+  PetscCall(FlxAlphaAdaptSetFromOptions(ts, &al->adapt));
   al->consistent = mc ? PETSC_TRUE : PETSC_FALSE;
   if (al->nratio) {
     PetscReal s = 0;
@@ -966,6 +967,7 @@ static PetscErrorCode AlphaReset(FlxStepper ts)
   PetscCall(PetscFree2(al->mval, al->mkx));
   PetscCall(VecDestroy(&al->Xp));
   PetscCall(FlxAlphaNewtonReset(ts));
+  PetscCall(FlxAlphaAdaptReset(&al->adapt));
   al->Mass = al->Free = NULL; /* the system's */
   al->K = al->Mc = NULL;
   al->Cd         = NULL;

@@ -158,6 +158,8 @@ PetscErrorCode FlxAlphaNewtonStartUp(FlxStepper ts)
   nw->Jvalid            = PETSC_FALSE;
   nw->nsub = nw->nits = nw->itsmax = nw->itsstep = nw->ncuts = nw->njac = nw->nres = nw->nfloor = 0;
   nw->hmin                                                                                      = PETSC_MAX_REAL;
+  nw->hcur                                                                                      = ts->dt * (al->nratio ? al->ratio[0] : 1);
+  PetscCall(FlxAlphaAdaptStart(&al->adapt, al->X));
   nw->tres = nw->tjac = nw->tsol = 0;
   PetscFunctionReturn(0);
 }
@@ -613,8 +615,51 @@ static PetscErrorCode Fail(FlxStepper ts, PetscReal tn, PetscReal h, PetscInt cu
   PetscFunctionReturn(0);
 }
 
+/* With error control (-ts_alpha_adapt, alphaadapt.c): the sub-steps of [t0, t0 + H] the control asks for, the last
+   one cut to land on t0 + H; a try of a modified Newton that fails from an old tangent is repeated once with a
+   fresh one first. Collective. */
+static PetscErrorCode AdaptStep(FlxStepper ts, PetscReal H, PetscReal *dW, PetscReal *dD)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  FlxAlphaNewton    nw = al->nw;
+  const PetscReal   t0 = ts->time, tend = t0 + H;
+  PetscReal         t = t0;
+
+  PetscFunctionBegin;
+  while (t < tend - 1e-12 * H) {
+    PetscReal h = PetscMin(nw->hcur, tend - t), r = 0;
+    PetscBool conv, accept;
+    if (tend - t - h < 1e-3 * h) h = tend - t; /* do not leave a sliver */
+    PetscCall(Attempt(ts, h, h == tend - t ? tend : t + h, &conv));
+    if (!conv && nw->stale) {
+      nw->Jvalid = PETSC_FALSE;
+      continue;
+    }
+    if (conv) { /* seed 001's estimate from a*_{n+1} - a*_n */
+      PetscCall(VecWAXPY(al->W, -1.0, nw->Ast, nw->As1));
+      PetscCall(FlxAlphaAdaptRatio(&al->adapt, h, al->W, nw->X1, &r));
+    }
+    PetscCall(FlxAlphaAdaptNext(&al->adapt, h, conv, r, &accept, &nw->hcur));
+    if (!accept) {
+      nw->Jvalid = PETSC_FALSE;
+      if (!conv) nw->ncuts++;
+      if (nw->hcur < PetscMax(nw->min_dt, 1e-12 * H)) {
+        ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the error control cut the step at t = %g s to %g s without meeting -ts_alpha_adapt_rtol %g (last estimate %g times its threshold%s; -ts_newton_min_dt %g)", (double)t, (double)nw->hcur, (double)al->adapt.rtol, (double)r, conv ? "" : ", Newton did not converge", (double)nw->min_dt));
+        ts->lsum[2] = ts->lsum[3] = 0;
+        PetscFunctionReturn(0);
+      }
+      continue;
+    }
+    PetscCall(Commit(ts, h, dW, dD));
+    t = h == tend - t ? tend : t + h;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One step of the stepper core (H = -ts_dt, or its ratio), in sub-steps H / 2^level: a failed try halves the
-   sub-step, -ts_newton_grow converged ones double it back when aligned. Collective. */
+   sub-step, -ts_newton_grow converged ones double it back when aligned (with error control: AdaptStep).
+   Collective. */
 PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -629,6 +674,11 @@ PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
   PetscFunctionBegin;
   ts->hlast   = H;
   nw->itsstep = 0;
+  if (al->adapt.on) {
+    PetscCall(AdaptStep(ts, H, &dW, &dD));
+    if (ts->reason < 0) PetscFunctionReturn(0);
+    pos = units;
+  }
   while (pos < units) {
     const long long size = 1LL << (L - level);
     const PetscReal h = H * (PetscReal)size / (PetscReal)units, tn = t0 + H * (PetscReal)pos / (PetscReal)units, t1 = pos + size == units ? t0 + H : t0 + H * (PetscReal)(pos + size) / (PetscReal)units;

@@ -1,5 +1,6 @@
 /* Constrained systems (issue 16): the saddle-point machinery shared by the constrained steppers, their options
-   (-ts_dae_*), the checks of the initial conditions and the diagnosis of a singular saddle-point matrix.
+   (-ts_dae_*) and the diagnosis of a singular saddle-point matrix (the initial conditions, the violations and the
+   multipliers' accessor: daeinit.c).
 
    The saddle-point system of every constrained step is
 
@@ -28,30 +29,34 @@
 #include <flexure/private/stepperimpl.h>
 #include <petscblaslapack.h>
 
-static const char *const FlxDAESolvers[] = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
-static PetscLogEvent     FLX_SaddleSolve = 0, FLX_Constraint = 0;
+static const char *const FlxDAESolvers[]  = {"auto", "lu", "schur", "fieldsplit", "dense", "FlxDAESolver", "FLX_DAE_SOLVER_", NULL};
+static const char *const FlxDAETangents[] = {"auto", "full", "diagonal", "FlxDAETangent", "FLX_DAE_TANGENT_", NULL};
+static PetscLogEvent     FLX_SaddleSolve  = 0;
 
 struct _n_FlxSaddle {
-  FlxStepper    ts;
-  FlxSystem     sys;
-  MPI_Comm      comm;
-  FlxDAESolver  solver; /* lu or schur (auto resolved at the first SetOperators) */
-  PetscInt      n, m, N, M;
-  Mat           A, Gt, H, Z, K, Kaij; /* blocks, the nest, its AIJ copy (lu) */
-  Vec           free, b, s;           /* free mask (borrowed); combined right-hand side and solution (lu) */
-  Vec           bn[2], sn[2];         /* nest vectors (schur) */
-  IS            is[2];
-  KSP           ksp;
-  PetscBool     diag, configured, hasfixed;
-  IS            fixed;     /* prescribed DOFs (global rows) */
-  PetscInt      nsolve;    /* solves so far */
-  PetscReal     tsolve;    /* their wall time */
-  char          desc[256]; /* what runs, for View */
-  PetscScalar  *Kd, *xd;   /* dense: the LU factors (column-major, n + m square) and a right-hand side */
-  PetscBLASInt *piv;
-  PetscBool     singular;  /* dense: the last factorization met a zero pivot */
-  Mat           Hs, Gz, S; /* schur: H A^-1, G without the prescribed columns (Gt its transpose), S = H A^-1 G^T */
-  Vec           ainv, t1, t2, t3;
+  FlxStepper      ts;
+  FlxSystem       sys;
+  MPI_Comm        comm;
+  FlxDAESolver    solver; /* lu or schur (auto resolved at the first SetOperators) */
+  PetscInt        n, m, N, M;
+  Mat             A, Gt, H, Z, K, Kaij; /* blocks, the nest, its AIJ copy (lu) */
+  Vec             free, b, s;           /* free mask (borrowed); combined right-hand side and solution (lu) */
+  Vec             bn[2], sn[2];         /* nest vectors (schur) */
+  IS              is[2];
+  KSP             ksp;
+  PetscBool       diag, configured, hasfixed;
+  IS              fixed;     /* prescribed DOFs (global rows) */
+  PetscInt        nsolve;    /* solves so far */
+  PetscReal       tsolve;    /* their wall time */
+  char            desc[256]; /* what runs, for View */
+  PetscScalar    *Kd, *xd;   /* dense: the LU factors (column-major, n + m square) and a right-hand side */
+  PetscBLASInt   *piv;
+  PetscBool       singular;  /* dense: the last factorization met a zero pivot */
+  Mat             Hs, Gz, S; /* schur: H A^-1, G without the prescribed columns (Gt its transpose), S = H A^-1 G^T */
+  IS              call[2];   /* lu: the nest's column index sets gathered on every rank (cidx: their indices) */
+  const PetscInt *cidx[2];
+  PetscInt       *cbuf; /* lu: a row's columns in the assembled matrix */
+  Vec             ainv, t1, t2, t3;
 };
 
 PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
@@ -64,9 +69,8 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsReal("-ts_dae_rtol", "Constrained step: iterate until the change of x_{n+1} (and of v_n) is below this fraction of max |x_{n+1}| (and max |v_n|)", "FlxStepper", d->rtol, &d->rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the constraint rows' Jacobian of the step's first iterate (one factorization per step, linear convergence) instead of Newton's", "FlxStepper", d->chord, &d->chord, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_adapt", "Implicit steppers on constrained systems: error control (seed 001: estimate (beta - 1/6) h^2 (a_{n+1} - a_n), accepted and rejected sub-steps within each -ts_dt)", "FlxStepper", d->adapt, &d->adapt, NULL));
-  PetscCall(PetscOptionsReal("-ts_dae_adapt_rtol", "Error control: tolerance on the weighted RMS local error estimate", "FlxStepper", d->adapt_rtol, &d->adapt_rtol, NULL));
+  PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the saddle-point matrix of the step's first iterate (gcd: the constraint rows; implicit steppers: the whole Newton matrix) for the step: one factorization per step, linear convergence", "FlxStepper", d->chord, &d->chord, NULL));
+  PetscCall(PetscOptionsEnum("-ts_dae_tangent", "Implicit steppers on constrained systems: the Newton matrix's upper block, full (J: LU of the whole saddle-point matrix) or diagonal (diag(J): the Schur complement G diag(J)^-1 G^T, a modified Newton unless J is diagonal); auto: diagonal when J's pattern is diagonal, else full", "FlxStepper", FlxDAETangents, (PetscEnum)d->tangent, (PetscEnum *)&d->tangent, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_soi2", "Implicit steppers on constrained systems: generalized-alpha-SOI2 / HHT-SOI2 (seed 002: position and velocity constraints, second order in a and lambda) instead of index 3 (seed 001)", "FlxStepper", d->soi2, &d->soi2, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
@@ -74,23 +78,6 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCheck(d->rtol > 0 && d->rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_rtol %g: give a tolerance in (0, 1)", (double)d->rtol);
   PetscCheck(d->maxit > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_max_it must be positive");
   PetscCheck(d->ic_tol >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_ic_tol must not be negative");
-  PetscCheck(d->adapt_rtol > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_adapt_rtol must be positive");
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxStepperGetMultipliers(FlxStepper ts, Vec *lambda)
-{
-  PetscFunctionBegin;
-  *lambda = NULL;
-  if (ts->ops.getmultipliers) PetscCall(ts->ops.getmultipliers(ts, lambda));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxStepperGetConstraintViolation(FlxStepper ts, PetscReal *gpos, PetscReal *gvel)
-{
-  PetscFunctionBegin;
-  if (gpos) *gpos = ts->dae.gmax;
-  if (gvel) *gvel = ts->dae.vmax;
   PetscFunctionReturn(0);
 }
 
@@ -100,23 +87,20 @@ PetscErrorCode        FlxSaddleSetOperators(FlxSaddle, Vec, Mat, Mat, Mat);
 PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, FlxSaddle *sp)
 {
   FlxSaddle s;
-  Mat       G;
   Vec       mass;
 
   PetscFunctionBegin;
   if (!FLX_SaddleSolve) {
     PetscCall(PetscLogEventRegister("FlxSaddleSolve", FLX_CLASSID, &FLX_SaddleSolve));
-    PetscCall(PetscLogEventRegister("FlxConstraint", FLX_CLASSID, &FLX_Constraint));
   }
   PetscCall(PetscNew(&s));
   s->ts     = ts;
   s->sys    = ts->sys;
   s->comm   = ts->comm;
   s->solver = ts->dae.solver;
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &s->free));
-  PetscCall(MatGetLocalSize(G, &s->m, &s->n));
-  PetscCall(MatGetSize(G, &s->M, &s->N));
+  PetscCall(MatGetLocalSize(Gpat, &s->m, &s->n)); /* the constraint rows: G, or G and Kv stacked (SOI2) */
+  PetscCall(MatGetSize(Gpat, &s->M, &s->N));
   PetscCall(FlxSystemCreatePrescribedIS(ts->sys, &s->fixed));
   {
     PetscInt nf;
@@ -145,6 +129,11 @@ PetscErrorCode FlxSaddleDestroy(FlxSaddle *sp)
   PetscCall(MatDestroy(&s->Z));
   PetscCall(MatDestroy(&s->K));
   PetscCall(MatDestroy(&s->Kaij));
+  for (int k = 0; k < 2; k++) {
+    if (s->call[k]) PetscCall(ISRestoreIndices(s->call[k], &s->cidx[k]));
+    PetscCall(ISDestroy(&s->call[k]));
+  }
+  PetscCall(PetscFree(s->cbuf));
   PetscCall(VecDestroy(&s->b));
   PetscCall(VecDestroy(&s->s));
   for (int k = 0; k < 2; k++) {
@@ -278,14 +267,31 @@ static PetscErrorCode SaddleConfigure(FlxSaddle s, Vec Adiag, Mat Amat, Mat G)
   PetscCall(KSPSetType(s->ksp, KSPPREONLY));
   PetscCall(KSPGetPC(s->ksp, &pc));
   if (s->solver == FLX_DAE_SOLVER_LU) {
-    PetscCall(MatConvert(s->K, MATAIJ, MAT_INITIAL_MATRIX, &s->Kaij));
+    PetscInt maxrow = 0;
+    PetscCall(MatConvert(s->K, MATAIJ, MAT_INITIAL_MATRIX, &s->Kaij)); /* the pattern, kept: NestValues */
+    PetscCall(MatSetOption(s->Kaij, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+    for (int k = 0; k < 2; k++) {
+      PetscCall(ISAllGather(s->is[k], &s->call[k]));
+      PetscCall(ISGetIndices(s->call[k], &s->cidx[k]));
+    }
+    for (PetscInt r = 0; r < s->n + s->m; r++) { /* the longest row of a block */
+      PetscInt lo, nc;
+      PetscCall(MatGetOwnershipRange(s->Kaij, &lo, NULL));
+      PetscCall(MatGetRow(s->Kaij, lo + r, &nc, NULL, NULL));
+      maxrow = PetscMax(maxrow, nc);
+      PetscCall(MatRestoreRow(s->Kaij, lo + r, &nc, NULL, NULL));
+    }
+    PetscCall(PetscMalloc1(maxrow + 1, &s->cbuf));
     PetscCall(MatCreateVecs(s->Kaij, &s->s, &s->b));
     PetscCall(PCSetType(pc, PCLU));
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
     PetscCall(KSPSetOperators(s->ksp, s->Kaij, s->Kaij));
     { /* MUMPS's workspace estimate does not foresee the delayed pivots of the zero block (the 5e4-rod chain fails
-         with the default 20% extra, INFOG(1) = -9): 200% more by default (-ts_dae_mat_mumps_icntl_14 changes it) */
+         with the default 20% extra, INFOG(1) = -9): 200% more by default (-ts_dae_mat_mumps_icntl_14 changes it).
+         PETSc 3.18's PCFactorSetUpMatSolverType creates the factor without the PC's prefix: give it first, so that
+         the factorization reads -ts_dae_mat_mumps_* */
       Mat F;
+      PetscCall(MatSetOptionsPrefixFactor(s->Kaij, "ts_dae_"));
       PetscCall(PCFactorSetUpMatSolverType(pc));
       PetscCall(PCFactorGetMatrix(pc, &F));
       PetscCall(MatMumpsSetIcntl(F, 14, 200));
@@ -378,6 +384,43 @@ static PetscErrorCode DenseFactor(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H
   PetscFunctionReturn(0);
 }
 
+/* lu: the blocks' values into the assembled matrix, its pattern kept (MatConvert with MAT_REUSE_MATRIX preallocates
+   it again on several ranks: a new pattern, for which PCLU drops MUMPS's analysis, and with it its settings). */
+static PetscErrorCode NestValues(FlxSaddle s)
+{
+  Mat blk[2][2] = {
+      {s->A, s->Gt},
+      {s->H, NULL}};
+
+  PetscFunctionBegin;
+  PetscCall(MatZeroEntries(s->Kaij));
+  for (int i = 0; i < 2; i++) {
+    const PetscInt *rows;
+    PetscInt        bm;
+    PetscCall(ISGetLocalSize(s->is[i], &bm));
+    PetscCall(ISGetIndices(s->is[i], &rows));
+    for (int j = 0; j < 2; j++) {
+      PetscInt rstart;
+      if (!blk[i][j]) continue;
+      PetscCall(MatGetOwnershipRange(blk[i][j], &rstart, NULL));
+      for (PetscInt r = 0; r < bm; r++) {
+        const PetscInt    *cols;
+        const PetscScalar *vals;
+        PetscInt           nc;
+        PetscCall(MatGetRow(blk[i][j], rstart + r, &nc, &cols, &vals));
+        for (PetscInt k = 0; k < nc; k++)
+          s->cbuf[k] = s->cidx[j][cols[k]];
+        PetscCall(MatSetValues(s->Kaij, 1, &rows[r], nc, s->cbuf, vals, INSERT_VALUES));
+        PetscCall(MatRestoreRow(blk[i][j], rstart + r, &nc, &cols, &vals));
+      }
+    }
+    PetscCall(ISRestoreIndices(s->is[i], &rows));
+  }
+  PetscCall(MatAssemblyBegin(s->Kaij, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(s->Kaij, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H)
 {
   PetscFunctionBegin;
@@ -412,7 +455,7 @@ static PetscErrorCode SetOperators(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat 
     PetscCall(MatZeroRowsIS(s->Gt, s->fixed, 0.0, NULL, NULL));
   }
   if (s->solver == FLX_DAE_SOLVER_LU)
-    PetscCall(MatConvert(s->K, MATAIJ, MAT_REUSE_MATRIX, &s->Kaij));
+    PetscCall(NestValues(s));
   else { /* the blocks changed: a new state of the nest sets the fieldsplit up again */
     PetscCall(MatAssemblyBegin(s->K, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(s->K, MAT_FINAL_ASSEMBLY));
@@ -468,20 +511,30 @@ static PetscErrorCode SplitCopy(FlxSaddle s, Vec c, Vec u, Vec w, PetscBool into
   PetscFunctionReturn(0);
 }
 
-/* Names of up to 8 constraints by global index (the owners name them), joined into out on every rank. */
-static PetscErrorCode NameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len)
+/* FlxDAENameConstraints: see stepperimpl.h. */
+PetscErrorCode FlxDAENameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len)
 {
-  PetscInt       lo, hi;
+  PetscInt       lo, hi, mg = 0, klo = 0;
   unsigned char *buf;
   const size_t   w = 128;
   MPI_Comm       comm;
+  Mat            G0, Kv;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)G, &comm));
   PetscCall(MatGetOwnershipRange(G, &lo, &hi));
+  PetscCall(FlxSystemGetConstraintMatrix(sys, &G0)); /* rows past this rank's holonomic ones: velocity constraints */
+  PetscCall(MatGetLocalSize(G0, &mg, NULL));
+  PetscCall(FlxSystemGetVelocityConstraintMatrices(sys, &Kv, NULL));
+  if (Kv) PetscCall(MatGetOwnershipRange(Kv, &klo, NULL));
   PetscCall(PetscCalloc1(w * k + 1, &buf));
-  for (PetscInt j = 0; j < k; j++)
-    if (gidx[j] >= lo && gidx[j] < hi) PetscCall(FlxSystemGetConstraintName(sys, gidx[j] - lo, (char *)buf + w * j, w - 1));
+  for (PetscInt j = 0; j < k; j++) {
+    if (gidx[j] < lo || gidx[j] >= hi) continue;
+    if (gidx[j] - lo < mg)
+      PetscCall(FlxSystemGetConstraintName(sys, gidx[j] - lo, (char *)buf + w * j, w - 1));
+    else
+      PetscCall(PetscSNPrintf((char *)buf + w * j, w - 1, "velocity constraint %" PetscInt_FMT, klo + gidx[j] - lo - mg));
+  }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, (PetscMPIInt)(w * k), MPI_UNSIGNED_CHAR, MPI_MAX, comm));
   out[0] = 0;
   for (PetscInt j = 0; j < k; j++) {
@@ -569,7 +622,7 @@ static PetscErrorCode DiagnoseSingular(FlxSaddle s, char msg[], size_t len, Pets
   *named  = PETSC_TRUE;
   {
     char names[1024];
-    PetscCall(NameConstraints(s->sys, s->H, 1 + nz, gidx, names, sizeof(names)));
+    PetscCall(FlxDAENameConstraints(s->sys, s->H, 1 + nz, gidx, names, sizeof(names)));
     if (nz)
       PetscCall(PetscSNPrintf(msg, len, ": the constraints %s are redundant or inconsistent (the first one's Jacobian row is a combination of the others'); remove one of them", names));
     else
@@ -678,174 +731,5 @@ PetscErrorCode FlxSaddleView(FlxSaddle s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  saddle-point solve (-ts_dae_solver, -ts_dae_ksp_*, -ts_dae_pc_*): %s\n", s->configured ? s->desc : "chosen at the first solve"));
   if (s->nsolve) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " saddle-point solves so far, %.3g ms each\n", s->nsolve, 1e3 * s->tsolve / s->nsolve));
-  PetscFunctionReturn(0);
-}
-
-/* The worst violation of a constraint vector: |w|_inf and a sentence naming it. */
-static PetscErrorCode WorstConstraint(FlxSystem sys, Vec w, PetscReal *val, char name[], size_t len)
-{
-  PetscInt gi;
-  Mat      G;
-
-  PetscFunctionBegin;
-  PetscCall(VecNorm(w, NORM_INFINITY, val));
-  PetscCall(FlxSystemGetConstraintMatrix(sys, &G));
-  {
-    Vec t;
-    PetscCall(VecDuplicate(w, &t));
-    PetscCall(VecCopy(w, t));
-    PetscCall(VecAbs(t));
-    PetscReal mx;
-    PetscCall(VecMax(t, &gi, &mx));
-    PetscCall(VecDestroy(&t));
-  }
-  PetscCall(NameConstraints(sys, G, 1, &gi, name, len));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEViolation(FlxStepper ts, PetscReal t, Vec x, Vec v, Mat G, PetscReal *gpos, PetscReal *gvel)
-{
-  Vec w, u;
-  Mat Gc = G;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(FLX_Constraint, 0, 0, 0, 0));
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
-  PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, w));
-  PetscCall(VecNorm(w, NORM_INFINITY, gpos));
-  if (v && gvel) {
-    if (!Gc) {
-      PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &Gc));
-      PetscCall(MatDuplicate(Gc, MAT_DO_NOT_COPY_VALUES, &Gc));
-      PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, Gc));
-    }
-    PetscCall(VecDuplicate(w, &u));
-    PetscCall(FlxSystemComputeConstraintRate(ts->sys, t, x, u));
-    PetscCall(MatMultAdd(Gc, v, u, u));
-    PetscCall(VecNorm(u, NORM_INFINITY, gvel));
-    PetscCall(VecDestroy(&u));
-    if (!G) PetscCall(MatDestroy(&Gc));
-  }
-  PetscCall(VecDestroy(&w));
-  PetscCall(PetscLogEventEnd(FLX_Constraint, 0, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Mat Gref, Vec x, const char what[])
-{
-  Vec       g, mu, r1, dx;
-  Mat       H;
-  PetscReal gn = 0, xn, dn = 0;
-  PetscInt  it, maxit = PetscMax(ts->dae.maxit, 20); /* a set-up operation: at least 20 iterations */
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &g));
-  PetscCall(VecDuplicate(g, &mu));
-  PetscCall(VecDuplicate(x, &r1));
-  PetscCall(VecDuplicate(x, &dx));
-  PetscCall(VecZeroEntries(r1));
-  PetscCall(MatDuplicate(Gref, MAT_DO_NOT_COPY_VALUES, &H));
-  for (it = 0; it < maxit; it++) {
-    PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, g));
-    PetscCall(VecNorm(g, NORM_INFINITY, &gn));
-    PetscCall(VecNorm(x, NORM_INFINITY, &xn));
-    if (it && (dn <= ts->dae.rtol * PetscMax(xn, PETSC_SMALL) || gn == 0)) break;
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, H));
-    PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, Gref, H));
-    PetscCall(VecScale(g, -1.0));
-    PetscCall(FlxSaddleSolve(sp, r1, g, dx, mu, what, t));
-    PetscCall(VecAXPY(x, 1.0, dx));
-    PetscCall(VecNorm(dx, NORM_INFINITY, &dn));
-  }
-  PetscCall(MatDestroy(&H));
-  PetscCall(VecDestroy(&g));
-  PetscCall(VecDestroy(&mu));
-  PetscCall(VecDestroy(&r1));
-  PetscCall(VecDestroy(&dx));
-  PetscCheck(it < maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, maxit, (double)t, (double)gn, (double)dn);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Vec x, Vec v)
-{
-  Vec       w, mu, r1, dv;
-  Mat       G;
-  PetscReal gp, gv;
-  char      name[256];
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
-  PetscCall(FlxSystemComputeConstraint(ts->sys, t0, x, w));
-  PetscCall(WorstConstraint(ts->sys, w, &gp, name, sizeof(name)));
-  if (gp > ts->dae.ic_tol) {
-    PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial position violates the constraint %s by %g (|g|, tolerance -ts_dae_ic_tol %g): give a consistent initial position, or -ts_dae_project_ic to move it onto the constraints", name, (double)gp, (double)ts->dae.ic_tol);
-    PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t0, x, G));
-    PetscCall(FlxDAEProjectPosition(ts, sp, t0, Adiag, Amat, G, x, "the initial position"));
-    PetscCall(PetscPrintf(ts->comm, "note: the initial position violated the constraint %s by %g: projected onto the constraints (-ts_dae_project_ic)\n", name, (double)gp));
-  }
-  PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t0, x, G));
-  PetscCall(FlxSystemComputeConstraintRate(ts->sys, t0, x, w));
-  PetscCall(MatMultAdd(G, v, w, w));
-  PetscCall(WorstConstraint(ts->sys, w, &gv, name, sizeof(name)));
-  if (gv > ts->dae.ic_tol) { /* M dv + G^T mu = 0, G (v + dv) + g_t = 0 */
-    PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g (|G v + g_t|, tolerance -ts_dae_ic_tol %g): give a consistent initial velocity, or -ts_dae_project_ic to project it", name, (double)gv, (double)ts->dae.ic_tol);
-    PetscCall(VecDuplicate(w, &mu));
-    PetscCall(VecDuplicate(x, &r1));
-    PetscCall(VecDuplicate(x, &dv));
-    PetscCall(VecZeroEntries(r1));
-    PetscCall(VecScale(w, -1.0));
-    PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
-    PetscCall(FlxSaddleSolve(sp, r1, w, dv, mu, "the projection of the initial velocity", t0));
-    PetscCall(VecAXPY(v, 1.0, dv));
-    PetscCall(VecDestroy(&mu));
-    PetscCall(VecDestroy(&r1));
-    PetscCall(VecDestroy(&dv));
-    PetscCall(PetscPrintf(ts->comm, "note: the initial velocity violated the constraint %s by %g: projected (-ts_dae_project_ic)\n", name, (double)gv));
-  }
-  PetscCall(MatDestroy(&G));
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxDAEConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Vec x, Vec v, Vec a, Vec lambda)
-{
-  Vec       f, w;
-  Mat       G;
-  PetscReal aM;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(x, &f));
-  PetscCall(VecDuplicate(lambda, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
-  PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, G));
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, t, x, v, f));
-  PetscCall(VecScale(f, -1.0));
-  { /* + f_ext - a_M M v */
-    Vec       e;
-    PetscReal bK;
-    PetscCall(VecDuplicate(x, &e));
-    PetscCall(FlxSystemComputeExternalForce(ts->sys, t, e));
-    PetscCall(VecAXPY(f, 1.0, e));
-    PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-    if (aM != 0) {
-      if (Adiag)
-        PetscCall(VecPointwiseMult(e, Adiag, v));
-      else
-        PetscCall(MatMult(Amat, v, e));
-      PetscCall(VecAXPY(f, -aM, e));
-    }
-    PetscCall(VecPointwiseMult(f, f, sp->free)); /* prescribed DOFs at rest: a = 0 */
-    PetscCall(VecDestroy(&e));
-  }
-  PetscCall(FlxSystemComputeConstraintCurvature(ts->sys, t, x, v, w));
-  PetscCall(VecScale(w, -1.0));
-  PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
-  PetscCall(FlxSaddleSolve(sp, f, w, a, lambda, "the consistent initial acceleration", t));
-  PetscCall(MatDestroy(&G));
-  PetscCall(VecDestroy(&f));
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(0);
 }

@@ -325,7 +325,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   PetscFunctionBegin;
   { /* ==== constrained system (issue 16): the constrained step of gcddae.c takes over ==== */
     PetscBool cons;
-    PetscCall(FlxSystemHasConstraints(ts->sys, &cons));
+    PetscCall(FlxDAECheckSupported(ts, PETSC_FALSE, &cons));
     if (cons) {
       PetscCall(FlxGCDDAESetUp(ts, &g->p, (PetscBool)(g->startup_type == GCD_STARTUP_EXACT)));
       PetscFunctionReturn(0);

@@ -346,12 +346,13 @@ static PetscErrorCode DAEGetState(FlxStepper ts, Vec *x, Vec *v, Vec *a)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode DAEGetMultipliers(FlxStepper ts, Vec *lambda)
+static PetscErrorCode DAEGetMultipliers(FlxStepper ts, Vec *lambda, Vec *psi)
 {
   GCDDAE *d = (GCDDAE *)ts->dae.data;
 
   PetscFunctionBegin;
-  *lambda = d->Lam;
+  if (lambda) *lambda = d->Lam;
+  if (psi) *psi = NULL;
   PetscFunctionReturn(0);
 }
 

@@ -49,7 +49,6 @@ PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
   s->dae.rtol         = 1e-14; /* constrained systems (issue 16): -ts_dae_* */
   s->dae.maxit        = 50;
   s->dae.ic_tol       = 1e-10;
-  s->dae.adapt_rtol   = 1e-4;
   s->dae.step_adjust  = PETSC_TRUE;
   *ts                 = s;
   PetscFunctionReturn(0);
@@ -603,6 +602,8 @@ PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
   PetscCall(ResetCore(s));
   PetscCall(VecDestroy(&s->x0));
   PetscCall(VecDestroy(&s->v0));
+  PetscCall(VecDestroy(&s->dae.lambda0));
+  PetscCall(VecDestroy(&s->dae.psi0));
   PetscCall(PetscFree(s->plocal));
   PetscCall(PetscFree2(s->pbuf, s->pred));
   PetscCall(PetscFree2(s->hbuf, s->hred));

@@ -17,7 +17,7 @@ typedef struct {
   PetscErrorCode (*reaction)(FlxStepper, Vec);            /* reactions at t_n (FlxSystemComputeReactions on the stepper's state) */
   PetscErrorCode (*reset)(FlxStepper);                    /* free what setup made, keep the parameters (NULL: not supported) */
   PetscErrorCode (*destroy)(FlxStepper);
-  PetscErrorCode (*getmultipliers)(FlxStepper, Vec *); /* constrained systems (issue 16): lambda at t_n */
+  PetscErrorCode (*getmultipliers)(FlxStepper, Vec *, Vec *); /* constrained systems (issue 16): lambda and psi at t_n */
 } FlxStepperOps;
 
 /* ==== Constrained systems (issue 16): the settings of the constrained steps (-ts_dae_*, constraints.c) and
@@ -29,20 +29,25 @@ typedef enum {
   FLX_DAE_SOLVER_FIELDSPLIT,
   FLX_DAE_SOLVER_DENSE
 } FlxDAESolver;
+typedef enum {
+  FLX_DAE_TANGENT_AUTO,
+  FLX_DAE_TANGENT_FULL,
+  FLX_DAE_TANGENT_DIAGONAL
+} FlxDAETangent;
 typedef struct {
-  FlxDAESolver solver;      /* -ts_dae_solver */
-  PetscReal    rtol;        /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
-  PetscInt     maxit;       /* -ts_dae_max_it */
-  PetscReal    ic_tol;      /* -ts_dae_ic_tol */
-  PetscBool    project_ic;  /* -ts_dae_project_ic */
-  PetscBool    chord;       /* -ts_dae_chord: the constraint rows' Jacobian of the first iterate kept for the step */
-  PetscBool    adapt;       /* -ts_dae_adapt: error control of the implicit constrained steps (seed 001 section 4) */
-  PetscReal    adapt_rtol;  /* -ts_dae_adapt_rtol: its tolerance eps */
-  PetscBool    soi2;        /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
-  PetscBool    step_adjust; /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
-  PetscReal    gmax, vmax;  /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
-  PetscInt     its, itmax, nsolves;
-  void        *data;
+  FlxDAESolver  solver;        /* -ts_dae_solver */
+  FlxDAETangent tangent;       /* -ts_dae_tangent: the implicit steps' Newton matrix (full, or its diagonal) */
+  PetscReal     rtol;          /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
+  PetscInt      maxit;         /* -ts_dae_max_it */
+  PetscReal     ic_tol;        /* -ts_dae_ic_tol */
+  PetscBool     project_ic;    /* -ts_dae_project_ic */
+  PetscBool     chord;         /* -ts_dae_chord: the constraint rows' Jacobian (implicit steps: the whole matrix) of the first iterate kept for the step */
+  PetscBool     soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
+  PetscBool     step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
+  PetscReal     gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
+  Vec           lambda0, psi0; /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
+  PetscInt      its, itmax, nsolves;
+  void         *data;
 } FlxStepperDAE;
 /* ==== end of constrained systems ==== */
 
@@ -137,6 +142,16 @@ PETSC_INTERN PetscErrorCode FlxSaddleGetStatistics(FlxSaddle, PetscInt *nsolve, 
 /* Which solver runs, and its cost per solve (for View). */
 PETSC_INTERN PetscErrorCode FlxSaddleView(FlxSaddle, PetscViewer);
 PETSC_INTERN PetscErrorCode FlxSaddleDestroy(FlxSaddle *);
+/* Refuse initial conditions that violate the velocity (nonholonomic) constraints beyond -ts_dae_ic_tol, naming the
+   worst (global index). Collective. */
+PETSC_INTERN PetscErrorCode FlxDAECheckVelocityConstraints(FlxStepper ts, PetscReal t0, Vec x, Vec v);
+/* Whether the stepper hands its step to its constrained form (cons: the system has holonomic constraints), after
+   refusing what that form cannot integrate: velocity constraints or a general constraint force unless soi2, velocity
+   constraints without holonomic ones. Collective. */
+PETSC_INTERN PetscErrorCode FlxDAECheckSupported(FlxStepper ts, PetscBool soi2, PetscBool *cons);
+/* Names of up to 8 constraints by their global rows in G (the owners name them), quoted and joined into out on every
+   rank. Collective. */
+PETSC_INTERN PetscErrorCode FlxDAENameConstraints(FlxSystem sys, Mat G, PetscInt k, const PetscInt gidx[], char out[], size_t len);
 /* Initial conditions (t0, x, v): refuse a violation of the constraints beyond -ts_dae_ic_tol, naming the worst
    constraint, or project x and v onto them (mass-weighted; -ts_dae_project_ic). A: the mass (diagonal or matrix).
    Collective. */
