@@ -159,3 +159,9 @@ PETSC_INTERN PetscErrorCode FlxAlphaAdaptReset(FlxAlphaAdapt *ad);
 /* newmark, hht or genalpha on a system with constraints: set up the index-3 step of seed 001 and take over the
    stepper's operations (given back at reset). Collective. */
 PETSC_INTERN PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts);
+
+/* The linear path's K_eff slots (alphakeff.c): a new slot (KSP set up from the options), the slot of step size h
+   (build: K_eff must be assembled into it), and the assembly of K_eff for h with its preconditioner. Collective. */
+PetscErrorCode FlxAlphaNewSlot(FlxStepper ts);
+PetscErrorCode FlxAlphaSelectSlot(FlxStepper ts, PetscReal h, PetscBool *build);
+PetscErrorCode FlxAlphaBuildKeff(FlxStepper ts, PetscReal h);
