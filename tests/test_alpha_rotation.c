@@ -33,14 +33,53 @@ typedef struct {
   const char *type, *opt, *val;
 } Method;
 
-/* Orientation and angular velocity errors at T of a run with step h. */
-static PetscErrorCode Run(Motion *mo, const Method *me, PetscReal h, PetscReal T, PetscReal err[2])
+/* Orientation and angular velocity errors at T of the stepper's state. */
+static PetscErrorCode StateErrors(Motion *mo, FlxStepper ts, PetscReal T, PetscReal err[2])
 {
-  FlxSystem          sys;
-  FlxStepper         ts;
-  Vec                mass, free, x0, v0, x, v, a;
+  Vec                x, v, a;
   const PetscScalar *xa, *va;
-  PetscReal          psi[3], Rn[9], Re[9], Rp[9], Rq[9], E[9], e[3], pT[3], qT[3], w0[3], wT[3];
+  PetscReal          psi[3], Rn[9], Re[9], Rp[9], Rq[9], E[9], e[3], pT[3], qT[3], wT[3];
+
+  PetscFunctionBegin;
+  PetscCall(FlxStepperGetState(ts, &x, &v, &a));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayRead(v, &va));
+  for (int k = 0; k < 3; k++)
+    psi[k] = xa[3 + k];
+  TurnedQ(mo, T, wT);
+  err[1] = 0;
+  for (int k = 0; k < 3; k++) /* omega(T) = p + exp(skew(p T)) q */
+    err[1] += PetscSqr(va[3 + k] - mo->p[k] - wT[k]);
+  err[1] = PetscSqrtReal(err[1]);
+  PetscCall(VecRestoreArrayRead(v, &va));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  FlxRotExp(psi, Rn);
+  for (int k = 0; k < 3; k++) {
+    pT[k] = mo->p[k] * T;
+    qT[k] = mo->q[k] * T;
+  }
+  FlxRotExp(pT, Rp);
+  FlxRotExp(qT, Rq);
+  FlxRotCompose(Rp, Rq, Re);
+  for (int i = 0; i < 3; i++) /* E = Rn^T Re */
+    for (int k = 0; k < 3; k++) {
+      E[3 * i + k] = 0;
+      for (int l = 0; l < 3; l++)
+        E[3 * i + k] += Rn[3 * l + i] * Re[3 * l + k];
+    }
+  FlxRotLog(E, e);
+  err[0] = PetscSqrtReal(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  PetscFunctionReturn(0);
+}
+
+/* Orientation and angular velocity errors at T of a run with step h; with again (not NULL), the stepper is then
+   reset (FlxStepperReset), viewed, set up and run once more: again gets that run's errors. */
+static PetscErrorCode Run(Motion *mo, const Method *me, PetscReal h, PetscReal T, PetscReal err[2], PetscReal *again)
+{
+  FlxSystem  sys;
+  FlxStepper ts;
+  Vec        mass, free, x0, v0;
+  PetscReal  w0[3];
 
   PetscFunctionBegin;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6, &mass));
@@ -78,34 +117,17 @@ static PetscErrorCode Run(Motion *mo, const Method *me, PetscReal h, PetscReal T
   PetscCall(FlxStepperSetUp(ts));
   PetscCall(FlxStepperSetInitialConditions(ts, 0, x0, v0));
   PetscCall(FlxStepperSolve(ts));
-  PetscCall(FlxStepperGetState(ts, &x, &v, &a));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(v, &va));
-  for (int k = 0; k < 3; k++)
-    psi[k] = xa[3 + k];
-  TurnedQ(mo, T, wT);
-  err[1] = 0;
-  for (int k = 0; k < 3; k++) /* omega(T) = p + exp(skew(p T)) q */
-    err[1] += PetscSqr(va[3 + k] - mo->p[k] - wT[k]);
-  err[1] = PetscSqrtReal(err[1]);
-  PetscCall(VecRestoreArrayRead(v, &va));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  FlxRotExp(psi, Rn);
-  for (int k = 0; k < 3; k++) {
-    pT[k] = mo->p[k] * T;
-    qT[k] = mo->q[k] * T;
+  PetscCall(StateErrors(mo, ts, T, err));
+  if (again) { /* the life cycle: Reset, View without side effects, SetUp, the same run */
+    PetscReal e2[2];
+    PetscCall(FlxStepperReset(ts));
+    PetscCall(FlxStepperView(ts, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(FlxStepperSetUp(ts));
+    PetscCall(FlxStepperSetInitialConditions(ts, 0, x0, v0));
+    PetscCall(FlxStepperSolve(ts));
+    PetscCall(StateErrors(mo, ts, T, e2));
+    *again = e2[0];
   }
-  FlxRotExp(pT, Rp);
-  FlxRotExp(qT, Rq);
-  FlxRotCompose(Rp, Rq, Re);
-  for (int i = 0; i < 3; i++) /* E = Rn^T Re */
-    for (int k = 0; k < 3; k++) {
-      E[3 * i + k] = 0;
-      for (int l = 0; l < 3; l++)
-        E[3 * i + k] += Rn[3 * l + i] * Re[3 * l + k];
-    }
-  FlxRotLog(E, e);
-  err[0] = PetscSqrtReal(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
   PetscCall(FlxStepperDestroy(&ts));
   PetscCall(FlxSystemDestroy(&sys));
   PetscCall(VecDestroy(&mass));
@@ -134,7 +156,7 @@ int main(int argc, char **argv)
     PetscReal e[3][2], o[2][2];
     PetscBool ok = PETSC_TRUE;
     for (int k = 0; k < 3; k++)
-      PetscCall(Run(&mo, &methods[c], h / (1 << k), T, e[k]));
+      PetscCall(Run(&mo, &methods[c], h / (1 << k), T, e[k], NULL));
     for (int q = 0; q < 2; q++) {
       o[q][0] = PetscLog2Real(e[0][q] / e[1][q]);
       o[q][1] = PetscLog2Real(e[1][q] / e[2][q]);
@@ -143,6 +165,14 @@ int main(int argc, char **argv)
     if (!ok) fails++;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %-8s %-20s %-4s orientation error at T = %g s: %.3e (h = %g), %.3e (h/2), %.3e (h/4): orders %.3f, %.3f; angular velocity error %.3e, %.3e, %.3e: orders %.3f, %.3f (want 2)\n", ok ? "PASS" : "FAIL", methods[c].type, methods[c].opt ? methods[c].opt : "(beta 1/4, gamma 1/2)", methods[c].val ? methods[c].val : "", (double)T,
                           (double)e[0][0], (double)h, (double)e[1][0], (double)e[2][0], (double)o[0][0], (double)o[0][1], (double)e[0][1], (double)e[1][1], (double)e[2][1], (double)o[1][0], (double)o[1][1]));
+  }
+  { /* the family's life cycle (FlxStepperReset): the same run after Reset, View and SetUp, bit for bit */
+    PetscReal e[2], again;
+    PetscBool ok;
+    PetscCall(Run(&mo, &methods[3], h, T, e, &again));
+    ok = (PetscBool)(again == e[0]);
+    if (!ok) fails++;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: life cycle: genalpha run (orientation error %.6e), FlxStepperReset, View, SetUp, the same run: %.6e (bit-identical)\n", ok ? "PASS" : "FAIL", (double)e[0], (double)again));
   }
   PetscCall(PetscFinalize());
   return fails ? 1 : 0;

@@ -27,19 +27,40 @@ static PetscErrorCode EnergyMonitor(FlxStepper ts, void *ctx)
     m->tmax   = t;
   }
   m->last = E - m->E0;
+  if (m->ode->monitor) PetscCall(m->ode->monitor(t, xa, va, m->ode->ctx));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(VecRestoreArrayRead(v, &va));
   PetscFunctionReturn(0);
 }
 
-/* Set an option unless the user gave it. */
-static PetscErrorCode DefaultOption(const char name[], const char value[])
+PetscErrorCode FlxExampleDefaultOption(const char name[], const char value[])
 {
   PetscBool set;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxExampleDefaultGCD(const char preset_params[])
+{
+  char      type[64] = FLXSTEPPERGCD;
+  PetscBool set1, set2, set3, gcd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_type", type, sizeof(type), NULL));
+  PetscCall(PetscStrcmp(type, FLXSTEPPERGCD, &gcd));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_preset", &set1));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_degree", &set2));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_params", &set3));
+  if (gcd && preset_params && !set1 && !set2) { /* the example's set, unless the user chose one */
+    char deg[2] = {preset_params[0], 0};
+    PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_degree", deg));
+    if (!set3) PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_params", preset_params + 2));
+  }
+  /* the paper started its examples with the higher derivatives at 0 (its Table 7 is reproduced only so) */
+  if (gcd) PetscCall(FlxExampleDefaultOption("-ts_gcd_startup", "zero"));
   PetscFunctionReturn(0);
 }
 
@@ -77,23 +98,8 @@ static PetscErrorCode RunODE(const FlxExampleODE *ode, ODEObjects *o, Monitor *m
   PetscCall(FlxSystemSetVelocityDependent(o->sys, ode->vdep));
   PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &o->ts));
   PetscCall(FlxStepperSetMaxTime(o->ts, 10.0));
-  PetscCall(DefaultOption("-ts_monitor_interval", "-1")); /* quiet unless asked */
-  {
-    char      type[64] = FLXSTEPPERGCD;
-    PetscBool set1, set2, set3, gcd;
-    PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_type", type, sizeof(type), NULL));
-    PetscCall(PetscStrcmp(type, FLXSTEPPERGCD, &gcd));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_preset", &set1));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_degree", &set2));
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_gcd_params", &set3));
-    if (gcd && ode->preset_params && !set1 && !set2) { /* the example's set, unless the user chose one */
-      char deg[2] = {ode->preset_params[0], 0};
-      PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_degree", deg));
-      if (!set3) PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_params", ode->preset_params + 2));
-    }
-    /* the paper started its examples with the higher derivatives at 0 (its Table 7 is reproduced only so) */
-    if (gcd) PetscCall(DefaultOption("-ts_gcd_startup", "zero"));
-  }
+  PetscCall(FlxExampleDefaultOption("-ts_monitor_interval", "-1")); /* quiet unless asked */
+  PetscCall(FlxExampleDefaultGCD(ode->preset_params));
   PetscCall(FlxStepperSetFromOptions(o->ts));
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (!help) { /* with -help the options are printed: nothing to run */
@@ -136,7 +142,11 @@ int FlxExampleMain(int argc, char **argv, const char *help, const char *name, Pe
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   ierr = run();
-  if (ierr) fprintf(stderr, "%s: error: %s\n", name, FlxErrorGetMessage());
+  if (ierr) { /* one line, from the first rank (the errors are collective) */
+    PetscMPIInt rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (!rank) fprintf(stderr, "%s: error: %s\n", name, FlxErrorGetMessage());
+  }
   PetscPopErrorHandler();
   PetscCall(PetscFinalize());
   return ierr ? 1 : 0;

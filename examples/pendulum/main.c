@@ -38,7 +38,7 @@ static PetscErrorCode Run(void)
 {
   Pendulum      p    = {9.81, 1.0};
   PetscReal     zero = 0;
-  FlxExampleODE ode  = {1, &zero, &zero, InternalForce, PETSC_FALSE, Energy, &p, NULL, PETSC_FALSE};
+  FlxExampleODE ode  = {1, &zero, &zero, InternalForce, PETSC_FALSE, Energy, &p, NULL, PETSC_FALSE, NULL};
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Pendulum", "");

@@ -8,14 +8,29 @@
    so M(theta) q'' = b(q, q') with M = [[I1 s^2 + I3 c^2, 0, I3 c], [0, I1, 0], [I3 c, 0, I3]] and
    b = -(dM/dtheta q') theta' + e_theta (q'.dM/dtheta q' / 2 + m g l sin theta). As a system with unit
    mass: f_int(q, q') = -M^-1 b. Energy E = q'.M q' / 2 + m g l cos theta.
-   Prints max_energy_error = max_n |E(x_n, v_n) - E(t_0)| as its last line. */
+   Prints max_energy_error = max_n |E(x_n, v_n) - E(t_0)| as its last line. With -top_angles FILE the Euler
+   angles are written every -top_angles_interval steps as lines "t phi theta psi" (the reference of the
+   finite-element top, tests/check_top_fe.py). */
 #include "../common/ode.h"
 
 static const char help[] = "The paper's spinning top integrated by a flexure stepper (conditionally explicit).\n";
 
 typedef struct {
   PetscReal I1, I3, mgl;
+  FILE     *angles; /* -top_angles: history of the Euler angles (NULL: none) */
+  PetscInt  interval, count;
 } Top;
+
+/* Write t, phi, theta, psi every p->interval steps. */
+static PetscErrorCode WriteAngles(PetscReal t, const PetscScalar q[], const PetscScalar w[], void *ctx)
+{
+  Top *p = (Top *)ctx;
+
+  PetscFunctionBegin;
+  (void)w;
+  if (p->angles && p->count++ % p->interval == 0) PetscCall(PetscFPrintf(PETSC_COMM_SELF, p->angles, "%.17g %.17g %.17g %.17g\n", (double)t, (double)q[0], (double)q[1], (double)q[2]));
+  PetscFunctionReturn(0);
+}
 
 static void MassMatrix(const Top *p, PetscReal th, PetscReal M[9], PetscReal dM[9])
 {
@@ -70,15 +85,24 @@ static PetscReal Energy(const PetscScalar q[], const PetscScalar w[], void *ctx)
 
 static PetscErrorCode Run(void)
 {
-  Top             p     = {5e-5, 2e-4, 2e-2 * 9.81 * 0.05};
+  Top             p     = {5e-5, 2e-4, 2e-2 * 9.81 * 0.05, NULL, 1, 0};
   const PetscReal x0[3] = {0, PETSC_PI / 6, 0}, v0[3] = {0, 0, 4 * PETSC_PI};
-  FlxExampleODE   ode = {3, x0, v0, InternalForce, PETSC_TRUE, Energy, &p, "5:1.62,1.03522,1.0291293,1.016", PETSC_FALSE};
+  FlxExampleODE   ode                      = {3, x0, v0, InternalForce, PETSC_TRUE, Energy, &p, "5:1.62,1.03522,1.0291293,1.016", PETSC_FALSE, WriteAngles};
+  char            file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool       set;
+  PetscErrorCode  ierr;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "Spinning top", "");
   PetscCall(PetscOptionsBool("-top_view", "Print the stepper", "", ode.view, &ode.view, NULL));
+  PetscCall(PetscOptionsString("-top_angles", "Write the Euler angles (t phi theta psi per line) to this file", "", file, file, sizeof(file), &set));
+  PetscCall(PetscOptionsInt("-top_angles_interval", "Write the angles every this many steps", "", p.interval, &p.interval, NULL));
   PetscOptionsEnd();
-  PetscCall(FlxExampleRunODE(&ode));
+  PetscCheck(p.interval > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-top_angles_interval must be positive");
+  if (set) PetscCall(PetscFOpen(PETSC_COMM_SELF, file, "w", &p.angles));
+  ierr = FlxExampleRunODE(&ode);
+  if (p.angles) PetscCall(PetscFClose(PETSC_COMM_SELF, p.angles));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

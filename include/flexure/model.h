@@ -134,6 +134,11 @@ PETSC_EXTERN PetscErrorCode FlxStaticPathDestroy(FlxStaticPath *path);
 PETSC_EXTERN PetscErrorCode FlxModelIsNonlinear(FlxModel model, PetscBool *nonlinear);
 /* The loads at full value (time functions taken as 1), as the static solve uses them. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelComputeStaticLoad(FlxModel model, Vec f);
+/* The prescribed displacements of a static solve: the moving DOFs' entries of u (this rank's) set to lambda times
+   the -value of their displacement-type boundary condition (time functions ignored, as for the loads); velocity and
+   acceleration histories and the base excitation have no static value: their DOFs stay at rest and a note says so
+   (once). any: whether some DOF gets a displacement (on any rank). Collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSetStaticMotion(FlxModel model, PetscReal lambda, Vec u, PetscBool *any);
 /* Name of boundary condition k (NULL past the last), and the point of its moment totals (-bc_NAME_moment_point). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelGetBCName(FlxModel model, PetscInt k, const char **name);
 PETSC_EXTERN PetscErrorCode FlxModelGetReactionPoint(FlxModel model, PetscInt k, PetscReal p[3]);

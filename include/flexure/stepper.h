@@ -112,3 +112,17 @@ PETSC_EXTERN PetscErrorCode FlxStabilityCommand(MPI_Comm comm);
 /* Spectral radius of the stepper's amplification matrix at Omega = omega h with damping ratio zeta (after
    FlxStepperSetFromOptions). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxStepperSpectralRadius(FlxStepper ts, PetscReal Omega, PetscReal zeta, PetscReal *rho);
+
+/* ==== Constrained systems (issue 16; the system's constraints, system.h) ==== */
+/* Multipliers lambda at t_n (the state's; the vector belongs to the stepper; NULL without constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetMultipliers(FlxStepper ts, Vec *lambda);
+/* Multipliers psi of the velocity constraints at t_n (the stepper's vector; NULL without). Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetVelocityMultipliers(FlxStepper ts, Vec *psi);
+/* Guesses of the initial multipliers lambda_0 (and psi_0; either may be NULL) for the consistent start of a system
+   whose constraint force is nonlinear in them (FlxSystemSetConstraintForce: Newton from these; several roots are
+   possible); copied. Call before FlxStepperSetUp. Collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperSetInitialMultipliers(FlxStepper ts, Vec lambda0, Vec psi0);
+/* Largest constraint violations over the run so far: |g(t, x)|_inf over the positions the stepper computed and
+   |G v + g_t|_inf over its velocities (0 without constraints); either may be NULL. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxStepperGetConstraintViolation(FlxStepper ts, PetscReal *gpos, PetscReal *gvel);
+/* ==== end of constrained systems ==== */

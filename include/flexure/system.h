@@ -163,3 +163,143 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetStrainEnergy(FlxSystem sys, FlxSystemEne
 PETSC_EXTERN PetscErrorCode FlxSystemHasStrainEnergy(FlxSystem sys, PetscBool *has);
 /* Strain energy summed over the ranks (0 and has = PETSC_FALSE without a callback; has may be NULL). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, PetscBool *has);
+
+/* ==== Constraints (issue 16): holonomic constraints g(t, x) = 0 with Lagrange multipliers, and a mass matrix
+   M(t, x) for the problems that have one. The equation becomes M a + f_int(t, x, v) + G^T lambda = f_ext(t),
+   g(t, x) = 0, G = dg/dx. G is a distributed sparse matrix, m x n, its rows owned on the rank where the constraint
+   lives; the multipliers have G's row layout. The stepper sees only these calls, never what makes the
+   constraints (joints, rigid links, a pendulum's rod). docs/methods.md "Constrained systems". ==== */
+/* g(t, x), into g (the multipliers' layout). */
+typedef PetscErrorCode (*FlxSystemConstraintFn)(FlxSystem, PetscReal t, Vec x, Vec g, void *ctx);
+/* G = dg/dx at (t, x), into the matrix given to FlxSystemSetConstraints (the same nonzero pattern every call). */
+typedef PetscErrorCode (*FlxSystemConstraintJacobianFn)(FlxSystem, PetscReal t, Vec x, Mat G, void *ctx);
+/* w = g_t(t, x): the velocity constraint is G v + g_t = 0 (rheonomic constraints only). */
+typedef PetscErrorCode (*FlxSystemConstraintRateFn)(FlxSystem, PetscReal t, Vec x, Vec w, void *ctx);
+/* w = G_x(v, v) + 2 G_t v + g_tt at (t, x, v): the acceleration constraint is G a + w = 0 (seed 001 eq. 4c). */
+typedef PetscErrorCode (*FlxSystemConstraintCurvatureFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec w, void *ctx);
+/* J += scale d(G(t, x)^T lambda)/dx (the constraint forces' tangent, for Newton), assembled with ADD_VALUES
+   into a matrix of the Jacobian's pattern (FlxSystemCreateJacobianMatrix); the caller assembles J after. */
+typedef PetscErrorCode (*FlxSystemConstraintHessianFn)(FlxSystem, PetscReal t, Vec x, Vec lambda, PetscReal scale, Mat J, void *ctx);
+/* A name for local constraint i in messages (e.g. "joint 3 (rod length)"). */
+typedef PetscErrorCode (*FlxSystemConstraintNameFn)(FlxSystem, PetscInt i, char name[], size_t len, void *ctx);
+/* M(t, x) assembled into M (a non-constant mass matrix, seed 002 section 3). */
+typedef PetscErrorCode (*FlxSystemMassMatrixFn)(FlxSystem, PetscReal t, Vec x, Mat M, void *ctx);
+
+/* Holonomic constraints: G (m x n, columns laid out as the DOF vector; a reference is taken) receives dg/dx from
+   jac; g evaluates the constraints. linear = PETSC_TRUE declares g affine in x (then G_x(v, v) = 0). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraints(FlxSystem sys, Mat G, FlxSystemConstraintFn g, FlxSystemConstraintJacobianFn jac, PetscBool linear, void *ctx);
+/* The constraints' time and second derivatives: rate (NULL: scleronomic, g_t = 0), curvature (NULL allowed only
+   for linear scleronomic constraints) and hessian (NULL: the tangent of G^T lambda is left out, a modified Newton).
+   Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintDerivatives(FlxSystem sys, FlxSystemConstraintRateFn rate, FlxSystemConstraintCurvatureFn curvature, FlxSystemConstraintHessianFn hessian, void *ctx);
+/* Names of the constraints in messages. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintNameFunction(FlxSystem sys, FlxSystemConstraintNameFn fn, void *ctx);
+/* Whether the system has constraints (on any rank). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConstraints(FlxSystem sys, PetscBool *has);
+/* The constraint Jacobian matrix given to FlxSystemSetConstraints (borrowed; NULL without constraints). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetConstraintMatrix(FlxSystem sys, Mat *G);
+/* A vector in the multipliers' layout (G's rows), zeroed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreateMultiplierVector(FlxSystem sys, Vec *lambda);
+/* g = g(t, x). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraint(FlxSystem sys, PetscReal t, Vec x, Vec g);
+/* G = dg/dx at (t, x), into G (the matrix of FlxSystemGetConstraintMatrix or a duplicate), assembled. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintJacobian(FlxSystem sys, PetscReal t, Vec x, Mat G);
+/* w = g_t(t, x) (zero when scleronomic). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintRate(FlxSystem sys, PetscReal t, Vec x, Vec w);
+/* w = G_x(v, v) + 2 G_t v + g_tt (zero for linear scleronomic constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintCurvature(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w);
+/* J += scale d(G^T lambda)/dx, unassembled (ADD_VALUES); has = PETSC_FALSE (and J untouched) without a hessian
+   callback. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemAddConstraintHessian(FlxSystem sys, PetscReal t, Vec x, Vec lambda, PetscReal scale, Mat J, PetscBool *has);
+/* A name for local constraint i ("constraint 12" by default, global numbering). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetConstraintName(FlxSystem sys, PetscInt i, char name[], size_t len);
+/* Position-dependent mass matrix: M (n x n, the DOF layout; a reference is taken) receives M(t, x) from fn. The
+   lumped mass of FlxSystemSetMass still gives the layout and the free mask. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetMassMatrixFunction(FlxSystem sys, Mat M, FlxSystemMassMatrixFn fn, void *ctx);
+/* Whether a mass matrix function is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasMassMatrixFunction(FlxSystem sys, PetscBool *has);
+/* M(t, x) assembled into the system's matrix, returned borrowed (NULL without a mass matrix function). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeMassMatrix(FlxSystem sys, PetscReal t, Vec x, Mat *M);
+
+/* Velocity (nonholonomic) constraints k(t, x, v) = 0 with multipliers psi (seed 002 section 5, eq. 11): the
+   equation becomes M a + f_int + G^T lambda + Kv^T psi = f_ext, Kv = dk/dv, or with a general constraint force
+   M a + f_int + fc(t, x, v, lambda, psi) = f_ext (seed 002 eq. 11: forces nonlinear in the multipliers). Kv is
+   m_k x n, its rows owned where the constraint lives (psi has its row layout). The acceleration-level form is
+   Kv a + Kx v + k_t = 0, Kx = dk/dx. Only generalized-alpha-SOI2 (-ts_dae_soi2) integrates them; the other
+   methods refuse them. */
+/* k(t, x, v), into k (psi's layout). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec k, void *ctx);
+/* Kv = dk/dv and Kx = dk/dx at (t, x, v) into the matrices given to FlxSystemSetVelocityConstraints (Kx NULL when
+   none was given; the same nonzero patterns every call). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintJacobianFn)(FlxSystem, PetscReal t, Vec x, Vec v, Mat Kv, Mat Kx, void *ctx);
+/* w = k_t(t, x, v), the explicit time derivative (rheonomic velocity constraints). */
+typedef PetscErrorCode (*FlxSystemVelocityConstraintRateFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec w, void *ctx);
+/* fc(t, x, v, lambda, psi): the constraint forces (psi NULL without velocity constraints). */
+typedef PetscErrorCode (*FlxSystemConstraintForceFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Vec fc, void *ctx);
+/* The derivatives of fc at (t, x, v, lambda, psi): Lt = (dfc/dlambda)^T (m x n, G's pattern) and Pt = (dfc/dpsi)^T
+   (m_k x n, Kv's pattern; NULL without velocity constraints), and, when J is not NULL, J += dfc/dx + shiftV dfc/dv
+   (ADD_VALUES into a matrix of the Jacobian's pattern, FlxSystemCreateJacobianMatrix; the caller assembles J). */
+typedef PetscErrorCode (*FlxSystemConstraintForceJacobianFn)(FlxSystem, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat Lt, Mat Pt, PetscReal shiftV, Mat J, void *ctx);
+
+/* Velocity constraints: k, its Jacobians (Kv required, Kx optional: NULL when k does not depend on x; references
+   are taken) and the optional rate k_t (NULL: zero). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetVelocityConstraints(FlxSystem sys, Mat Kv, Mat Kx, FlxSystemVelocityConstraintFn k, FlxSystemVelocityConstraintJacobianFn jac, FlxSystemVelocityConstraintRateFn rate, void *ctx);
+/* Whether the system has velocity constraints (on any rank). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasVelocityConstraints(FlxSystem sys, PetscBool *has);
+/* The matrices given to FlxSystemSetVelocityConstraints (borrowed; NULL without). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetVelocityConstraintMatrices(FlxSystem sys, Mat *Kv, Mat *Kx);
+/* A vector in psi's layout (Kv's rows), zeroed. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemCreateVelocityMultiplierVector(FlxSystem sys, Vec *psi);
+/* k = k(t, x, v). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraint(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec k);
+/* Kv, Kx at (t, x, v) into matrices of their patterns (Kx may be NULL: not computed; zero when the system has
+   none), assembled. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraintJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, Mat Kv, Mat Kx);
+/* w = Kx v + k_t, the acceleration-level remainder (Kv a + w = 0). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeVelocityConstraintRemainder(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec w);
+/* A general constraint force and its derivatives (replacing G^T lambda + Kv^T psi). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConstraintForce(FlxSystem sys, FlxSystemConstraintForceFn fc, FlxSystemConstraintForceJacobianFn jac, void *ctx);
+/* Whether a general constraint force is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConstraintForce(FlxSystem sys, PetscBool *has);
+/* fc(t, x, v, lambda, psi) from the general force, or G^T lambda + Kv^T psi with G, Kv evaluated by the caller (given:
+   they are used only without a general force; Kv and psi NULL without velocity constraints). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat G, Mat Kv, Vec fc);
+/* The derivatives of the constraint force: Lt, Pt (copies of G, Kv without a general force) and J += dfc/dx + shiftV
+   dfc/dv (J NULL: skipped; without a general force the hessian callback's d(G^T lambda)/dx, if any). Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeConstraintForceJacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec lambda, Vec psi, Mat G, Mat Kv, Mat Lt, Mat Pt, PetscReal shiftV, Mat J);
+/* ==== end of constraints (issue 16) ==== */
+/* ==== Nodal rotary inertia tensors (issue 14; docs/nonlinear.md "Rotary inertia") ===========================
+   A system with finite rotations may give some nodes a full rotary inertia J0 (3 x 3, symmetric, positive definite
+   together with the rest of the node's rotary inertia), stated in the node's material frame, i.e. its initial
+   frame (every node's initial frame is the identity): it turns with the node, J = R J0 R^T, R = exp(skew(psi)) from
+   the rotation vector in x. The rotational equations of such a node are Euler's in spatial form,
+
+       J (omega' + a_M omega) + omega x J omega = m,
+
+   instead of the lumped m_i a_i = f_i: configuration-dependent 3 x 3 blocks and a gyroscopic force. The lumped
+   mass vector keeps, on those three DOFs, the smallest principal value of J0 (a lower bound of the inertia, so
+   the stability estimates that use it stay on the safe side); steppers that honour the tensors (all of flexure's)
+   replace its use there by the functions below. A node's three rotational DOFs must all be free. */
+/* Set the n local nodes with tensors: dof[k] the local index of node k's first rotational DOF (its x rotation), J0
+   nine numbers per node (row-major, symmetrized). Copied. Collective (whether any rank has one is reduced). */
+PETSC_EXTERN PetscErrorCode FlxSystemSetInertiaTensors(FlxSystem sys, PetscInt n, const PetscInt dof[], const PetscReal J0[]);
+/* The local tensor nodes (n, dof; either may be NULL) and whether any rank has one (has may be NULL). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemGetInertiaTensors(FlxSystem sys, PetscInt *n, const PetscInt *dof[], PetscBool *has);
+/* The spatial tensors J = R J0 R^T at the configuration x, nine numbers per local tensor node into Js. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaTensors(FlxSystem sys, Vec x, PetscReal Js[]);
+/* On the tensor nodes' rotational DOFs only, f = J (a + a_M v) + v x J v (the inertial force with mass-proportional
+   damping); other entries of f untouched. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, Vec f);
+/* On the tensor nodes' rotational DOFs only, solve J (a + a_M v) + v x J v = r with v = w + c a (c >= 0: the
+   conditionally explicit steps' velocity, or c = 0 and w = v) for a, by Newton on each node's three equations to
+   round-off; other entries of a untouched. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, Vec r, Vec a);
+/* Local sum over the tensor nodes of u_rot^T (J - diag(m)) w_rot, m the lumped mass vector there: what turns the
+   lumped quadratic form u^T M w into the true one (kinetic energy 1/2 v^T M v + 1/2 this with u = w = v). Not
+   collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaCorrection(FlxSystem sys, Vec x, Vec u, Vec w, PetscReal *local);
+/* Tangent blocks of the inertial force g = J b + v x J v (b = a + a_M v) at each local tensor node, 27 numbers per
+   node (row-major 3 x 3 each): J; dg/dtheta at fixed v and b (theta the spatial rotation increment of the node:
+   J -> J + skew(dtheta) J - J skew(dtheta)); dg/dv of the gyroscopic part, skew(v) J - skew(J v). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaTangent(FlxSystem sys, Vec x, Vec v, Vec b, PetscReal blocks[]);
+/* ==== end of nodal rotary inertia tensors ===================================================================== */

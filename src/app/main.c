@@ -104,11 +104,11 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxModelToNatural(app->model, app->x, xnat));
   PetscCall(FlxWriterWriteNodeField(w, "/static/displacement", xnat));
   PetscCall(VecDestroy(&xnat));
-  if (nonlinear) { /* the path; the co-rotational elements' section forces are not written yet */
+  if (nonlinear) { /* the path */
     PetscCall(FlxWriterWritePath(w, path.n, path.lambda, path.x));
     PetscCall(FlxStaticPathDestroy(&path));
-  } else
-    PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value */
+  }
+  PetscCall(FlxModelWriteCellFields(app->model, w, FLX_LOADS_FULL, app->x)); /* element results with the loads at full value (co-rotational beams: in their co-rotated axes) */
   PetscCall(FlxOutputPrintProbes(app->out, app->x));
   PetscCall(FlxOutputWriteStaticReactions(app->out, app->x));
   PetscCall(FlxOutputGetPath(app->out, &h5, NULL));

@@ -99,8 +99,10 @@ void FlxCorotBeamReason(int code, char err[], size_t len)
 {
   if (code == 1)
     snprintf(err, len, "its length went to zero (the nodes met)");
-  else
+  else if (code == 2)
     snprintf(err, len, "its co-rotational frame degenerated (a nodal y axis turned into the chord)");
+  else
+    snprintf(err, len, "it turned over (an end rotated by more than 162 degrees against its chord)");
 }
 
 /* Nodal states (position, rotation matrix) of the element from X0, the element DOFs u and the nodal rotations R. */
@@ -134,6 +136,44 @@ PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u
     PetscFunctionReturn(PETSC_ERR_USER_INPUT);
   }
   if (energy) *energy = e;
+  PetscFunctionReturn(0);
+}
+
+/* Section forces of the co-rotational beam (FLX_BEAM_NFORCES: N Vy Vz T My Mz at the first node, then the second,
+   in the co-rotated element axes r1, r2, r3, with the linear element's signs: tension positive, the same moment sign
+   at both ends): the element's end forces, i.e. its internal force (C7) at each node (12, global, in equilibrium with
+   the nodes' loads), turned into the co-rotated axes (N = r1 . f_x2 = the local axial force of f_l, Vy = -s3 / l_n and
+   Vz = (s1 q_x / q_y + s2) / l_n the shears from the element's equilibrium over its current chord, the moments
+   R_r mt_a - s1 / (2 q_y) (q_a x r3) turned back: f_l's m_a when the local rotations are small), less fd (12,
+   global; NULL: none), the consistent distributed-load vector turned into the same axes, as the linear element does.
+   u: element DOFs (translations used), R: nodal rotation matrices. Degenerate geometry: PETSC_ERR_USER_INPUT with a
+   reason in err. */
+PetscErrorCode FlxCorotBeamSectionForces(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, const PetscReal fd[], PetscReal r[], char err[], size_t len)
+{
+  FlxCorotBeamData cd;
+  PetscReal        s[24], ln, il, r1[3], r2[3], r3[3], qn[2][3], q[3], qx, qy, iqy, th[2][3], f[12], e;
+  int              code;
+
+  PetscFunctionBegin;
+  {
+    PetscErrorCode ierr = FlxCorotBeamSetUp(X0, p, &cd, err, len);
+    if (ierr) PetscFunctionReturn(ierr);
+  }
+  NodeStates(X0, u, R, s);
+  code = RealCorotLocal(&cd, s, s + 12, &ln, &il, r1, r2, r3, qn, q, &qx, &qy, &iqy, th);
+  if (!code) code = RealCorotForce(&cd, s, s + 12, f, &e);
+  if (code) {
+    FlxCorotBeamReason(code, err, len);
+    PetscFunctionReturn(PETSC_ERR_USER_INPUT);
+  }
+  for (int b = 0; b < 4; b++) /* forces, moments at node 1, then node 2, in the co-rotated axes */
+    for (int i = 0; i < 3; i++) {
+      const PetscReal *ri = i == 0 ? r1 : i == 1 ? r2
+                                                 : r3;
+      PetscReal        v  = ri[0] * f[3 * b] + ri[1] * f[3 * b + 1] + ri[2] * f[3 * b + 2];
+      if (fd) v -= ri[0] * fd[3 * b] + ri[1] * fd[3 * b + 1] + ri[2] * fd[3 * b + 2];
+      r[3 * b + i] = b < 2 ? -v : v;
+    }
   PetscFunctionReturn(0);
 }
 

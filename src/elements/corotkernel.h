@@ -97,8 +97,9 @@ static inline void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[
 /* Internal force f (12: force and moment at node 1, then node 2, global axes, conjugate to the spatial spins) and
    strain energy of the co-rotational beam with constant data cd (FlxCorotBeamData) at the nodal states n1, n2 (12
    each: current position, then the rotation matrix row-major). Returns 1 when the chord is shorter than 1e-8 of the
-   initial length, 2 when the co-rotational frame degenerates (the mean nodal y axis turns into the chord). See
-   corotbeam.c for the equations. */
+   initial length, 2 when the co-rotational frame degenerates (the mean nodal y axis turns into the chord), 3 when an
+   end turned over (its local rotation against the co-rotated frame beyond 0.9 pi, where the logarithm nears its wrap
+   and the element's small local rotations are long gone). See corotbeam.c for the equations. */
 static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[12], const FLX_S n2[12], FLX_S f[12], FLX_S *energy)
 {
   const FLX_S *R[2] = {n1 + 3, n2 + 3};
@@ -141,6 +142,7 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
     }
     FLX_FN(Log)
     (Rb, th[a]);
+    if (!(FLX_RE(FLX_FN(Dot)(th[a], th[a])) < 0.81 * PETSC_PI * PETSC_PI)) return 3; /* turned over: |theta| beyond 0.9 pi */
   }
   p[0] = ln - cd->l0;
   for (int c = 0; c < 3; c++) {
@@ -175,6 +177,63 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
     (qn[a], r3, qr);
     for (int c = 0; c < 3; c++)
       f[6 * a + 3 + c] = r1[c] * mt[a][0] + r2[c] * mt[a][1] + r3[c] * mt[a][2] - s[0] * 0.5 * iqy * qr[c];
+  }
+  return 0;
+}
+
+/* For the section forces (corotbeam.c), not for the force above, whose code stays as it is so that its results, and
+   those of its complex-step tangent (compiled with FMA contraction), do not move by round-off: the same steps.
+   The co-rotated frame and the local deformations of the element with constant data cd at the nodal states n1, n2
+   (12 each: current position, then the rotation matrix row-major), eqs. (C2), (C3): the chord length ln and its
+   inverse il, the frame's axes r1, r2, r3, the nodal triads' y axes qn, their mean q with its components qx, qy along
+   r1, r2 and 1/qy, and the local rotations th.
+   Returns 1 when the chord is shorter than 1e-8 of the initial length, 2 when the co-rotational frame degenerates
+   (the mean nodal y axis turns into the chord), 3 when an end turned over (its local rotation against the
+   co-rotated frame beyond 0.9 pi, where the logarithm nears its wrap and the element's small local rotations are
+   long gone). */
+static inline int FLX_FN(CorotLocal)(const FlxCorotBeamData *cd, const FLX_S n1[12], const FLX_S n2[12], FLX_S *ln, FLX_S *il, FLX_S r1[3], FLX_S r2[3], FLX_S r3[3], FLX_S qn[2][3], FLX_S q[3], FLX_S *qx, FLX_S *qy, FLX_S *iqy, FLX_S th[2][3])
+{
+  const FLX_S *R[2] = {n1 + 3, n2 + 3};
+  FLX_S        d[3], n3;
+
+  for (int c = 0; c < 3; c++)
+    d[c] = n2[c] - n1[c];
+  *ln = FLX_SQRT(FLX_FN(Dot)(d, d));
+  if (!(FLX_RE(*ln) > 1e-8 * cd->l0)) return 1;
+  *il = 1 / *ln;
+  for (int c = 0; c < 3; c++)
+    r1[c] = d[c] * *il;
+  for (int a = 0; a < 2; a++) /* q_a = R_a e2: the nodal triad's y axis (eq. (C2)) */
+    for (int i = 0; i < 3; i++)
+      qn[a][i] = R[a][3 * i] * cd->E[3] + R[a][3 * i + 1] * cd->E[4] + R[a][3 * i + 2] * cd->E[5];
+  for (int c = 0; c < 3; c++)
+    q[c] = 0.5 * (qn[0][c] + qn[1][c]);
+  FLX_FN(Cross)
+  (r1, q, r3);
+  n3 = FLX_SQRT(FLX_FN(Dot)(r3, r3));
+  if (!(FLX_RE(n3) > 1e-6)) return 2;
+  n3 = 1 / n3;
+  for (int c = 0; c < 3; c++)
+    r3[c] *= n3;
+  FLX_FN(Cross)
+  (r3, r1, r2);
+  *qx  = FLX_FN(Dot)(r1, q);
+  *qy  = FLX_FN(Dot)(r2, q);
+  *iqy = 1 / *qy;
+  for (int a = 0; a < 2; a++) { /* local rotation: Rbar_a = Rr^T R_a E^T (eq. (C3)), theta_a = log(Rbar_a) */
+    FLX_S Rb[9], Te[9];
+    for (int i = 0; i < 3; i++) /* columns of R_a E^T: the nodal triad */
+      for (int b = 0; b < 3; b++)
+        Te[3 * i + b] = R[a][3 * i] * cd->E[3 * b] + R[a][3 * i + 1] * cd->E[3 * b + 1] + R[a][3 * i + 2] * cd->E[3 * b + 2];
+    for (int i = 0; i < 3; i++) {
+      const FLX_S *ri = i == 0 ? r1 : i == 1 ? r2
+                                             : r3;
+      for (int b = 0; b < 3; b++)
+        Rb[3 * i + b] = ri[0] * Te[b] + ri[1] * Te[3 + b] + ri[2] * Te[6 + b];
+    }
+    FLX_FN(Log)
+    (Rb, th[a]);
+    if (!(FLX_RE(FLX_FN(Dot)(th[a], th[a])) < 0.81 * PETSC_PI * PETSC_PI)) return 3; /* turned over: |theta| beyond 0.9 pi */
   }
   return 0;
 }

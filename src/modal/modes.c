@@ -78,6 +78,11 @@ static PetscErrorCode BuildOperator(FlxModes md, Mat *A, Vec *d, PetscInt **idx)
   PetscCall(FlxModelGetStiffness(md->model, &K));
   if (md->Kt) K = md->Kt;
   PetscCall(FlxSystemGetMass(sys, &mass, NULL));
+  {
+    PetscBool tensors;
+    PetscCall(FlxSystemGetInertiaTensors(sys, NULL, NULL, &tensors));
+    PetscCheck(!tensors, md->comm, PETSC_ERR_USER_INPUT, "modes: the model has full rotary inertia tensors (-section_NAME_rotary_inertia tensor or -pointmass_NAME_inertia_tensor), and the modal analysis works with the lumped (diagonal) mass only: use the spherical rotary inertia (the default) for modes");
+  }
   PetscCall(VecGetLocalSize(mass, &nloc));
   PetscCall(VecGetOwnershipRange(mass, &rstart, NULL));
   { /* free DOFs: the complement of the prescribed ones; idx = their local index in the full vector */

@@ -241,11 +241,13 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
     }
     PetscCall(ierr);
     PetscCall(ops->lumped_mass(xyz, p, me));
+    if (m->sec[m->cell_section[c]].rotary_tensor) PetscCall(FlxModelRotaryTensorCell(m, c, xyz, p, nn, nodes, me)); /* rotary.c */
     PetscCall(FlxElementOmegaSquaredBound(6 * nn, Ke, me, &lambda));
     if (lambda > lmax) {
       lmax         = lambda;
       m->crit_cell = c;
     }
+    if (m->sec[m->cell_section[c]].rotary_tensor) PetscCall(FlxModelRotaryTensorDrop(nn, me)); /* the rotary inertia went to the nodal tensors */
     for (PetscInt a = 0; a < nn; a++)
       if (nodes[a] < nown) PetscCall(VecSetValuesBlockedLocal(m->mass, 1, &nodes[a], me + 6 * a, ADD_VALUES));
     PetscCall(AddDiagonal(m, nn, nodes, Ke));
@@ -275,6 +277,7 @@ PetscErrorCode FlxModelAssemble(FlxModel m)
       }
     PetscCall(VecRestoreArray(m->mass, &a));
   }
+  PetscCall(FlxModelRotaryTensorPointMasses(m)); /* rotary.c */
   if (m->nonlinear) PetscCall(SphericalRotaryInertia(m));
   PetscCall(VecDuplicate(m->mass, &m->work));
   PetscCall(CreateNaturalScatter(m));

@@ -428,6 +428,7 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   IS                 rows;
   KSPConvergedReason reason;
   PetscMPIInt        size;
+  PetscBool          any;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FLX_StaticSolve, 0, 0, 0, 0));
@@ -437,6 +438,7 @@ PetscErrorCode FlxModelSolveStatic(FlxModel m, Vec u)
   PetscCall(FlxModelAssembleStiffness(m));
   PetscCall(MatConvert(m->K, MATAIJ, MAT_INITIAL_MATRIX, &Kc));
   PetscCall(VecZeroEntries(u));
+  PetscCall(FlxModelSetStaticMotion(m, 1.0, u, &any)); /* prescribed displacements; MatZeroRowsColumns moves K_fp u_p to f */
   PetscCall(MatZeroRowsColumnsIS(Kc, rows, 1.0, u, f));
   PetscCall(KSPCreate(m->comm, &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, "static_"));

@@ -173,6 +173,7 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
       PetscCall(PetscOptionsRealArray("-point", "Spin: a point of the rotation axis x,y,z (m; default the origin)", "FlxModelSetFromOptions", c->point, &np, &setp));
       PetscCheck(!setp || np == 3, m->comm, PETSC_ERR_USER_INPUT, "-%spoint takes three coordinates x,y,z", pre);
     }
+    PetscCall(PetscOptionsBool("-steady", "Spin: start in the steadily spinning state (geometry nonlinear models): the configuration in which the structure, turning rigidly at -ic_NAME_value, is in equilibrium with its centrifugal forces (found by Newton), with the velocities of that rigid rotation", "FlxModelSetFromOptions", c->steady, &c->steady, NULL));
     PetscCall(PetscOptionsString("-file", "Mode shape: results file of 'flexure modes' on this model", "FlxModelSetFromOptions", c->file, c->file, sizeof(c->file), &setf));
     PetscCall(PetscOptionsInt("-mode", "Mode shape: mode number (1 = the lowest)", "FlxModelSetFromOptions", c->mode, &c->mode, NULL));
     PetscCall(PetscOptionsReal("-amplitude", "Mode shape: largest nodal translation of the initial displacement (m)", "FlxModelSetFromOptions", c->amplitude, &c->amplitude, NULL));
@@ -188,21 +189,25 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
       PetscCheck(!setf, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%sfile is for -%stype mode", c->name, pre, pre);
     }
     PetscCheck(!setp || c->type == FLX_IC_SPIN, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%spoint is for -%stype spin", c->name, pre, pre);
+    PetscCheck(!c->steady || c->type == FLX_IC_SPIN, m->comm, PETSC_ERR_USER_INPUT, "initial condition '%s': -%ssteady is for -%stype spin", c->name, pre, pre);
     PetscCheck(c->type != FLX_IC_SPIN || (c->value[3] == 0 && c->value[4] == 0 && c->value[5] == 0), m->comm, PETSC_ERR_USER_INPUT, "-%svalue: a spin takes three values, the angular velocity wx,wy,wz (rad/s)", pre);
   }
-  PetscCall(ReadNames(m->comm, "pointmass", "Names of the point masses; each configured with -pointmass_NAME_group, _mass, _inertia", names, &m->npm));
+  PetscCall(ReadNames(m->comm, "pointmass", "Names of the point masses; each configured with -pointmass_NAME_group, _mass, _inertia or _inertia_tensor", names, &m->npm));
   for (PetscInt k = 0; k < m->npm; k++) {
     FlxPointMass *p = &m->pm[k];
     char          pre[128];
-    PetscInt      n = 3;
+    PetscInt      n = 3, n6;
     PetscBool     set;
     PetscCall(PetscStrncpy(p->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "pointmass_%s_", p->name));
     PetscOptionsBegin(m->comm, pre, "Point mass", "FlxModel");
     PetscCall(PetscOptionsString("-group", "Physical group of the nodes that carry the mass (each node gets it)", "FlxModelSetFromOptions", p->group, p->group, FLX_NAME_LEN, &set));
     PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "mass", "Mass per node (kg)", PETSC_FALSE, &p->mass));
-    PetscCall(PetscOptionsRealArray("-inertia", "Rotary inertia per node about x, y, z (kg m^2)", "FlxModelSetFromOptions", p->inertia, &n, NULL));
+    PetscCall(PetscOptionsRealArray("-inertia", "Rotary inertia per node about x, y, z (kg m^2; nonlinear models lump the largest about every axis)", "FlxModelSetFromOptions", p->inertia, &n, NULL));
+    n6 = 6;
+    PetscCall(PetscOptionsRealArray("-inertia_tensor", "Full rotary inertia tensor per node Jxx,Jyy,Jzz,Jxy,Jxz,Jyz (kg m^2; J_xy = -int x y dm), global axes at t = 0, turning with the node, with its gyroscopic term (geometry nonlinear models only)", "FlxModelSetFromOptions", p->tensor, &n6, &p->has_tensor));
     PetscOptionsEnd();
+    PetscCheck(!p->has_tensor || n6 == 6, m->comm, PETSC_ERR_USER_INPUT, "-%sinertia_tensor takes six values Jxx,Jyy,Jzz,Jxy,Jxz,Jyz", pre);
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "point mass '%s' has no group: give -%sgroup NAME", p->name, pre);
     PetscCheck(p->mass >= 0, m->comm, PETSC_ERR_USER_INPUT, "-%smass must not be negative", pre);
   }
@@ -534,5 +539,7 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
   PetscCall(VecRestoreArray(x, &xa));
   PetscCall(VecRestoreArray(v, &va));
   PetscCall(VecPointwiseMult(x, x, m->free));
+  for (PetscInt k = 0; k < m->nic; k++)
+    if (m->ic[k].steady) PetscCall(FlxModelSteadySpin(m, k, x, v)); /* spin.c */
   PetscFunctionReturn(0);
 }

@@ -348,6 +348,37 @@ PetscErrorCode FlxModelDestroyBCs(FlxModel m)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelSetStaticMotion(FlxModel m, PetscReal lambda, Vec u, PetscBool *any)
+{
+  const FlxMotion *mv = &m->motion;
+  PetscScalar     *a;
+  PetscInt         flag[FLX_MAX_NAMES + 1] = {0}, n = m->nbc + 1; /* 1 displacement, 2 no static value; [nbc] the base */
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt i = 0; i < mv->n; i++) {
+    PetscInt s = mv->src[i] >= 0 ? mv->src[i] : m->nbc;
+    if (mv->src[i] >= 0 && mv->shift[i] == FLX_MOTION_DISPLACEMENT) {
+      a[mv->idx[i]] = lambda * mv->scale[i];
+      flag[s]       = 1;
+    } else
+      flag[s] = 2;
+  }
+  PetscCall(VecRestoreArray(u, &a));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flag, (PetscMPIInt)n, MPIU_INT, MPI_MAX, m->comm));
+  *any = PETSC_FALSE;
+  for (PetscInt k = 0; k < n; k++) {
+    if (flag[k] == 1) *any = PETSC_TRUE;
+    if (flag[k] != 2 || m->note_static_motion) continue;
+    if (k < m->nbc)
+      PetscCall(PetscPrintf(m->comm, "flexure: note: boundary condition '%s' prescribes %s history, which has no static value: flexure static holds its DOFs at rest (a static imposed displacement is -bc_%s_type displacement)\n", m->bc[k].name, m->bc[k].mtype == FLX_MOTION_VELOCITY ? "a velocity" : "an acceleration", m->bc[k].name));
+    else
+      PetscCall(PetscPrintf(m->comm, "flexure: note: the base excitation is a transient input: flexure static holds the supports at rest\n"));
+  }
+  m->note_static_motion = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelGetBaseMotion(FlxModel m, PetscReal t, PetscInt *form, PetscReal ug[3], PetscReal vg[3], PetscReal ag[3])
 {
   PetscReal d[3];

@@ -10,6 +10,11 @@
      follows the previous step's increment (du_t . Du_prev). A negative discriminant, or a Newton that fails,
      halves dl and restarts the step. dl adapts to the iterations (target 5). The path runs until lambda reaches
      -static_arclength_final or for -static_arclength_steps steps (then the last state is the result).
+   Prescribed displacements (boundary conditions with a -value, displacement type) scale with lambda as the loads
+   do: each load increment first moves the prescribed DOFs by their share (through the configuration update, so a
+   prescribed rotation is composed), then Newton balances the free DOFs; the reference force of the convergence
+   test is then also the prescribed DOFs' reactions |f_int|_2 there. Arc length with prescribed displacements is
+   refused.
    Convergence: the out-of-balance force |lambda F - f_int|_2 <= rtol max(|lambda|, 0.01) |F|_2 and the last
    iteration's correction |du|_2 <= stol |Du|_2 (the step's increment), or the correction at round-off,
    |du|_2 <= 1e-13 (|x|_2 + |Du|_2) (stiff members leave a residual of round-off of their internal forces). Iterates compose rotations through the
@@ -24,12 +29,15 @@ typedef struct {
   FlxModel  m;
   FlxSystem sys;
   Vec       F, r, du, dut, dur, Du, Dprev, xs, zero, free;
+  Vec       up;    /* prescribed displacements at full value (NULL: none) */
+  PetscReal Rnorm; /* |f_int|_2 on the prescribed DOFs at the last residual (with up only) */
   Mat       J, Jc;
   KSP       ksp;
   IS        fixed;
   PetscReal Fnorm, hist[FLX_MAX_HIST];
   PetscReal W, W0; /* |du . r| of the last correction and of the step's first one (energy criterion) */
   PetscInt  nhist, its;
+  char      cause[512]; /* why the last Newton stopped early (an element that failed at an iterate); empty otherwise */
 } NL;
 
 PetscErrorCode FlxModelReadStaticOptions(FlxModel m)
@@ -61,24 +69,65 @@ PetscErrorCode FlxModelReadStaticOptions(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* r = lambda F - f_int(x) on the free DOFs; its 2-norm. */
-static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
+/* An element that fails at an iterate (length to zero, frame lost, turned over: raised collectively) fails the
+   iteration, not the run: the step is halved, and the last failure's reason goes into nl->cause for the message. */
+static PetscErrorCode ElementFailure(NL *nl, PetscErrorCode ierr, PetscBool *failed)
 {
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(nl->sys, 0, x, nl->zero, nl->r));
+  *failed = PETSC_FALSE;
+  if (ierr == PETSC_ERR_USER_INPUT || ierr == PETSC_ERR_NOT_CONVERGED) {
+    const char *text, *specific;
+    PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
+    PetscCall(PetscSNPrintf(nl->cause, sizeof(nl->cause), "; the internal force failed at the last iterate: %s", specific ? specific : text));
+    *failed = PETSC_TRUE;
+  } else
+    PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
+/* r = lambda F - f_int(x) on the free DOFs; its 2-norm (Inf when an element failed at x). */
+static PetscErrorCode Residual(NL *nl, Vec x, PetscReal lambda, PetscReal *rn)
+{
+  PetscErrorCode ierr;
+  PetscBool      failed;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = FlxSystemComputeInternalForce(nl->sys, 0, x, nl->zero, nl->r);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ElementFailure(nl, ierr, &failed));
+  if (failed) {
+    *rn = PETSC_INFINITY;
+    if (nl->nhist < FLX_MAX_HIST) nl->hist[nl->nhist++] = *rn;
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecAYPX(nl->r, -1.0, nl->F)); /* F - f: scaled below */
   PetscCall(VecAXPY(nl->r, lambda - 1.0, nl->F));
+  if (nl->up) { /* the reactions: -r on the prescribed DOFs (F is zero there) */
+    PetscCall(VecPointwiseMult(nl->du, nl->r, nl->free));
+    PetscCall(VecAXPY(nl->du, -1.0, nl->r));
+    PetscCall(VecNorm(nl->du, NORM_2, &nl->Rnorm));
+  }
   PetscCall(VecPointwiseMult(nl->r, nl->r, nl->free));
   PetscCall(VecNorm(nl->r, NORM_2, rn));
   if (nl->nhist < FLX_MAX_HIST) nl->hist[nl->nhist++] = *rn;
   PetscFunctionReturn(0);
 }
 
-/* Tangent at x, prescribed rows and columns replaced by the identity, factored. ok: the factorization worked. */
-static PetscErrorCode Factor(NL *nl, Vec x)
+/* Tangent at x, prescribed rows and columns replaced by the identity, handed to the KSP. ok false when an element
+   failed at x. */
+static PetscErrorCode Factor(NL *nl, Vec x, PetscBool *ok)
 {
+  PetscErrorCode ierr;
+  PetscBool      failed;
+
   PetscFunctionBegin;
-  PetscCall(FlxSystemComputeJacobian(nl->sys, 0, x, nl->zero, 0, 0, nl->J));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = FlxSystemComputeJacobian(nl->sys, 0, x, nl->zero, 0, 0, nl->J);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ElementFailure(nl, ierr, &failed));
+  *ok = (PetscBool)!failed;
+  if (failed) PetscFunctionReturn(0);
   PetscCall(MatConvert(nl->J, MATAIJ, nl->Jc ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &nl->Jc));
   PetscCall(MatZeroRowsColumnsIS(nl->Jc, nl->fixed, 1.0, NULL, NULL));
   PetscCall(KSPSetOperators(nl->ksp, nl->Jc, nl->Jc));
@@ -115,13 +164,14 @@ static PetscErrorCode LinSolve(NL *nl, Vec b, Vec y, PetscBool *ok)
    round-off or the work of the last correction |du . r| below 1e-14 of the step's first one (Bathe's energy test). */
 static PetscErrorCode Converged(NL *nl, Vec x, PetscReal lambda, PetscReal rn, PetscReal dun, PetscBool *conv)
 {
-  PetscReal Dun, xn;
+  PetscReal Dun, xn, fref = PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm;
 
   PetscFunctionBegin;
+  if (nl->up) fref = PetscMax(fref, nl->Rnorm);
   PetscCall(VecNorm(nl->Du, NORM_2, &Dun));
   PetscCall(VecNorm(x, NORM_2, &xn));
   if (nl->m->st.monitor) PetscCall(PetscPrintf(nl->m->comm, "    Newton %2" PetscInt_FMT ": out-of-balance force %.3e, correction %.3e\n", nl->its, (double)rn, dun == PETSC_MAX_REAL ? 0.0 : (double)dun));
-  *conv = (PetscBool)((rn <= nl->m->st.rtol * PetscMax(PetscAbsReal(lambda), 0.01) * nl->Fnorm && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun) || (dun <= nl->m->st.stol * Dun && nl->W <= 1e-14 * nl->W0));
+  *conv = (PetscBool)((rn <= nl->m->st.rtol * fref && (rn == 0 || dun <= nl->m->st.stol * Dun)) || dun <= 1e-13 * (xn + Dun) || (dun <= nl->m->st.stol * Dun && nl->W <= 1e-14 * nl->W0));
   PetscFunctionReturn(0);
 }
 
@@ -132,8 +182,9 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
   PetscBool ok;
 
   PetscFunctionBegin;
-  *conv     = PETSC_FALSE;
-  nl->nhist = 0;
+  *conv        = PETSC_FALSE;
+  nl->nhist    = 0;
+  nl->cause[0] = 0;
   nl->W = nl->W0 = PETSC_MAX_REAL;
   for (nl->its = 0; nl->its <= nl->m->st.max_it; nl->its++) {
     PetscCall(Residual(nl, x, lambda, &rn));
@@ -141,7 +192,8 @@ static PetscErrorCode Newton(NL *nl, Vec x, PetscReal lambda, PetscBool *conv)
     PetscCall(Converged(nl, x, lambda, rn, dun, conv));
     if (*conv) break;
     if (nl->its == nl->m->st.max_it) break;
-    PetscCall(Factor(nl, x));
+    PetscCall(Factor(nl, x, &ok));
+    if (!ok) break;
     PetscCall(LinSolve(nl, nl->r, nl->du, &ok));
     if (!ok) break;
     PetscCall(VecNorm(nl->du, NORM_2, &dun));
@@ -192,8 +244,12 @@ static void History(NL *nl, char buf[], size_t len)
 {
   size_t k = 0;
   buf[0]   = 0;
-  for (PetscInt i = 0; i < nl->nhist && k + 16 < len; i++)
-    k += (size_t)snprintf(buf + k, len - k, "%s%.2e", i ? " " : "", (double)nl->hist[i]);
+  for (PetscInt i = 0; i < nl->nhist && k + 16 < len; i++) {
+    if (nl->hist[i] >= PETSC_INFINITY) /* an element failed there */
+      k += (size_t)snprintf(buf + k, len - k, "%s(element failed)", i ? " " : "");
+    else
+      k += (size_t)snprintf(buf + k, len - k, "%s%.2e", i ? " " : "", (double)nl->hist[i]);
+  }
 }
 
 static PetscErrorCode LoadControl(NL *nl, Vec x, FlxStaticPath *path)
@@ -212,11 +268,15 @@ static PetscErrorCode LoadControl(NL *nl, Vec x, FlxStaticPath *path)
       PetscReal next = cuts ? PetscMin(lam + step, target) : target;
       PetscCall(VecCopy(x, nl->xs));
       PetscCall(VecZeroEntries(nl->Du));
+      if (nl->up) { /* the prescribed DOFs' share of the increment */
+        PetscCall(VecAXPY(nl->Du, next - lam, nl->up));
+        PetscCall(FlxSystemUpdateConfiguration(nl->sys, x, nl->Du, x));
+      }
       PetscCall(Newton(nl, x, next, &conv));
       if (!conv) {
         PetscCall(VecCopy(nl->xs, x));
         History(nl, hist, sizeof(hist));
-        PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: Newton did not converge at load factor %g (increment %" PetscInt_FMT " of %" PetscInt_FMT ", after %" PetscInt_FMT " halvings of the step, from load factor %g); out-of-balance force per iteration: %s; hint: a limit point or snap-through needs -static_arclength; else raise -static_increments or -static_newton_max_it, or check the supports (a mechanism has a singular tangent)", (double)next, k, N, cuts, (double)lam, hist);
+        PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: Newton did not converge at load factor %g (increment %" PetscInt_FMT " of %" PetscInt_FMT ", after %" PetscInt_FMT " halvings of the step, from load factor %g); out-of-balance force per iteration: %s%s; hint: a limit point or snap-through needs -static_arclength; else raise -static_increments or -static_newton_max_it, or check the supports (a mechanism has a singular tangent) and elements that collapse or turn over", (double)next, k, N, cuts, (double)lam, hist, nl->cause);
         cuts++;
         step = 0.5 * (next - lam);
         continue;
@@ -248,10 +308,12 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
   PetscBool ok;
 
   PetscFunctionBegin;
-  *conv     = PETSC_FALSE;
-  nl->nhist = 0;
+  *conv        = PETSC_FALSE;
+  nl->nhist    = 0;
+  nl->cause[0] = 0;
   nl->W = nl->W0 = PETSC_MAX_REAL;
-  PetscCall(Factor(nl, x));
+  PetscCall(Factor(nl, x, &ok));
+  if (!ok) PetscFunctionReturn(0);
   PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
   if (!ok) PetscFunctionReturn(0);
   PetscCall(VecNorm(nl->dut, NORM_2, &nt));
@@ -269,7 +331,8 @@ static PetscErrorCode ArcStep(NL *nl, Vec x, PetscReal *lam, PetscReal dl, Petsc
     if (PetscIsInfOrNanReal(rn)) PetscFunctionReturn(0);
     PetscCall(Converged(nl, x, *lam, rn, dun, conv));
     if (*conv) PetscFunctionReturn(0);
-    PetscCall(Factor(nl, x));
+    PetscCall(Factor(nl, x, &ok));
+    if (!ok) PetscFunctionReturn(0);
     PetscCall(LinSolve(nl, nl->r, nl->dur, &ok));
     if (ok) PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
     if (!ok) PetscFunctionReturn(0);
@@ -304,8 +367,8 @@ static PetscErrorCode ArcLength(NL *nl, Vec x, FlxStaticPath *path)
 
   PetscFunctionBegin;
   if (dl == 0) { /* the first load increment's linear predictor */
-    PetscCall(Factor(nl, x));
-    PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
+    PetscCall(Factor(nl, x, &ok));
+    if (ok) PetscCall(LinSolve(nl, nl->F, nl->dut, &ok));
     PetscCheck(ok, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the initial tangent is singular: check the supports (a mechanism)");
     PetscCall(VecNorm(nl->dut, NORM_2, &dl));
     dl /= m->st.increments;
@@ -321,7 +384,7 @@ static PetscErrorCode ArcLength(NL *nl, Vec x, FlxStaticPath *path)
       PetscCall(VecCopy(nl->xs, x));
       lam = l0;
       History(nl, hist, sizeof(hist));
-      PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the arc-length path cannot continue at step %" PetscInt_FMT " from load factor %g: no converged step down to arc length %g (%" PetscInt_FMT " halvings); out-of-balance force per iteration of the last try: %s; hint: a smaller -static_arclength_length, more -static_newton_max_it, or check for a bifurcation (an imperfection helps)", k, (double)l0, (double)dl, cuts, hist);
+      PetscCheck(cuts < m->st.max_cuts, m->comm, PETSC_ERR_NOT_CONVERGED, "nonlinear static: the arc-length path cannot continue at step %" PetscInt_FMT " from load factor %g: no converged step down to arc length %g (%" PetscInt_FMT " halvings); out-of-balance force per iteration of the last try: %s%s; hint: a smaller -static_arclength_length, more -static_newton_max_it, or check for a bifurcation (an imperfection helps)", k, (double)l0, (double)dl, cuts, hist, nl->cause);
       cuts++;
       dl *= 0.5;
     }
@@ -342,6 +405,7 @@ static PetscErrorCode NLFree(NL *nl)
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
     PetscCall(VecDestroy(vecs[i]));
+  PetscCall(VecDestroy(&nl->up));
   PetscCall(ISDestroy(&nl->fixed));
   PetscCall(MatDestroy(&nl->J));
   PetscCall(MatDestroy(&nl->Jc));
@@ -370,7 +434,17 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
   PetscCall(FlxModelComputeStaticLoad(m, nl.F));
   PetscCall(VecPointwiseMult(nl.F, nl.F, nl.free));
   PetscCall(VecNorm(nl.F, NORM_2, &nl.Fnorm));
-  PetscCheck(nl.Fnorm > 0, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs: give loads (-load_names) acting at t = 0");
+  {
+    PetscBool any;
+    PetscCall(VecZeroEntries(nl.xs));
+    PetscCall(FlxModelSetStaticMotion(m, 1.0, nl.xs, &any));
+    if (any) {
+      PetscCall(VecDuplicate(nl.xs, &nl.up));
+      PetscCall(VecCopy(nl.xs, nl.up));
+    }
+    PetscCheck(!(any && m->st.arclength), m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: -static_arclength with prescribed displacements (a boundary condition with a -bc_NAME_value) is not supported: use load increments (-static_increments N), which scale the loads and the prescribed displacements together");
+    PetscCheck(nl.Fnorm > 0 || any, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs and nothing is prescribed: give loads (-load_names) acting at t = 0 or a prescribed displacement (-bc_NAME_value)");
+  }
   PetscCall(FlxSystemCreatePrescribedIS(m->sys, &nl.fixed));
   PetscCall(FlxSystemCreateJacobianMatrix(m->sys, &nl.J));
   PetscCall(KSPCreate(m->comm, &nl.ksp));
@@ -388,6 +462,7 @@ PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *pa
     PetscErrorCode ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
     PetscCall(NLFree(&nl)); /* also when the solve failed: nothing leaks */
     PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+    if (ierr) PetscCall(FlxStaticPathDestroy(path)); /* the steps converged before the failure */
     PetscCall(ierr);
   }
   PetscFunctionReturn(0);

@@ -177,9 +177,9 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
     PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
-  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
-  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY)); /* assembled even when an element failed: the caller may retry */
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
 }
 
@@ -242,7 +242,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     PetscBool same = PETSC_FALSE;
     if (m->nl->evalid && m->nl->samelayout) {
       PetscCall(VecGetArrayRead(m->nl->xloc, &xl));
-      same = (PetscBool)!memcmp(xa, xl, sizeof(PetscScalar) * n);
+      same = (PetscBool)(n == 0 || !memcmp(xa, xl, sizeof(PetscScalar) * n)); /* a rank may own no node (no arrays) */
       PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
     }
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -386,6 +386,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   IS              is;
 
   PetscFunctionBegin;
+  PetscCall(FlxModelSetUpRotaryTensors(m)); /* rotary.c (refuses tensors in a linear model) */
   if (!m->nonlinear) PetscFunctionReturn(0);
   for (PetscInt k = 0; k < m->nsec; k++)
     for (PetscInt t = 0; t < FLX_NUM_CELL_TYPES; t++)
@@ -428,6 +429,7 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscFunctionBegin;
   PetscCall(FlxKMultDestroy(&m->kmultlin));
   PetscCall(MatDestroy(&m->Klin));
+  PetscCall(PetscFree(m->rotj));
   if (!m->nl) PetscFunctionReturn(0);
   PetscCall(VecScatterDestroy(&m->nl->toloc));
   PetscCall(VecDestroy(&m->nl->xloc));

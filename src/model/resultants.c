@@ -2,6 +2,8 @@
    stress resultants in the element frame and in a consistent frame with von Mises stresses, beam section
    forces and the stresses of shape sections. Cells of a type that do not carry a field get rows of NaN. */
 #include <flexure/private/modelimpl.h>
+#include <flexure/private/elementimpl.h>
+#include <flexure/rotation.h>
 
 static const PetscInt FieldComponents[FLX_NUM_FIELDS] = {FLX_SHELL_NRESULTANTS, FLX_SHELL_NSTRESSES, FLX_BEAM_NFORCES, FLX_BEAM_NSTRESSES};
 
@@ -97,12 +99,44 @@ static PetscErrorCode SetUpField(FlxModel m, FlxCellFieldKind f)
 }
 
 /* Evaluate field f on every owned cell (NaN where it does not apply) and gather it in natural order. */
+/* Section forces of local cell c: the element's (linear sections), or the co-rotational beam's in its co-rotated axes
+   (geometry nonlinear sections: the rotational DOFs of ue are rotation vectors). A degenerate element leaves a row of
+   NaN and its message in msg (bad). */
+static PetscErrorCode SectionForces(FlxModel m, PetscInt c, FlxElementOps ops, const PetscReal xyz[], const FlxSectionProps *p, const PetscReal ue[], const PetscReal fd[], PetscReal row[], PetscBool *bad, char msg[], size_t len)
+{
+  PetscReal      R[18];
+  char           err[256], desc[256];
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if (!m->sec[m->cell_section[c]].nonlinear) {
+    PetscCall(ops->section_forces(xyz, p, ue, fd, row));
+    PetscFunctionReturn(0);
+  }
+  for (int a = 0; a < 2; a++)
+    FlxRotExp(ue + 6 * a + 3, R + 9 * a);
+  ierr = FlxCorotBeamSectionForces(xyz, ue, R, p, fd, row, err, sizeof(err));
+  if (ierr == PETSC_ERR_USER_INPUT) {
+    for (PetscInt i = 0; i < FLX_BEAM_NFORCES; i++)
+      row[i] = (PetscReal)NAN;
+    if (!*bad) {
+      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+      PetscCall(PetscSNPrintf(msg, len, "section forces of co-rotational %s: %s", desc, err));
+    }
+    *bad = PETSC_TRUE;
+  } else
+    PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, Vec u, Vec r[])
 {
   FlxCellField      *cf = &m->field[f];
   PetscInt           nc;
   const PetscScalar *ul;
   PetscScalar       *ra[FLX_NUM_CELL_TYPES] = {NULL};
+  PetscBool          bad                    = PETSC_FALSE;
+  char               msg[512]               = "";
 
   PetscFunctionBegin;
   PetscCall(SetUpField(m, f));
@@ -143,10 +177,10 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
       PetscCall(FlxShellStresses(ops, xyz, p, ue, m->shell_axis, row));
       break;
     case FLX_FIELD_BEAM_FORCES:
-      PetscCall(ops->section_forces(xyz, p, ue, m->fdcell + 12 * c, row));
+      PetscCall(SectionForces(m, c, ops, xyz, p, ue, m->fdcell + 12 * c, row, &bad, msg, sizeof(msg)));
       break;
     default:
-      PetscCall(ops->section_forces(xyz, p, ue, m->fdcell + 12 * c, s));
+      PetscCall(SectionForces(m, c, ops, xyz, p, ue, m->fdcell + 12 * c, s, &bad, msg, sizeof(msg)));
       FlxSectionStresses(p, s, &row[0], &row[1], &row[2]);
       FlxSectionStresses(p, s + 6, &row[3], &row[4], &row[5]);
     }
@@ -154,6 +188,7 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
     if (cf->own[k]) PetscCall(VecRestoreArray(cf->own[k], &ra[k]));
   PetscCall(VecRestoreArrayRead(m->uloc, &ul));
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_NOT_CONVERGED, msg));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++) {
     r[k] = cf->nat[k];
     if (!cf->own[k]) continue;

@@ -215,8 +215,15 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
       PetscCall(PetscOptionsEnum("-geometry", "Kinematics of the section's elements: linear (small displacements) or nonlinear (co-rotational beams, finite rotations); default -model_geometry", "FlxModelSetFromOptions", FlxGeometries, g, &g, &s->geomset));
       s->nonlinear = (PetscBool)(g == (PetscEnum)1);
     }
+    {
+      const char *const rot[] = {"spherical", "tensor", "FlxRotaryInertia", "FLX_ROTARY_", NULL};
+      PetscEnum         r     = (PetscEnum)0;
+      PetscCall(PetscOptionsEnum("-rotary_inertia", "Geometry nonlinear beams: lumped nodal rotary inertia spherical (the largest lumped value about every axis, no gyroscopic term: explicit steps stay explicit) or tensor (rho L/2 diag(Iy + Iz, Iy, Iz) in the element axes, turning with the node, with its gyroscopic term)", "FlxModelSetFromOptions", rot, r, &r, NULL));
+      s->rotary_tensor = (PetscBool)(r == (PetscEnum)1);
+    }
     PetscOptionsEnd();
     PetscCheck(kappa > 0, m->comm, PETSC_ERR_USER_INPUT, "-%sshear_correction must be positive", pre);
+    PetscCheck(!(s->shell && s->rotary_tensor), m->comm, PETSC_ERR_USER_INPUT, "-%srotary_inertia tensor is for beam sections (shells lump a spherical rotary inertia)", pre);
     PetscCheck(p->rotary_scale > 0, m->comm, PETSC_ERR_USER_INPUT, "-%srotary_inertia_scale must be positive", pre);
     for (PetscInt j = 0; j < m->nmat; j++) {
       PetscBool eq;

@@ -109,210 +109,6 @@ static PetscErrorCode AlphaSpectralRadius(FlxStepper ts, PetscReal Omega, PetscR
   PetscFunctionReturn(0);
 }
 
-/* A KSP for a new step size: CG + GAMG by default (near-null space: the six rigid-body modes); any KSP/PC
-   with -ts_ksp_*, -ts_pc_*. It solves for the increment d = x_{n+1} - x_n, so PETSc's default test (rtol
-   times |b|, b the residual at x_n) is that of a Newton step from x_n, independent of the step size and
-   the same threshold as TSALPHA2's; the guess (the step with the last acceleration held) only starts it
-   closer. The norm is unpreconditioned: |b - K_eff d| is an out-of-balance force, and |b| needs no extra
-   preconditioner application. */
-static PetscErrorCode NewSlot(FlxStepper ts)
-{
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
-  KSP               k;
-  PC                pc;
-
-  PetscFunctionBegin;
-  PetscCall(KSPCreate(ts->comm, &k));
-  PetscCall(KSPSetOptionsPrefix(k, "ts_"));
-  PetscCall(KSPSetType(k, KSPCG));
-  PetscCall(KSPGetPC(k, &pc));
-  PetscCall(PCSetType(pc, PCGAMG));
-  PetscCall(KSPSetTolerances(k, 1e-10, 1e-300, PETSC_DEFAULT, 10000));
-  PetscCall(KSPSetNormType(k, KSP_NORM_UNPRECONDITIONED)); /* |b - K_eff d|: a force imbalance, and |b| costs no preconditioner application */
-  PetscCall(KSPSetFromOptions(k));
-  al->kslot[al->nslot] = k;
-  al->Kslot[al->nslot] = NULL;
-  al->Pslot[al->nslot] = NULL;
-  al->Sslot[al->nslot] = NULL;
-  al->hslot[al->nslot] = 0;
-  al->cur              = al->nslot++;
-  al->ksp              = k;
-  al->Keff             = NULL;
-  PetscFunctionReturn(0);
-}
-
-/* Make the slot of step h current: reuse it, take the unused first one, open a new one, or rebuild the
-   oldest when all 16 are taken. Returns whether K_eff must be (re)built. */
-static PetscErrorCode SelectSlot(FlxStepper ts, PetscReal h, PetscBool *build)
-{
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
-
-  PetscFunctionBegin;
-  *build = PETSC_FALSE;
-  for (PetscInt i = 0; i < al->nslot; i++)
-    if (al->hslot[i] == h) {
-      al->cur  = i;
-      al->ksp  = al->kslot[i];
-      al->Keff = al->Kslot[i];
-      PetscFunctionReturn(0);
-    }
-  *build = PETSC_TRUE;
-  if (al->hslot[0] == 0)
-    al->cur = 0;
-  else if (al->nslot < 16)
-    PetscCall(NewSlot(ts));
-  else { /* the hierarchy of the oldest was made for its K_eff (and compacted): set it up from scratch */
-    al->cur = (al->cur + 1) % 16;
-    PetscCall(KSPReset(al->kslot[al->cur]));
-  }
-  al->ksp  = al->kslot[al->cur];
-  al->Keff = al->Kslot[al->cur];
-  PetscFunctionReturn(0);
-}
-
-/* A copy of K_eff (current slot) in another storage type, created or refilled, marked symmetric (and SPD) with
-   the near-null space. */
-static PetscErrorCode ConvertKeff(FlxStepper_Alpha *al, MatType type, MatNullSpace nsp, Mat *A)
-{
-  PetscFunctionBegin;
-  PetscCall(MatConvert(al->Keff, type, *A ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, A));
-  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
-  if (nsp) PetscCall(MatSetNearNullSpace(*A, nsp));
-  PetscFunctionReturn(0);
-}
-
-/* GAMG builds its coarse operators and interpolations in AIJ. For the same reason as K_eff's SBAIJ copy, the
-   smoothers and residuals of the levels between the finest and the coarsest get SBAIJ copies of their operators,
-   and the interpolations (and restrictions, their transposes) BAIJ copies when their block sizes allow (6 x 6
-   for beam and shell models). The preconditioner matrices (Jacobi diagonals, the coarse factorization) stay.
-   A compacted hierarchy cannot be set up again (GAMG would form PtAP of AIJ with BAIJ): a slot whose K_eff
-   changes gets KSPReset first (SelectSlot). Collective. */
-static PetscErrorCode CompactHierarchy(KSP ksp)
-{
-  PC        pc;
-  PetscBool gamg;
-  PetscInt  nl;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
-  if (!gamg) PetscFunctionReturn(0);
-  PetscCall(PCMGGetLevels(pc, &nl));
-  for (PetscInt l = 1; l < nl; l++) {
-    Mat      P, Pb;
-    PetscInt rbs, cbs;
-    PetscCall(PCMGGetInterpolation(pc, l, &P));
-    PetscCall(MatGetBlockSizes(P, &rbs, &cbs));
-    if (rbs == cbs && rbs > 1) {
-      PetscCall(MatConvert(P, MATBAIJ, MAT_INITIAL_MATRIX, &Pb));
-      PetscCall(PCMGSetInterpolation(pc, l, Pb));
-      PetscCall(PCMGSetRestriction(pc, l, Pb)); /* applied as its transpose; frees the AIJ P */
-      PetscCall(MatDestroy(&Pb));
-    }
-  }
-  for (PetscInt l = 1; l < nl - 1; l++) {
-    KSP smoother;
-    Mat A, B, S;
-    PetscCall(PCMGGetSmoother(pc, l, &smoother));
-    PetscCall(KSPGetOperators(smoother, &A, &B));
-    PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* a Galerkin product of a symmetric K_eff */
-    PetscCall(MatConvert(A, MATSBAIJ, MAT_INITIAL_MATRIX, &S));
-    PetscCall(KSPSetOperators(smoother, S, B));
-    PetscCall(PCMGSetResidual(pc, l, PCMGResidualDefault, S));
-    PetscCall(MatDestroy(&S));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Set up the KSP and preconditioner of the current slot, timed. Collective. */
-static PetscErrorCode SetUpSolver(FlxStepper_Alpha *al)
-{
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  PetscCall(KSPSetUp(al->ksp));
-  PetscCall(CompactHierarchy(al->ksp));
-  PetscCall(PetscTime(&t1));
-  al->tpc += t1 - t0;
-  PetscFunctionReturn(0);
-}
-
-/* K_eff for step h: (1 - af + c_C bK) K + c_C C_d + (c_M + c_C aM) M, prescribed rows and columns replaced by the
-   identity (scaled to the mean diagonal), near-null space attached; then the KSP and its preconditioner are
-   set up (SetUpSolver) and kept until the next rebuild. Collective. */
-static PetscErrorCode BuildKeff(FlxStepper ts, PetscReal h)
-{
-  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
-  const PetscReal   cM = (1 - al->am) / (al->beta * h * h), cC = (1 - al->af) * al->gamma / (al->beta * h);
-  PetscLogDouble    t0, t1;
-  MatNullSpace      nsp;
-  PetscReal         dmean;
-  PetscInt          N;
-
-  PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  { /* K_eff is assembled in BAIJ (block size 6). Iterative solves do their Krylov and fine-level smoother
-       products on an SBAIJ copy (the upper triangle: half the bytes of a memory-bound product, measured 1.45x
-       faster steps on the 1e6-DOF tower than BAIJ). The preconditioner is built from BAIJ for the point and
-       point-block Jacobi, otherwise from an AIJ copy: GAMG (PETSc 3.18 has no graph of BAIJ), the
-       factorizations (MUMPS), SOR and the rest, which PETSc implements for AIJ */
-    PC        pc;
-    PetscBool fact, pbaij;
-    PetscCall(KSPGetPC(al->ksp, &pc));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &fact, PCCHOLESKY, PCLU, ""));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &pbaij, PCJACOBI, PCPBJACOBI, PCNONE, ""));
-    { /* warm start from the predictor, except for a direct solve (preonly refuses a nonzero guess) */
-      PetscBool preonly;
-      PetscCall(PetscObjectTypeCompare((PetscObject)al->ksp, KSPPREONLY, &preonly));
-      PetscCall(KSPSetInitialGuessNonzero(al->ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
-      al->direct = preonly;
-    }
-    if (fact) { /* MUMPS unless the user chose a solver */
-      MatSolverType st;
-      PetscCall(PCFactorGetMatSolverType(pc, &st));
-      if (!st) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-    }
-    if (!al->Keff)
-      PetscCall(MatDuplicate(al->K, MAT_COPY_VALUES, &al->Keff));
-    else
-      PetscCall(MatCopy(al->K, al->Keff, SAME_NONZERO_PATTERN));
-    PetscCall(MatScale(al->Keff, (1 - al->af) + cC * al->bK));
-    if (al->Cd) PetscCall(MatAXPY(al->Keff, cC, al->Cd, SUBSET_NONZERO_PATTERN)); /* its blocks are K's */
-    if (al->consistent)
-      PetscCall(MatAXPY(al->Keff, cM + cC * al->aM, al->Mc, SAME_NONZERO_PATTERN));
-    else {
-      PetscCall(VecCopy(al->Mass, al->W));
-      PetscCall(VecScale(al->W, cM + cC * al->aM));
-      PetscCall(MatDiagonalSet(al->Keff, al->W, ADD_VALUES));
-    }
-    PetscCall(MatGetDiagonal(al->Keff, al->W));
-    PetscCall(VecNorm(al->W, NORM_1, &dmean));
-    PetscCall(VecGetSize(al->W, &N));
-    dmean /= N;
-    al->dslot[al->cur] = dmean;
-    PetscCall(MatZeroRowsColumnsIS(al->Keff, al->fixed, dmean, NULL, NULL));
-    PetscCall(MatSetOption(al->Keff, MAT_SYMMETRIC, PETSC_TRUE));
-    PetscCall(FlxSystemGetNearNullSpace(ts->sys, &nsp));
-    if (nsp) PetscCall(MatSetNearNullSpace(al->Keff, nsp));
-    if (!pbaij) PetscCall(ConvertKeff(al, MATAIJ, nsp, &al->Pslot[al->cur]));
-    if (!al->direct) PetscCall(ConvertKeff(al, MATSBAIJ, nsp, &al->Sslot[al->cur]));
-    {
-      Mat Pmat = pbaij ? al->Keff : al->Pslot[al->cur];
-      PetscCall(KSPSetOperators(al->ksp, al->direct ? Pmat : al->Sslot[al->cur], Pmat));
-    }
-  }
-  al->Kslot[al->cur] = al->Keff;
-  al->hslot[al->cur] = h;
-  al->hK             = h;
-  al->nbuild++;
-  PetscCall(PetscTime(&t1));
-  al->tbuild += t1 - t0;
-  PetscCall(SetUpSolver(al));
-  PetscFunctionReturn(0);
-}
-
 /* Physical acceleration a = M^-1 (f_ext - K x - C v) = M^-1 f on the free DOFs (for output). */
 static PetscErrorCode PhysicalAcceleration(FlxStepper ts)
 {
@@ -339,6 +135,14 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
 
   PetscFunctionBegin;
+  { /* ==== constrained systems (issue 16): the index-3 step of alphadae.c takes over ==== */
+    PetscBool cons;
+    PetscCall(FlxDAECheckSupported(ts, ts->dae.soi2, &cons));
+    if (cons) {
+      PetscCall(FlxAlphaDAESetUp(ts));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetStiffness(ts->sys, &al->K));
   PetscCall(FlxAlphaNewtonApplies(ts, linear, &al->newton)); /* nonlinear systems: Newton (alphanewton.c) */
@@ -387,19 +191,19 @@ static PetscErrorCode AlphaSetUp(FlxStepper ts)
   if (al->newton)
     PetscCall(FlxAlphaNewtonSetUp(ts));
   else if (!al->nslot)
-    PetscCall(NewSlot(ts));
+    PetscCall(FlxAlphaNewSlot(ts));
   if (ts->dt_set && !al->newton) { /* K_eff and the preconditioner of the first step now: PCSetUp reads the options of the
        hierarchy (-ts_mg_levels_*, ...) before the check for unused options, and the set-up is timed apart
        (no step given: FlxStepperSetUp says so next) */
     PetscReal h = ts->dt * (al->nratio ? al->ratio[0] : 1);
     PetscBool build;
-    PetscCall(SelectSlot(ts, h, &build));
-    if (build) PetscCall(BuildKeff(ts, h));
+    PetscCall(FlxAlphaSelectSlot(ts, h, &build));
+    if (build) PetscCall(FlxAlphaBuildKeff(ts, h));
   }
   ts->Omega_max     = PETSC_INFINITY;
   ts->implicit      = PETSC_TRUE;
   ts->ledger_direct = PETSC_TRUE;
-  ts->varstep       = al->nratio > 0 ? PETSC_TRUE : PETSC_FALSE;
+  ts->varstep       = al->nratio > 0 || al->adapt.on ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -621,9 +425,9 @@ static PetscErrorCode AlphaStep(FlxStepper ts)
   ts->hlast  = h;
   if (h != al->hK) {
     PetscBool build;
-    PetscCall(SelectSlot(ts, h, &build));
+    PetscCall(FlxAlphaSelectSlot(ts, h, &build));
     if (build)
-      PetscCall(BuildKeff(ts, h));
+      PetscCall(FlxAlphaBuildKeff(ts, h));
     else
       al->hK = h;
   }
@@ -896,6 +700,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   }
   PetscOptionsEnd();
   PetscCall(FlxAlphaNewtonSetFromOptions(ts));
+  PetscCall(FlxAlphaAdaptSetFromOptions(ts, &al->adapt));
   al->consistent = mc ? PETSC_TRUE : PETSC_FALSE;
   if (al->nratio) {
     PetscReal s = 0;
@@ -933,7 +738,9 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode AlphaDestroy(FlxStepper ts)
+/* Free what AlphaSetUp made (work vectors, K_eff slots, the consistent-mass solve, the Newton path's set-up); the
+   family's parameters and options stay. */
+static PetscErrorCode AlphaReset(FlxStepper ts)
 {
   FlxStepper_Alpha *al     = (FlxStepper_Alpha *)ts->data;
   Vec              *vecs[] = ALPHA_WORK_VECS(al);
@@ -947,11 +754,27 @@ static PetscErrorCode AlphaDestroy(FlxStepper ts)
     PetscCall(MatDestroy(&al->Sslot[i]));
     PetscCall(KSPDestroy(&al->kslot[i]));
   }
+  al->nslot = al->cur = 0;
+  al->Keff            = NULL;
+  al->ksp             = NULL;
   PetscCall(MatDestroy(&al->McBC));
   PetscCall(KSPDestroy(&al->kspM));
   PetscCall(ISDestroy(&al->fixed));
   PetscCall(PetscFree2(al->mval, al->mkx));
   PetscCall(VecDestroy(&al->Xp));
+  PetscCall(FlxAlphaNewtonReset(ts));
+  PetscCall(FlxAlphaAdaptReset(&al->adapt));
+  al->Mass = al->Free = NULL; /* the system's */
+  al->K = al->Mc = NULL;
+  al->Cd         = NULL;
+  al->newton     = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AlphaDestroy(FlxStepper ts)
+{
+  PetscFunctionBegin;
+  PetscCall(AlphaReset(ts));
   PetscCall(FlxAlphaNewtonDestroy(ts));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
@@ -983,6 +806,7 @@ PetscErrorCode FlxStepperCreate_Alpha(FlxStepper ts)
   ts->ops.report          = AlphaReport;
   ts->ops.describe        = AlphaDescribe;
   ts->ops.progress        = AlphaProgress;
+  ts->ops.reset           = AlphaReset;
   ts->ops.destroy         = AlphaDestroy;
   PetscFunctionReturn(0);
 }

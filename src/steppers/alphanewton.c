@@ -88,6 +88,11 @@ static PetscErrorCode StateEnergy(FlxStepper ts, PetscReal lsum[2])
   PetscCall(VecPointwiseMult(al->W, al->Mass, al->V));
   PetscCall(SetMoving(al, al->W, NULL));
   PetscCall(FlxAlphaLocalDot(al->V, al->W, &lsum[0]));
+  if (al->nw->tensor) { /* the tensor nodes' omega^T J omega in place of the lumped entries */
+    PetscReal c;
+    PetscCall(FlxSystemComputeInertiaCorrection(ts->sys, al->X, al->V, al->V, &c));
+    lsum[0] += c;
+  }
   lsum[0] *= 0.5;
   if (al->nw->energy) {
     PetscReal U;
@@ -120,6 +125,10 @@ PetscErrorCode FlxAlphaNewtonStartUp(FlxStepper ts)
   PetscCall(VecPointwiseMult(al->W, al->Mass, al->V));
   PetscCall(VecAXPBYPCZ(al->W, 1.0, -1.0, -al->aM, al->Fext, nw->Fint));
   PetscCall(VecPointwiseMult(al->Aphys, al->Minv, al->W));
+  if (nw->tensor) { /* tensor nodes: J (a + a_M v) + v x J v = f_ext - f_int */
+    PetscCall(VecWAXPY(nw->R, -1.0, nw->Fint, al->Fext));
+    PetscCall(FlxSystemSolveInertia(ts->sys, al->X, al->V, 0, nw->R, al->Aphys));
+  }
   PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, ts->t0, 2, 2, &al->Aphys));
   PetscCall(VecCopy(al->Aphys, al->A));
   PetscCall(VecCopy(al->A, al->Aold));
@@ -149,6 +158,8 @@ PetscErrorCode FlxAlphaNewtonStartUp(FlxStepper ts)
   nw->Jvalid            = PETSC_FALSE;
   nw->nsub = nw->nits = nw->itsmax = nw->itsstep = nw->ncuts = nw->njac = nw->nres = nw->nfloor = 0;
   nw->hmin                                                                                      = PETSC_MAX_REAL;
+  nw->hcur                                                                                      = ts->dt * (al->nratio ? al->ratio[0] : 1);
+  PetscCall(FlxAlphaAdaptStart(&al->adapt, al->X));
   nw->tres = nw->tjac = nw->tsol = 0;
   PetscFunctionReturn(0);
 }
@@ -197,7 +208,7 @@ static PetscErrorCode Evaluate(FlxStepper ts, PetscReal h, PetscReal t1, PetscRe
   FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
   FlxAlphaNewton     nw = al->nw;
   const PetscReal    be = al->beta, ga = al->gamma, am = al->am, af = al->af, aM = al->aM;
-  const PetscScalar *Dx, *V, *Ast, *Ap, *fr, *Fe, *Fi, *Ms, *a1, *v1;
+  const PetscScalar *Dx, *V, *Ast, *Ap, *fr, *Fe, *Fi, *Ms, *a1, *v1, *In = NULL;
   PetscScalar       *X1, *V1, *As1, *A1, *R;
   PetscReal          s[4] = {0, 0, 0, 0}, g[4];
   PetscInt           n, nm = al->nmov;
@@ -253,6 +264,12 @@ static PetscErrorCode Evaluate(FlxStepper ts, PetscReal h, PetscReal t1, PetscRe
     PetscFunctionReturn(0);
   }
   PetscCall(ierr);
+  if (nw->tensor) { /* the inertial force: M (a + a_M v), on the tensor nodes J (a + a_M v) + v x J v */
+    PetscCall(VecWAXPY(al->W, aM, nw->V1, nw->A1));
+    PetscCall(VecPointwiseMult(al->W, al->W, al->Mass));
+    PetscCall(FlxSystemComputeInertiaForce(ts->sys, nw->X1, nw->V1, nw->A1, al->W));
+    PetscCall(VecGetArrayRead(al->W, &In));
+  }
   PetscCall(VecGetArrayRead(al->Fext1, &Fe));
   PetscCall(VecGetArrayRead(nw->Fint, &Fi));
   PetscCall(VecGetArrayRead(al->Mass, &Ms));
@@ -260,7 +277,7 @@ static PetscErrorCode Evaluate(FlxStepper ts, PetscReal h, PetscReal t1, PetscRe
   PetscCall(VecGetArrayRead(nw->V1, &v1));
   PetscCall(VecGetArrayWrite(nw->R, &R));
   for (PetscInt i = 0; i < n; i++) {
-    const PetscReal ma = Ms[i] * a1[i], r = fr[i] * (Fe[i] - Fi[i] - ma - aM * Ms[i] * v1[i]);
+    const PetscReal ma = Ms[i] * a1[i], r = In ? fr[i] * (Fe[i] - Fi[i] - In[i]) : fr[i] * (Fe[i] - Fi[i] - ma - aM * Ms[i] * v1[i]);
     R[i] = r;
     s[0] += r * r;
     s[1] += fr[i] * Fe[i] * Fe[i];
@@ -274,11 +291,45 @@ static PetscErrorCode Evaluate(FlxStepper ts, PetscReal h, PetscReal t1, PetscRe
   PetscCall(VecRestoreArrayRead(nw->Fint, &Fi));
   PetscCall(VecRestoreArrayRead(al->Fext1, &Fe));
   PetscCall(VecRestoreArrayRead(al->Free, &fr));
+  if (In) PetscCall(VecRestoreArrayRead(al->W, &In));
   PetscCallMPI(MPI_Allreduce(s, g, 4, MPIU_REAL, MPI_SUM, ts->comm));
   *rn      = PetscSqrtReal(g[0]);
   nw->fcur = PetscSqrtReal(PetscMax(g[1], PetscMax(g[2], g[3])));
   PetscCall(PetscTime(&tE));
   nw->tres += tE - t0;
+  PetscFunctionReturn(0);
+}
+
+/* The tensor nodes' inertial tangent (FlxSystemComputeInertiaTangent at the iterate, b = a + a_M v): in spatial
+   corrections [(c_A + a_M s_V) J + s_V (skew(v) J - skew(J v))] T^-1 + d(J b + v x J v)/dtheta, in place of the
+   (c_A + a_M s_V) m T^-1 of the lumped entries that FlxSystemComputeJacobian and the finite-rotation blocks added. */
+static PetscErrorCode TensorTangent(FlxStepper ts, PetscReal sA, PetscReal sV, PetscInt rstart)
+{
+  FlxStepper_Alpha  *al = (FlxStepper_Alpha *)ts->data;
+  FlxAlphaNewton     nw = al->nw;
+  const PetscReal    sM = sA + sV * al->aM;
+  const PetscScalar *Dx, *Ms;
+
+  PetscFunctionBegin;
+  PetscCall(VecWAXPY(al->W, al->aM, nw->V1, nw->A1));
+  PetscCall(FlxSystemComputeInertiaTangent(ts->sys, nw->X1, nw->V1, al->W, nw->tblk));
+  PetscCall(VecGetArrayRead(nw->Dx, &Dx));
+  PetscCall(VecGetArrayRead(al->Mass, &Ms));
+  for (PetscInt k = 0; k < nw->ntn; k++) {
+    const PetscInt   b = nw->tdof[k], idx[3] = {rstart + b, rstart + b + 1, rstart + b + 2};
+    const PetscReal *J = nw->tblk + 27 * k, *Kt = J + 9, *Kv = J + 18;
+    PetscReal        th[3] = {Dx[b], Dx[b + 1], Dx[b + 2]}, Ti[9], Mv[9];
+    PetscScalar      B[9];
+    FlxRotTangentInverse(th, Ti);
+    for (int e = 0; e < 9; e++)
+      Mv[e] = sM * (J[e] - (e % 4 == 0 ? Ms[b + e / 4] : 0)) + sV * Kv[e];
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        B[3 * r + c] = Kt[3 * r + c] + Mv[3 * r] * Ti[c] + Mv[3 * r + 1] * Ti[3 + c] + Mv[3 * r + 2] * Ti[6 + c];
+    PetscCall(MatSetValues(nw->J, 3, idx, 3, idx, B, ADD_VALUES));
+  }
+  PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
+  PetscCall(VecRestoreArrayRead(nw->Dx, &Dx));
   PetscFunctionReturn(0);
 }
 
@@ -318,6 +369,7 @@ static PetscErrorCode Tangent(FlxStepper ts, PetscReal h, PetscReal t1)
     PetscCall(VecRestoreArrayRead(al->Free, &fr));
     PetscCall(VecRestoreArrayRead(al->Mass, &Ms));
     PetscCall(VecRestoreArrayRead(nw->Dx, &Dx));
+    if (nw->tensor) PetscCall(TensorTangent(ts, sA, sV, rstart));
     PetscCall(MatAssemblyBegin(nw->J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(nw->J, MAT_FINAL_ASSEMBLY));
   }
@@ -512,6 +564,11 @@ static PetscErrorCode Commit(FlxStepper ts, PetscReal h, PetscReal *dW, PetscRea
       PetscCall(VecPointwiseMult(al->W, al->Mass, al->V));
       PetscCall(SetMoving(al, al->W, NULL));
       PetscCall(FlxAlphaLocalDot(al->V, al->W, &d1));
+      if (nw->tensor) {
+        PetscReal cj;
+        PetscCall(FlxSystemComputeInertiaCorrection(ts->sys, nw->X1, al->V, al->V, &cj));
+        d1 += cj;
+      }
     }
     if (al->bK != 0) {
       PetscCall(MatMult(al->K, al->V, al->W));
@@ -558,8 +615,51 @@ static PetscErrorCode Fail(FlxStepper ts, PetscReal tn, PetscReal h, PetscInt cu
   PetscFunctionReturn(0);
 }
 
+/* With error control (-ts_alpha_adapt, alphaadapt.c): the sub-steps of [t0, t0 + H] the control asks for, the last
+   one cut to land on t0 + H; a try of a modified Newton that fails from an old tangent is repeated once with a
+   fresh one first. Collective. */
+static PetscErrorCode AdaptStep(FlxStepper ts, PetscReal H, PetscReal *dW, PetscReal *dD)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+  FlxAlphaNewton    nw = al->nw;
+  const PetscReal   t0 = ts->time, tend = t0 + H;
+  PetscReal         t = t0;
+
+  PetscFunctionBegin;
+  while (t < tend - 1e-12 * H) {
+    PetscReal h = PetscMin(nw->hcur, tend - t), r = 0;
+    PetscBool conv, accept;
+    if (tend - t - h < 1e-3 * h) h = tend - t; /* do not leave a sliver */
+    PetscCall(Attempt(ts, h, h == tend - t ? tend : t + h, &conv));
+    if (!conv && nw->stale) {
+      nw->Jvalid = PETSC_FALSE;
+      continue;
+    }
+    if (conv) { /* seed 001's estimate from a*_{n+1} - a*_n */
+      PetscCall(VecWAXPY(al->W, -1.0, nw->Ast, nw->As1));
+      PetscCall(FlxAlphaAdaptRatio(&al->adapt, h, al->W, nw->X1, &r));
+    }
+    PetscCall(FlxAlphaAdaptNext(&al->adapt, h, conv, r, &accept, &nw->hcur));
+    if (!accept) {
+      nw->Jvalid = PETSC_FALSE;
+      if (!conv) nw->ncuts++;
+      if (nw->hcur < PetscMax(nw->min_dt, 1e-12 * H)) {
+        ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the error control cut the step at t = %g s to %g s without meeting -ts_alpha_adapt_rtol %g (last estimate %g times its threshold%s; -ts_newton_min_dt %g)", (double)t, (double)nw->hcur, (double)al->adapt.rtol, (double)r, conv ? "" : ", Newton did not converge", (double)nw->min_dt));
+        ts->lsum[2] = ts->lsum[3] = 0;
+        PetscFunctionReturn(0);
+      }
+      continue;
+    }
+    PetscCall(Commit(ts, h, dW, dD));
+    t = h == tend - t ? tend : t + h;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One step of the stepper core (H = -ts_dt, or its ratio), in sub-steps H / 2^level: a failed try halves the
-   sub-step, -ts_newton_grow converged ones double it back when aligned. Collective. */
+   sub-step, -ts_newton_grow converged ones double it back when aligned (with error control: AdaptStep).
+   Collective. */
 PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
@@ -574,6 +674,11 @@ PetscErrorCode FlxAlphaNewtonStep(FlxStepper ts)
   PetscFunctionBegin;
   ts->hlast   = H;
   nw->itsstep = 0;
+  if (al->adapt.on) {
+    PetscCall(AdaptStep(ts, H, &dW, &dD));
+    if (ts->reason < 0) PetscFunctionReturn(0);
+    pos = units;
+  }
   while (pos < units) {
     const long long size = 1LL << (L - level);
     const PetscReal h = H * (PetscReal)size / (PetscReal)units, tn = t0 + H * (PetscReal)pos / (PetscReal)units, t1 = pos + size == units ? t0 + H : t0 + H * (PetscReal)(pos + size) / (PetscReal)units;

@@ -55,8 +55,9 @@ PetscErrorCode FlxAlphaNewtonApplies(FlxStepper ts, PetscBool linear, PetscBool 
 
   PetscFunctionBegin;
   PetscCall(NewtonCreate(al));
-  *applies = (PetscBool)(!linear || al->nw->on_linear);
-  PetscCheck(!*applies || !al->consistent, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_mass consistent: the Newton iterations of the implicit steppers on %s use the lumped mass; remove the option", linear ? "a linear system (-ts_newton_linear)" : "geometrically nonlinear models");
+  *applies = (PetscBool)(!linear || al->nw->on_linear || al->adapt.on); /* error control: the Newton path's sub-steps */
+  PetscCheck(!*applies || !al->consistent, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_mass consistent: the Newton iterations of the implicit steppers on %s use the lumped mass; remove the option", !linear ? "geometrically nonlinear models" : al->adapt.on ? "a linear system with error control (-ts_alpha_adapt)"
+                                                                                                                                                                                                                                                               : "a linear system (-ts_newton_linear)");
   PetscFunctionReturn(0);
 }
 
@@ -70,6 +71,10 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
   PetscFunctionBegin;
   PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &nw->finite));
   PetscCall(FlxSystemHasStrainEnergy(ts->sys, &nw->energy));
+  PetscCall(FlxSystemGetInertiaTensors(ts->sys, &nw->ntn, &nw->tdof, &nw->tensor));
+  PetscCall(PetscFree(nw->tblk));
+  if (nw->tensor) PetscCall(PetscMalloc1(27 * nw->ntn + 1, &nw->tblk));
+  PetscCheck(!nw->tensor || nw->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
   PetscCall(VecGetLocalSize(al->Mass, &n));
   PetscCheck(!nw->finite || n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "a system with finite rotations has 6 DOFs per node");
   PetscCheck(nw->energy || al->K, ts->comm, PETSC_ERR_USER_INPUT, "-ts_type %s: the system has neither a strain energy (FlxSystemSetStrainEnergy) nor an assembled stiffness for the energy ledger", ts->type);
@@ -86,6 +91,7 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
     PetscCall(VecDuplicate(al->Mass, &nw->Ast));
     PetscCall(PetscMalloc1(al->nmov + 1, &nw->fmov));
   }
+  PetscCall(FlxAlphaAdaptSetUp(ts, &al->adapt, al->beta, al->Free));
   nw->X1   = al->Xt;
   nw->V1   = al->Vt;
   nw->As1  = al->KV;
@@ -97,7 +103,7 @@ PetscErrorCode FlxAlphaNewtonSetUp(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+PetscErrorCode FlxAlphaNewtonReset(FlxStepper ts)
 {
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
   FlxAlphaNewton    nw = al->nw;
@@ -108,6 +114,20 @@ PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
   PetscCall(KSPDestroy(&nw->ksp));
   PetscCall(VecDestroy(&nw->Ast));
   PetscCall(PetscFree(nw->fmov));
+  PetscCall(PetscFree(nw->tblk));
+  nw->X1 = nw->V1 = nw->As1 = nw->A1 = nw->Dx = nw->Del = nw->R = nw->Fint = NULL; /* the family's work vectors */
+  nw->tdof                                                                 = NULL;
+  nw->ntn                                                                  = 0;
+  nw->tensor = nw->Jvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxAlphaNewtonDestroy(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(FlxAlphaNewtonReset(ts));
   PetscCall(PetscFree(al->nw));
   PetscFunctionReturn(0);
 }
@@ -151,6 +171,7 @@ PetscErrorCode FlxAlphaNewtonView(FlxStepper ts, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  implicit, Newton at every step (Lie-group generalized-alpha: equilibrium at t_{n+1}, x_{n+1} = x_n (+) dx%s): %s Newton (%s); converged when the out-of-balance force <= %g x the largest force of the run%s and the last correction <= %g x the step's increment; at most %" PetscInt_FMT " iterations\n", nw->finite ? " with composed rotations" : "",
                                    NewtonTypes[nw->type], nw->type == NEWTON_FULL ? "tangent assembled every iteration" : "tangent kept while each iteration reduces the force by -ts_newton_refresh", (double)nw->rtol, nw->atol > 0 ? " + -ts_newton_atol" : "", (double)nw->stol, nw->max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  a step whose Newton fails is halved (at most %" PetscInt_FMT " times%s), doubling back after %" PetscInt_FMT " converged steps; linear solver KSP %s + PC %s%s%s; mass lumped; Rayleigh a_M %g%s\n", nw->max_cuts, nw->min_dt > 0 ? ", not below -ts_newton_min_dt" : "", nw->grow, kt, pt ? pt : "none", st ? " " : "", st ? st : "", (double)al->aM, al->Cd ? ", discrete dampers C_d" : ""));
+  PetscCall(FlxAlphaAdaptView(&al->adapt, viewer));
   PetscFunctionReturn(0);
 }
 
@@ -163,6 +184,7 @@ PetscErrorCode FlxAlphaNewtonReport(FlxStepper ts, PetscViewer viewer)
   if (!nw->nsub) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Newton (%s): %" PetscInt_FMT " steps, %" PetscInt_FMT " halvings (smallest step %g s); Newton iterations per step %.2f on average (at most %" PetscInt_FMT "); %" PetscInt_FMT " tangents (%.3f s), %" PetscInt_FMT " residuals (%.3f s), linear solves %.3f s; %" PetscInt_FMT " steps converged to the round-off of f_int\n", NewtonTypes[nw->type], nw->nsub, nw->ncuts, (double)nw->hmin,
                                    (double)nw->nits / nw->nsub, nw->itsmax, nw->njac, (double)nw->tjac, nw->nres, (double)nw->tres, (double)nw->tsol, nw->nfloor));
+  PetscCall(FlxAlphaAdaptReport(&al->adapt, viewer));
   PetscFunctionReturn(0);
 }
 

@@ -7,61 +7,10 @@
    f_ext(t_n), a single loop computes a_n, the highest derivative, v_n, x_{n+1}, and the local sums of
    the energy ledger. The same kernel, applied to unit history vectors, builds the amplification matrix
    for the stability analysis (stability.c), so the analysis is of the code that runs. */
-#include <flexure/private/stepperimpl.h>
-#include "gcd.h"
+#include "gcdimpl.h"
 
-typedef enum {
-  GCD_SOLVE_AUTO,
-  GCD_SOLVE_EXPLICIT,
-  GCD_SOLVE_KSP,
-  GCD_SOLVE_FIXED_POINT
-} GCDSolve;
-static const char *const GCDSolves[] = {"auto", "explicit", "ksp", "fixed_point", "GCDSolve", "GCD_SOLVE_", NULL};
-typedef enum {
-  GCD_STARTUP_EXACT,
-  GCD_STARTUP_ZERO
-} GCDStartup;
+static const char *const GCDSolves[]   = {"auto", "explicit", "ksp", "fixed_point", "GCDSolve", "GCD_SOLVE_", NULL};
 static const char *const GCDStartups[] = {"exact", "zero", "GCDStartup", "GCD_STARTUP_", NULL};
-static PetscErrorCode    SetUpKSP(FlxStepper);
-
-typedef struct {
-  FlxGCDParams p;
-  char         preset[64];
-  Vec          X, V, A, J, S, D, G, F, Minv, W, Mass;
-  PetscReal    aM, bK;
-  GCDStartup   startup_type;
-  const char  *startup;
-  /* conditionally explicit solve (stiffness-proportional damping, velocity-dependent forces) */
-  GCDSolve  solve, solve_user; /* in use (chosen at set-up); as asked (-ts_gcd_solve) */
-  PetscBool linear;            /* the system is linear (ksp: one solve), or not (ksp: Newton) */
-  Vec       Wv, Rhs, Anew, Zero, Free, Vt;
-  Mat       Aop; /* shell: (1 + aM c h) M + c h (bK K + C_d), or the Newton Jacobian (ShellCtx) */
-  Mat       Cd;  /* the system's damping matrix (borrowed; NULL: none) */
-  KSP       ksp;
-  PetscReal fp_rtol;
-  PetscInt  fp_maxit, its_total, its_max, nsolves, kits_total; /* kits: Krylov iterations of Newton */
-  /* prescribed motion of the moving DOFs (non-homogeneous boundary conditions) */
-  PetscInt        nmov;
-  const PetscInt *mov;
-  PetscBool       hasmov;
-  PetscReal      *mval, *msave; /* motion at t_n: 5 x nmov (x, v, a, j, s); x_n, x_n - x_{n-1}, f_int(x_n) of each */
-  /* finite rotations (a system with a configuration update; gcdrotation.c) */
-  PetscBool finite, magnus; /* the system composes rotations; Magnus-corrected increments (else component-wise) */
-  PetscBool energy;         /* the system has a strain energy: the ledger's strain term from it */
-  Vec       Xo;             /* x_n while the kernel writes x_{n+1} */
-} FlxStepper_GCD;
-
-/* Operator of the conditionally explicit solve, identity on prescribed DOFs. Linear model: (1 + aM c h) M +
-   c h (bK K + C_d), a shell over the system's own (deterministic) damping product: no copy of K, and the same
-   sums at any rank count. Nonlinear model: the Newton Jacobian (1 + aM c h) M + c h df_int/dv at (x, vb), with the
-   velocity derivative as a directional difference of f_int (matrix-free, so the stepper needs no C). */
-typedef struct {
-  FlxSystem sys;
-  PetscBool nonlinear;
-  PetscReal s, t, nvb;           /* c h; time of the Newton base point, |vb|_2 */
-  Vec       d, free, zero, diag; /* (1 + aM c h) m; mask; zeros; diagonal of the operator */
-  Vec       x, vb, fb, vt;       /* nonlinear: base point x (borrowed), v and f_int(x, v) there; scratch */
-} ShellCtx;
 
 PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, PetscReal params[4], const char **preset)
 {
@@ -116,7 +65,7 @@ static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
 }
 
 /* w = vhat - c h ahat into g->Wv */
-static PetscErrorCode Predict(FlxStepper ts)
+PetscErrorCode FlxGCDPredictW(FlxStepper ts)
 {
   FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
   PetscInt           n;
@@ -140,7 +89,7 @@ static PetscErrorCode Predict(FlxStepper ts)
 }
 
 /* dx_{n+1}/da_n of the update, to measure the convergence of the iterations for a_n on x_{n+1} (paper section 8) */
-static PetscReal DxDa(const FlxGCDParams *p, PetscReal h)
+PetscReal FlxGCDDxDa(const FlxGCDParams *p, PetscReal h)
 {
   PetscReal c = FlxGCDSolveCoefficient(p);
   if (p->degree == 3) return h * h * (c + p->alpha / 2);
@@ -214,7 +163,7 @@ static PetscErrorCode MotionAfter(FlxStepper ts, PetscReal tn)
 
 /* Set the moving DOFs of a vector to row k of the motion at t_n (k = 1: v, 2: a), minus c h a_n for k = 1 (the
    velocity predictor w of the conditionally explicit solve, v_n = w + c h a_n). */
-static PetscErrorCode MotionSet(FlxStepper ts, Vec y, PetscInt k)
+PetscErrorCode FlxGCDMotionSet(FlxStepper ts, Vec y, PetscInt k)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
   PetscScalar    *a;
@@ -229,154 +178,9 @@ static PetscErrorCode MotionSet(FlxStepper ts, Vec y, PetscInt k)
   PetscFunctionReturn(0);
 }
 
-/* Convergence of the iterations for a_n, from dx = max |change of a| (dxold: the previous one, dx1: the
-   first): x_{n+1} (the paper's test) and the velocity v_n stop changing. On x_{n+1} alone a change of a of
-   rtol |x| / (beta h^2) would pass, a velocity error of rtol |x| / h per step that grows as h shrinks. Both
-   tests also pass once the change stops decreasing, i.e. the iteration has reached round-off: the velocity's
-   round-off can be 1e-12 of |v| on a damped beam (v small against h a); x_{n+1} can cycle at 1.2e-14 of |x|
-   (the cantilever example, b_K 1e-6, from rest). For x this is taken only within 100 rtol |x| and below the
-   first change, so that a diverging iteration is never taken for a converged one. */
-static PetscBool IterationConverged(FlxStepper_GCD *g, PetscReal h, PetscReal dx, PetscReal dxold, PetscReal dx1, PetscReal xn, PetscReal vn)
-{
-  PetscReal xlim = g->fp_rtol * PetscMax(xn, PETSC_SMALL), xch = DxDa(&g->p, h) * dx;
-  PetscBool stalled = (PetscBool)(dx >= dxold);
-  PetscBool xok     = (PetscBool)(xch <= xlim || (stalled && dx <= dx1 && xch <= 100 * xlim));
-  PetscBool vok     = (PetscBool)(FlxGCDSolveCoefficient(&g->p) * h * dx <= g->fp_rtol * vn || stalled);
-  return (PetscBool)(xok && vok);
-}
-
-static PetscErrorCode IterationCheck(FlxStepper ts, const char *what, PetscInt its, PetscReal tn, PetscReal dx, PetscReal xn, PetscReal vn)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  PetscReal       h = ts->dt;
-
-  PetscFunctionBegin;
-  PetscCheck(its <= g->fp_maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the %s of the conditionally explicit step did not converge in %" PetscInt_FMT " iterations at t = %g s (last change of x_{n+1} %g, of v_n %g relative to -ts_gcd_fp_rtol %g): reduce -ts_dt, raise -ts_gcd_fp_rtol or -ts_gcd_fp_max_it%s", what, g->fp_maxit, (double)tn, (double)(DxDa(&g->p, h) * dx / PetscMax(xn, PETSC_SMALL)), (double)(FlxGCDSolveCoefficient(&g->p) * h * dx / PetscMax(vn, PETSC_SMALL)), (double)g->fp_rtol, g->solve != GCD_SOLVE_FIXED_POINT ? "" : g->linear ? ", or use -ts_gcd_solve ksp"
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                : ", or use -ts_gcd_solve ksp (Newton)");
-  PetscFunctionReturn(0);
-}
-
-/* Linear model: (M (1 + aM c h) + c h (bK K + C_d)) a = f_ext - K (x_n + bK w) - C_d w - aM M w, one KSP solve. */
-static PetscErrorCode SolveLinear(FlxStepper ts, PetscReal tn, PetscInt *its)
-{
-  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
-  KSPConvergedReason reason;
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Wv, g->Rhs)); /* K (x + bK w) + C_d w */
-  PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
-  PetscCall(VecPointwiseMult(g->Vt, g->Mass, g->Wv));
-  PetscCall(VecAXPY(g->Rhs, -g->aM, g->Vt));
-  PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* prescribed DOFs: a = 0, or the motion's */
-  PetscCall(MotionSet(ts, g->Rhs, 2));
-  PetscCall(VecCopy(g->A, g->Anew));
-  PetscCall(MotionSet(ts, g->Anew, 2)); /* exact on the moving rows from the start: CG stays on the free ones */
-  PetscCall(KSPSolve(g->ksp, g->Rhs, g->Anew));
-  PetscCall(KSPGetConvergedReason(g->ksp, &reason));
-  PetscCall(KSPGetIterationNumber(g->ksp, its));
-  PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the conditionally explicit solve (M + c h C) a = r diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
-  PetscFunctionReturn(0);
-}
-
-/* Nonlinear model, Newton (the paper's linearization, eqs. 77-78): G(a) = M a + aM M v + f_int(x_n, v) - f_ext
-   with v = w + c h a; each correction solves G'(a) da = -G(a) by KSP on the matrix-free Jacobian (ShellMult). */
-static PetscErrorCode SolveNewton(FlxStepper ts, PetscReal tn, PetscInt *its)
-{
-  FlxStepper_GCD    *g  = (FlxStepper_GCD *)ts->data;
-  PetscReal          ch = FlxGCDSolveCoefficient(&g->p) * ts->dt, dx = 0, dxold = PETSC_MAX_REAL, dx1 = 0, xn, vn = 0;
-  ShellCtx          *sc;
-  KSPConvergedReason reason;
-  PetscInt           kits;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(g->Aop, &sc));
-  sc->x = g->X;
-  sc->t = tn;
-  PetscCall(VecCopy(g->A, g->Anew));
-  PetscCall(MotionSet(ts, g->Anew, 2));
-  PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
-  for (*its = 1; *its <= g->fp_maxit; (*its)++) {
-    PetscCall(VecWAXPY(sc->vb, ch, g->Anew, g->Wv)); /* v = w + c h a */
-    PetscCall(VecNorm(sc->vb, NORM_2, &sc->nvb));
-    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, sc->vb, sc->fb));
-    PetscCall(VecWAXPY(g->Vt, g->aM, sc->vb, g->Anew));
-    PetscCall(VecPointwiseMult(g->Vt, g->Vt, g->Mass)); /* M (a + aM v) */
-    PetscCall(VecWAXPY(g->Rhs, -1.0, sc->fb, g->F));
-    PetscCall(VecAXPY(g->Rhs, -1.0, g->Vt));
-    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Free)); /* -G(a); prescribed DOFs: a = 0 */
-    PetscCall(VecZeroEntries(g->Vt));
-    PetscCall(KSPSolve(g->ksp, g->Rhs, g->Vt));
-    PetscCall(KSPGetConvergedReason(g->ksp, &reason));
-    PetscCheck(reason > 0, ts->comm, PETSC_ERR_NOT_CONVERGED, "the Newton correction of the conditionally explicit step diverged at t = %g s (%s)", (double)tn, KSPConvergedReasons[reason]);
-    PetscCall(KSPGetIterationNumber(g->ksp, &kits));
-    g->kits_total += kits;
-    PetscCall(VecAXPY(g->Anew, 1.0, g->Vt));
-    PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &dx));
-    PetscCall(VecNormBegin(sc->vb, NORM_INFINITY, &vn));
-    PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &dx));
-    PetscCall(VecNormEnd(sc->vb, NORM_INFINITY, &vn));
-    if (*its == 1) dx1 = dx;
-    if (IterationConverged(g, ts->dt, dx, dxold, dx1, xn, vn)) break;
-    dxold = dx;
-  }
-  PetscCall(IterationCheck(ts, "Newton iteration", *its, tn, dx, xn, vn));
-  PetscFunctionReturn(0);
-}
-
-/* Fixed point: a <- ((f_ext - f_int(x_n, w + c h a)) / m - aM w) / (1 + aM c h), until x_{n+1} and v_n stop changing. */
-static PetscErrorCode SolveFixedPoint(FlxStepper ts, PetscReal tn, PetscInt *its)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt, den = 1 / (1 + g->aM * c * h);
-  PetscReal       dx = 0, dxold = PETSC_MAX_REAL, dx1 = 0, xn, vn = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecCopy(g->A, g->Anew));
-  PetscCall(MotionSet(ts, g->Anew, 2));
-  PetscCall(VecNorm(g->X, NORM_INFINITY, &xn));
-  for (*its = 1; *its <= g->fp_maxit; (*its)++) {
-    PetscCall(VecWAXPY(g->Vt, c * h, g->Anew, g->Wv)); /* v = w + c h a */
-    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Vt, g->Rhs));
-    PetscCall(VecAYPX(g->Rhs, -1.0, g->F));
-    PetscCall(VecPointwiseMult(g->Rhs, g->Rhs, g->Minv));
-    PetscCall(VecAXPY(g->Rhs, -g->aM, g->Wv));
-    PetscCall(VecScale(g->Rhs, den)); /* new a */
-    PetscCall(MotionSet(ts, g->Rhs, 2));
-    PetscCall(VecAXPY(g->Anew, -1.0, g->Rhs)); /* old - new */
-    PetscCall(VecNormBegin(g->Anew, NORM_INFINITY, &dx));
-    PetscCall(VecNormBegin(g->Vt, NORM_INFINITY, &vn));
-    PetscCall(VecNormEnd(g->Anew, NORM_INFINITY, &dx));
-    PetscCall(VecNormEnd(g->Vt, NORM_INFINITY, &vn));
-    PetscCall(VecCopy(g->Rhs, g->Anew));
-    if (*its == 1) dx1 = dx;
-    if (IterationConverged(g, h, dx, dxold, dx1, xn, vn)) break;
-    dxold = dx;
-  }
-  PetscCall(IterationCheck(ts, "fixed-point iteration", *its, tn, dx, xn, vn));
-  PetscFunctionReturn(0);
-}
-
-/* Conditionally explicit solve for a_n: M a + f_int(x_n, w + c h a) = f_ext, with mass-proportional damping
-   aM M (w + c h a) (time-integration.md 1, "One solve shape"). */
-static PetscErrorCode SolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(Predict(ts));
-  PetscCall(MotionSet(ts, g->Wv, 1));
-  if (g->solve == GCD_SOLVE_FIXED_POINT)
-    PetscCall(SolveFixedPoint(ts, tn, its));
-  else if (g->linear)
-    PetscCall(SolveLinear(ts, tn, its));
-  else
-    PetscCall(SolveNewton(ts, tn, its));
-  PetscFunctionReturn(0);
-}
-
 /* Nonlinear system with a strain energy: the ledger's strain term at x is 4 U(x) (the kernel's sum is
    (x_{n+1} + x_{n-1}) f_int(x_n), which is 4 U for a linear force only), on rank 0 (the rows are summed). */
-static PetscErrorCode LedgerStrain(FlxStepper ts, Vec x)
+PetscErrorCode FlxGCDLedgerStrain(FlxStepper ts, Vec x)
 {
   PetscReal U;
 
@@ -394,7 +198,26 @@ static PetscErrorCode FiniteRotationStep(FlxStepper ts)
 
   PetscFunctionBegin;
   PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, ts->dt, g->V, g->A, g->J, g->D, g->Xo, g->X));
-  if (g->energy && FlxStepperIsHistoryStep(ts, ts->step + 1)) PetscCall(LedgerStrain(ts, g->Xo));
+  if (g->energy && FlxStepperIsHistoryStep(ts, ts->step + 1)) PetscCall(FlxGCDLedgerStrain(ts, g->Xo));
+  PetscFunctionReturn(0);
+}
+
+/* Explicit step of a system with inertia tensors: a_n = (M^-1 (f_ext - f_int) - aM w) / (1 + aM c h) on the lumped
+   DOFs (the kernel's formula), the tensor nodes' from J (a + aM v) + v x J v = f_ext - f_int, v = w + c h a. */
+static PetscErrorCode TensorAcceleration(FlxStepper ts)
+{
+  FlxStepper_GCD *g  = (FlxStepper_GCD *)ts->data;
+  PetscReal       ch = FlxGCDSolveCoefficient(&g->p) * ts->dt;
+
+  PetscFunctionBegin;
+  PetscCall(FlxGCDPredictW(ts));
+  PetscCall(FlxGCDMotionSet(ts, g->Wv, 1));
+  PetscCall(VecWAXPY(g->Rt, -1.0, g->G, g->F));
+  PetscCall(VecPointwiseMult(g->Anew, g->Rt, g->Minv));
+  PetscCall(VecAXPY(g->Anew, -g->aM, g->Wv));
+  PetscCall(VecScale(g->Anew, 1 / (1 + g->aM * ch)));
+  PetscCall(FlxGCDMotionSet(ts, g->Anew, 2));
+  PetscCall(FlxSystemSolveInertia(ts->sys, g->X, g->Wv, ch, g->Rt, g->Anew));
   PetscFunctionReturn(0);
 }
 
@@ -407,193 +230,31 @@ static PetscErrorCode GCDStep(FlxStepper ts)
   if (g->finite) PetscCall(VecCopy(g->X, g->Xo));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
   if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
-  if (g->solve == GCD_SOLVE_EXPLICIT) {
+  if (g->solve == GCD_SOLVE_EXPLICIT && g->tensor) {                                                  /* a_n given to the kernel: lumped DOFs as the kernel, tensor nodes solved */
+    PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
+    PetscCall(TensorAcceleration(ts));
+    PetscCall(MotionBefore(ts));
+    PetscCall(FlxGCDTensorsLedgerBefore(ts->sys, &g->tn, g->X, g->D));
+    PetscCall(RunKernel(ts, g->Anew));
+    PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->D, g->V, g->A, g->F, g->G, ts->lsum));
+  } else if (g->solve == GCD_SOLVE_EXPLICIT) {
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->V, g->G));
     PetscCall(MotionBefore(ts));
     PetscCall(RunKernel(ts, NULL));
   } else {
     PetscInt its = 0;
-    PetscCall(SolveAcceleration(ts, tn, &its));
+    PetscCall(FlxGCDSolveAcceleration(ts, tn, &its));
     PetscCall(FlxSystemComputeInternalForce(ts->sys, tn, g->X, g->Zero, g->G)); /* elastic force, for the ledger */
     g->its_total += its;
     g->its_max = PetscMax(g->its_max, its);
     g->nsolves++;
     PetscCall(MotionBefore(ts));
+    if (g->tensor) PetscCall(FlxGCDTensorsLedgerBefore(ts->sys, &g->tn, g->X, g->D));
     PetscCall(RunKernel(ts, g->Anew));
+    if (g->tensor) PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->D, g->V, g->A, g->F, g->G, ts->lsum));
   }
   if (g->finite) PetscCall(FiniteRotationStep(ts));
   PetscCall(MotionAfter(ts, tn));
-  PetscFunctionReturn(0);
-}
-
-/* a = M^-1 (f - f_int(y, z)) - aM z, for the start-up derivatives (linear: f_int(v, a) = K v + C' a). */
-static PetscErrorCode Derivative(FlxStepper ts, PetscReal t, Vec f, Vec y, Vec z, Vec out)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, t, y, z, g->G));
-  PetscCall(VecAYPX(g->G, -1.0, f));
-  PetscCall(VecPointwiseMult(out, g->G, g->Minv));
-  PetscCall(VecAXPY(out, -g->aM, z));
-  PetscFunctionReturn(0);
-}
-
-/* Start-up derivatives of a nonlinear system (-ts_gcd_startup exact): j_0 = a'(t_0) and s_0 = a''(t_0) of the
-   acceleration along the solution, a(t) = M^-1 (f_ext(t) - f_int(x(t), v(t))) - aM v(t), by five-point central
-   differences with step d = h/2 over the Taylor curve x(e) = x_0 + e v_0 + e^2/2 a_0 + e^3/6 j_0 + e^4/24 s_0,
-   v(e) = x'(e), with f_ext(t_0 + e) = f_ext(t_0) + e f_ext'(t_0) (f_ext'' = 0 as in the linear case; a load
-   that starts at t_0 is not differenced across its start). The stencils are exact for quartics, so the first
-   pass (j_0 = s_0 = 0 in the curve) gives j_0 and the second s_0, each to O(d^4). 8 force evaluations, once per
-   run; the stepper still sees only f_int. Collective. */
-static PetscErrorCode NonlinearDerivatives(FlxStepper ts)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  const PetscReal d = ts->dt / 2, w1[5] = {1, -8, 0, 8, -1}, w2[5] = {-1, 16, -30, 16, -1};
-  PetscScalar     c1[5], c2[5];
-  Vec            *w, hist[5] = {g->X, g->V, g->A, g->J, g->S};
-
-  PetscFunctionBegin;
-  for (int k = 0; k < 5; k++) {
-    c1[k] = w1[k] / (12 * d);
-    c2[k] = w2[k] / (12 * d * d);
-  }
-  PetscCall(VecDuplicateVecs(g->X, 9, &w)); /* w[0..4] a(e_k), w[5] x(e), w[6] v(e), w[7] f_ext'(t_0), w[8] f_ext(t_0) */
-  PetscCall(FlxSystemComputeExternalForceRate(ts->sys, ts->t0, w[7]));
-  PetscCall(FlxSystemComputeExternalForce(ts->sys, ts->t0, w[8]));
-  PetscCall(VecCopy(g->A, w[2])); /* e = 0 */
-  for (int pass = 0; pass < 2; pass++) {
-    for (int k = 0; k < 5; k++) {
-      const PetscReal e = (k - 2) * d, cx[5] = {1, e, e * e / 2, e * e * e / 6, e * e * e * e / 24};
-      if (k == 2) continue;
-      PetscCall(VecZeroEntries(w[5]));
-      PetscCall(VecCopy(g->V, w[6]));
-      for (int m = 1; m < g->p.degree; m++) {
-        PetscCall(VecAXPY(w[5], cx[m], hist[m]));
-        if (m + 1 < g->p.degree) PetscCall(VecAXPY(w[6], cx[m], hist[m + 1]));
-      }
-      if (g->finite) /* x(e) = x_0 (+) Theta(e): the Magnus increment, as the steps compose */
-        PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, e, g->V, g->A, g->J, w[5], g->X, w[5]));
-      else
-        PetscCall(VecAXPY(w[5], 1.0, g->X));
-      PetscCall(VecWAXPY(g->F, e, w[7], w[8]));
-      PetscCall(Derivative(ts, ts->t0 + e, g->F, w[5], w[6], w[k]));
-    }
-    PetscCall(VecZeroEntries(g->J));
-    PetscCall(VecMAXPY(g->J, 5, c1, w));
-    if (g->S) {
-      PetscCall(VecZeroEntries(g->S));
-      PetscCall(VecMAXPY(g->S, 5, c2, w));
-    }
-  }
-  PetscCall(VecDestroyVecs(9, &w));
-  PetscFunctionReturn(0);
-}
-
-/* Start-up (time-integration.md 1): a_0 from the equation of motion; for degrees 4 and 5 j_0 (and s_0)
-   from its time derivatives (-ts_gcd_startup exact: analytic for a linear system with f_ext'' taken as 0,
-   NonlinearDerivatives otherwise) or 0 (-ts_gcd_startup zero, as the paper's examples); x_1 by the Taylor
-   step. The ledger at t_0 uses the backward Taylor point x_{-1}. */
-static PetscErrorCode GCDStartUp(FlxStepper ts)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  PetscReal       h = ts->dt, t0 = ts->t0, c[5] = {1, h, h * h / 2, h * h * h / 6, h * h * h * h / 24};
-  PetscBool       linear = g->linear;
-  Vec             xm, Fsave;
-
-  PetscFunctionBegin;
-  g->its_total = g->its_max = g->nsolves = g->kits_total = 0;
-  PetscCall(VecCopy(ts->x0, g->X));
-  PetscCall(VecCopy(ts->v0, g->V));
-  { /* prescribed DOFs (minv = 0): at rest, or moving with their motion */
-    Vec free, y[2] = {g->X, g->V};
-    PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
-    PetscCall(VecPointwiseMult(g->X, g->X, free));
-    PetscCall(VecPointwiseMult(g->V, g->V, free));
-    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 0, 1, y));
-  }
-  if (g->solve == GCD_SOLVE_KSP) PetscCall(SetUpKSP(ts));
-  PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
-  PetscCall(Derivative(ts, t0, g->F, g->X, g->V, g->A));
-  PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 2, 2, &g->A));
-  if (g->J) PetscCall(VecZeroEntries(g->J));
-  if (g->S) PetscCall(VecZeroEntries(g->S));
-  if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT && linear) {
-    PetscCall(VecDuplicate(g->X, &Fsave));
-    PetscCall(FlxSystemComputeExternalForceRate(ts->sys, t0, Fsave));
-    PetscCall(Derivative(ts, t0, Fsave, g->V, g->A, g->J));
-    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, 3, &g->J));
-    if (g->p.degree == 5) {
-      PetscCall(VecZeroEntries(Fsave));
-      PetscCall(Derivative(ts, t0, Fsave, g->A, g->J, g->S));
-      PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 4, 4, &g->S));
-    }
-    PetscCall(VecDestroy(&Fsave));
-  } else if (g->p.degree >= 4 && g->startup_type == GCD_STARTUP_EXACT) {
-    Vec y[2] = {g->J, g->S};
-    PetscCall(NonlinearDerivatives(ts));
-    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0, 3, g->p.degree - 1, y));
-  }
-  /* ledger at t_0: elastic force f_int(x_0, 0) and f_ext(t_0) */
-  PetscCall(FlxSystemComputeInternalForce(ts->sys, t0, g->X, g->Zero ? g->Zero : g->V, g->G));
-  PetscCall(FlxSystemComputeExternalForce(ts->sys, t0, g->F));
-  PetscCall(VecDuplicate(g->X, &xm));
-  {
-    Vec       hist[5] = {g->X, g->V, g->A, g->J, g->S};
-    PetscReal cp[5], cm[5];
-    for (int k = 0; k < 5; k++) {
-      cp[k] = c[k];
-      cm[k] = (k % 2 ? -1 : 1) * c[k];
-    }
-    PetscCall(VecCopy(g->X, xm));
-    PetscCall(VecCopy(g->X, g->W));
-    for (int k = 1; k < g->p.degree; k++) {
-      PetscCall(VecAXPY(g->W, cp[k], hist[k]));
-      PetscCall(VecAXPY(xm, cm[k], hist[k]));
-    }
-    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 + h, 0, 0, &g->W)); /* moving DOFs: their own x_1 and x_{-1} */
-    PetscCall(FlxSystemApplyPrescribedMotion(ts->sys, t0 - h, 0, 0, &xm));
-  }
-  { /* sums with x_1 = W, x_{-1} = xm */
-    PetscReal          s[4] = {0, 0, 0, 0};
-    const PetscScalar *x1, *x0, *x_1, *G, *F, *Mi, *V, *A;
-    PetscInt           n;
-    PetscCall(VecGetLocalSize(g->X, &n));
-    PetscCall(VecGetArrayRead(g->W, &x1));
-    PetscCall(VecGetArrayRead(g->X, &x0));
-    PetscCall(VecGetArrayRead(xm, &x_1));
-    PetscCall(VecGetArrayRead(g->G, &G));
-    PetscCall(VecGetArrayRead(g->F, &F));
-    PetscCall(VecGetArrayRead(g->Minv, &Mi));
-    PetscCall(VecGetArrayRead(g->V, &V));
-    PetscCall(VecGetArrayRead(g->A, &A));
-    for (PetscInt i = 0; i < n; i++) {
-      PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
-      s[0] += m * (dold * dold + dn * dn);
-      s[1] += (x1[i] + x_1[i]) * G[i];
-      s[2] += (dn + dold) * (Mi[i] > 0 ? F[i] : G[i]);                                               /* prescribed DOFs: the work of the support on the structure */
-      s[3] += (dn + dold) * (g->Zero ? (Mi[i] > 0 ? F[i] - G[i] - m * A[i] : 0) : g->aM * m * V[i]); /* damping force, as the kernel */
-    }
-    PetscCall(VecRestoreArrayRead(g->A, &A));
-    PetscCall(VecRestoreArrayRead(g->V, &V));
-    PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
-    PetscCall(VecRestoreArrayRead(g->F, &F));
-    PetscCall(VecRestoreArrayRead(g->G, &G));
-    PetscCall(VecRestoreArrayRead(xm, &x_1));
-    PetscCall(VecRestoreArrayRead(g->X, &x0));
-    PetscCall(VecRestoreArrayRead(g->W, &x1));
-    for (int k = 0; k < 4; k++)
-      ts->lsum[k] = s[k];
-  }
-  if (g->energy) PetscCall(LedgerStrain(ts, g->X));
-  if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
-  PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
-  if (g->finite) {                                  /* x_1 = x_0 (+) Theta; Xo keeps x_0 */
-    PetscCall(VecCopy(g->X, g->Xo));
-    PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, h, g->V, g->A, g->J, g->D, g->Xo, g->X));
-  } else
-    PetscCall(VecCopy(g->W, g->X)); /* X = x_1 */
-  PetscCall(VecDestroy(&xm));
   PetscFunctionReturn(0);
 }
 
@@ -654,128 +315,6 @@ static PetscErrorCode GCDSpectralRadius(FlxStepper ts, PetscReal Omega, PetscRea
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ShellMult(Mat A, Vec x, Vec y)
-{
-  ShellCtx *sc;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &sc));
-  if (sc->nonlinear) {                                             /* c h df_int/dv x ~ c h (f_int(x_b, v_b + e x) - f_int(x_b, v_b)) / e */
-    PetscReal nx, h0 = PETSC_SQRT_MACHINE_EPSILON * (1 + sc->nvb); /* the size of the velocity perturbation, whatever |x| */
-    PetscCall(VecNorm(x, NORM_2, &nx));
-    if (nx > 0) {
-      PetscCall(VecWAXPY(sc->vt, h0 / nx, x, sc->vb));
-      PetscCall(FlxSystemComputeInternalForce(sc->sys, sc->t, sc->x, sc->vt, y));
-      PetscCall(VecAXPY(y, -1.0, sc->fb));
-      PetscCall(VecScale(y, sc->s * nx / h0));
-    } else
-      PetscCall(VecZeroEntries(y));
-  } else {
-    PetscCall(FlxSystemComputeDampingForce(sc->sys, x, y)); /* (b_K K + C_d) x */
-    PetscCall(VecScale(y, sc->s));
-  }
-  PetscCall(VecPointwiseMult(y, y, sc->free));
-  {
-    PetscScalar       *ya;
-    const PetscScalar *xa, *da, *fa;
-    PetscInt           n;
-    PetscCall(VecGetLocalSize(y, &n));
-    PetscCall(VecGetArray(y, &ya));
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayRead(sc->d, &da));
-    PetscCall(VecGetArrayRead(sc->free, &fa));
-    for (PetscInt i = 0; i < n; i++)
-      ya[i] = fa[i] > 0 ? ya[i] + da[i] * xa[i] : xa[i];
-    PetscCall(VecRestoreArrayRead(sc->free, &fa));
-    PetscCall(VecRestoreArrayRead(sc->d, &da));
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscCall(VecRestoreArray(y, &ya));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ShellGetDiagonal(Mat A, Vec d)
-{
-  ShellCtx *sc;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &sc));
-  PetscCall(VecCopy(sc->diag, d));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode ShellDestroy(Mat A)
-{
-  ShellCtx *sc;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &sc));
-  PetscCall(VecDestroy(&sc->d));
-  PetscCall(VecDestroy(&sc->diag));
-  PetscCall(VecDestroy(&sc->vb));
-  PetscCall(VecDestroy(&sc->fb));
-  PetscCall(VecDestroy(&sc->vt));
-  PetscCall(PetscFree(sc));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SetUpKSP(FlxStepper ts)
-{
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  Mat             K;
-  PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt;
-  ShellCtx       *sc;
-  PetscInt        n, N;
-  PetscBool       linear = g->linear;
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemGetStiffness(ts->sys, &K));
-  PetscCheck(K || !linear, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp on a linear system needs its assembled stiffness");
-  PetscCall(MatDestroy(&g->Aop));
-  PetscCall(PetscNew(&sc));
-  sc->sys       = ts->sys;
-  sc->nonlinear = (PetscBool)!linear;
-  sc->s         = c * h;
-  sc->free      = g->Free;
-  sc->zero      = g->Zero;
-  PetscCall(VecDuplicate(g->Mass, &sc->d));
-  PetscCall(VecDuplicate(g->Mass, &sc->diag));
-  PetscCall(VecCopy(g->Mass, sc->d));
-  PetscCall(VecScale(sc->d, 1 + g->aM * c * h));
-  if (linear) { /* s (bK K_ii + Cd_ii) + d_i on free DOFs, 1 on prescribed ones */
-    PetscCall(MatGetDiagonal(K, sc->diag));
-    PetscCall(VecScale(sc->diag, g->bK));
-    if (g->Cd) {
-      PetscCall(MatGetDiagonal(g->Cd, g->Vt));
-      PetscCall(VecAXPY(sc->diag, 1.0, g->Vt));
-    }
-    PetscCall(VecAXPBY(sc->diag, 1.0, sc->s, sc->d));
-  } else { /* Newton: the mass part d_i (Jacobi on M); base point (x_0, v_0) until the first step sets it */
-    PetscCall(VecCopy(sc->d, sc->diag));
-    PetscCall(VecDuplicate(g->Mass, &sc->vb));
-    PetscCall(VecDuplicate(g->Mass, &sc->fb));
-    PetscCall(VecDuplicate(g->Mass, &sc->vt));
-    sc->x = g->X;
-    sc->t = ts->t0;
-    PetscCall(VecCopy(g->V, sc->vb));
-    PetscCall(VecNorm(sc->vb, NORM_2, &sc->nvb));
-    PetscCall(FlxSystemComputeInternalForce(ts->sys, sc->t, sc->x, sc->vb, sc->fb));
-  }
-  PetscCall(VecPointwiseMult(sc->diag, sc->diag, g->Free));
-  PetscCall(VecAXPY(sc->diag, -1.0, g->Free));
-  PetscCall(VecShift(sc->diag, 1.0));
-  PetscCall(VecGetLocalSize(g->Mass, &n));
-  PetscCall(VecGetSize(g->Mass, &N));
-  PetscCall(MatCreateShell(ts->comm, n, n, N, N, sc, &g->Aop));
-  PetscCall(MatShellSetOperation(g->Aop, MATOP_MULT, (void (*)(void))ShellMult));
-  PetscCall(MatShellSetOperation(g->Aop, MATOP_GET_DIAGONAL, (void (*)(void))ShellGetDiagonal));
-  PetscCall(MatShellSetOperation(g->Aop, MATOP_DESTROY, (void (*)(void))ShellDestroy));
-  PetscCall(MatSetOption(g->Aop, MAT_SYMMETRIC, linear)); /* gyroscopic df_int/dv is not symmetric */
-  PetscCall(KSPSetOperators(g->ksp, g->Aop, g->Aop));
-  PetscCall(KSPSetUp(g->ksp));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode GCDSetUp(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
@@ -784,6 +323,14 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
+  { /* ==== constrained system (issue 16): the constrained step of gcddae.c takes over ==== */
+    PetscBool cons;
+    PetscCall(FlxDAECheckSupported(ts, PETSC_FALSE, &cons));
+    if (cons) {
+      PetscCall(FlxGCDDAESetUp(ts, &g->p, (PetscBool)(g->startup_type == GCD_STARTUP_EXACT)));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &g->aM, &g->bK));
   PetscCall(FlxSystemGetDampingMatrix(ts->sys, &g->Cd, NULL));
@@ -791,6 +338,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   g->Mass = mass;
   g->Free = free;
   PetscCall(FlxSystemIsVelocityDependent(ts->sys, &vdep));
+  PetscCall(FlxGCDTensorsSetUp(ts->sys, &g->tn, &g->tensor));
   g->solve = g->solve_user;
   if (g->solve == GCD_SOLVE_AUTO) g->solve = !vdep ? GCD_SOLVE_EXPLICIT : (linear ? GCD_SOLVE_KSP : GCD_SOLVE_FIXED_POINT);
   PetscCheck(g->solve != GCD_SOLVE_EXPLICIT || !vdep, ts->comm, PETSC_ERR_USER_INPUT, "the internal force depends on the velocity (-damping_stiffness %g, discrete dampers or a velocity-dependent system): the GCD step is conditionally explicit, use -ts_gcd_solve ksp or fixed_point", (double)g->bK);
@@ -799,7 +347,8 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecDuplicate(mass, vecs[k]));
   if (g->p.degree >= 4 || g->p.classic) PetscCall(VecDuplicate(mass, &g->J));
   if (g->p.degree >= 5) PetscCall(VecDuplicate(mass, &g->S));
-  if (g->solve != GCD_SOLVE_EXPLICIT) {
+  if (g->tensor) PetscCall(VecDuplicate(mass, &g->Rt));
+  if (g->solve != GCD_SOLVE_EXPLICIT || g->tensor) {
     Vec *cv[] = {&g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt};
     for (size_t k = 0; k < sizeof(cv) / sizeof(cv[0]); k++)
       PetscCall(VecDuplicate(mass, cv[k]));
@@ -815,6 +364,7 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCall(VecDuplicate(mass, &g->Xo));
     PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
   }
+  PetscCheck(!g->tensor || g->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
@@ -984,7 +534,7 @@ PetscErrorCode FlxStepperGCDSetParameters(FlxStepper ts, PetscInt degree, const 
 static PetscErrorCode GCDReset(FlxStepper ts)
 {
   FlxStepper_GCD *g      = (FlxStepper_GCD *)ts->data;
-  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W, &g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt, &g->Xo};
+  Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->J, &g->S, &g->D, &g->G, &g->F, &g->Minv, &g->W, &g->Wv, &g->Rhs, &g->Anew, &g->Zero, &g->Vt, &g->Xo, &g->Rt};
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(vecs) / sizeof(vecs[0]); k++)
@@ -994,7 +544,8 @@ static PetscErrorCode GCDReset(FlxStepper ts)
   PetscCall(PetscFree2(g->mval, g->msave));
   g->Mass = g->Free = NULL; /* the system's */
   g->Cd             = NULL;
-  g->finite = g->energy = PETSC_FALSE;
+  g->finite = g->energy = g->tensor = PETSC_FALSE;
+  PetscCall(FlxGCDTensorsDestroy(&g->tn));
   PetscFunctionReturn(0);
 }
 
@@ -1022,7 +573,7 @@ PetscErrorCode FlxStepperCreate_GCD(FlxStepper ts)
   ts->data                = g;
   ts->ops.setfromoptions  = GCDSetFromOptions;
   ts->ops.setup           = GCDSetUp;
-  ts->ops.startup         = GCDStartUp;
+  ts->ops.startup         = FlxGCDStartUp;
   ts->ops.step            = GCDStep;
   ts->ops.getstate        = GCDGetState;
   ts->ops.probe           = GCDProbe;

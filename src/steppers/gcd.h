@@ -30,3 +30,29 @@ void FlxGCDMagnusIncrement(PetscInt n, PetscReal e, const PetscReal *V, const Pe
 /* X = X0 (+) D through the system's configuration update, D corrected first (FlxGCDMagnusIncrement) when magnus.
    Collective. */
 PetscErrorCode FlxGCDComposeIncrement(FlxSystem sys, PetscBool magnus, PetscReal e, Vec V, Vec A, Vec J, Vec D, Vec X0, Vec X);
+
+/* ==== Constrained systems (issue 16, gcddae.c) ==== */
+/* The gcd type on a system with constraints: set up the constrained step of seed 000 section 8 and take over the
+   stepper's operations (given back at reset). exact: -ts_gcd_startup exact. Collective. */
+PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool exact);
+/* Nodal rotary inertia tensors (gcdrotation.c; FlxSystemSetInertiaTensors): the nodes whose rotational equations
+   are J (a + a_M v) + v x J v = m. Their accelerations come from the system's node-by-node solve
+   (FlxSystemSolveInertia), in every solve shape, and their ledger terms use J instead of the lumped entries. */
+typedef struct {
+  PetscInt        n;    /* local tensor nodes */
+  const PetscInt *dof;  /* first rotational DOF of each (the system's array) */
+  PetscReal      *Js;   /* spatial tensors at x_n, 9 per node */
+  PetscReal      *dold; /* D's rotational part before the kernel (x_n - x_{n-1}), 3 per node */
+  PetscReal      *blk;  /* tangent blocks of FlxSystemComputeInertiaTangent, 27 per node (Newton) */
+} FlxGCDTensors;
+/* Whether the system has tensors (any rank), and the work for them. Collective. */
+PetscErrorCode FlxGCDTensorsSetUp(FlxSystem sys, FlxGCDTensors *t, PetscBool *has);
+PetscErrorCode FlxGCDTensorsDestroy(FlxGCDTensors *t);
+/* Before the kernel: the spatial tensors at x_n = X and the old increments from D. Not collective. */
+PetscErrorCode FlxGCDTensorsLedgerBefore(FlxSystem sys, FlxGCDTensors *t, Vec X, Vec D);
+/* After the kernel (D = x_{n+1} - x_n, V = v_n, A = a_n): the kinetic sum with J in place of the lumped entries,
+   and the damping sum with a_M J v_n (the kernel took the residual F - G - m a). Not collective. */
+PetscErrorCode FlxGCDTensorsLedgerAfter(FlxGCDTensors *t, PetscReal aM, Vec Minv, Vec D, Vec V, Vec A, Vec F, Vec G, PetscReal lsum[4]);
+/* y += ((1 + aM s) J + s (skew(v) J - skew(J v)) - diag(d)) x on the tensor nodes' rotational rows (the Newton
+   operator of the conditionally explicit step, from the blocks in t->blk). Not collective. */
+void FlxGCDTensorsMult(const FlxGCDTensors *t, PetscReal aM, PetscReal s, const PetscScalar d[], const PetscScalar x[], PetscScalar y[]);

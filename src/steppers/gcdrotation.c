@@ -58,3 +58,90 @@ PetscErrorCode FlxGCDComposeIncrement(FlxSystem sys, PetscBool magnus, PetscReal
   PetscCall(FlxSystemUpdateConfiguration(sys, X0, D, X));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FlxGCDTensorsSetUp(FlxSystem sys, FlxGCDTensors *t, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxGCDTensorsDestroy(t));
+  PetscCall(FlxSystemGetInertiaTensors(sys, &t->n, &t->dof, has));
+  if (*has) PetscCall(PetscMalloc3(9 * t->n + 1, &t->Js, 3 * t->n + 1, &t->dold, 27 * t->n + 1, &t->blk));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxGCDTensorsDestroy(FlxGCDTensors *t)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(t->Js, t->dold, t->blk));
+  t->n   = 0;
+  t->dof = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxGCDTensorsLedgerBefore(FlxSystem sys, FlxGCDTensors *t, Vec X, Vec D)
+{
+  const PetscScalar *d;
+
+  PetscFunctionBegin;
+  if (!t->n) PetscFunctionReturn(0);
+  PetscCall(FlxSystemComputeInertiaTensors(sys, X, t->Js));
+  PetscCall(VecGetArrayRead(D, &d));
+  for (PetscInt k = 0; k < t->n; k++)
+    for (int e = 0; e < 3; e++)
+      t->dold[3 * k + e] = d[t->dof[k] + e];
+  PetscCall(VecRestoreArrayRead(D, &d));
+  PetscFunctionReturn(0);
+}
+
+static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
+{
+  for (int i = 0; i < 3; i++)
+    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+}
+
+PetscErrorCode FlxGCDTensorsLedgerAfter(FlxGCDTensors *t, PetscReal aM, Vec Minv, Vec D, Vec V, Vec A, Vec F, Vec G, PetscReal lsum[4])
+{
+  const PetscScalar *mi, *d, *v, *a, *f, *g;
+
+  PetscFunctionBegin;
+  if (!t->n) PetscFunctionReturn(0);
+  PetscCall(VecGetArrayRead(Minv, &mi));
+  PetscCall(VecGetArrayRead(D, &d));
+  PetscCall(VecGetArrayRead(V, &v));
+  PetscCall(VecGetArrayRead(A, &a));
+  PetscCall(VecGetArrayRead(F, &f));
+  PetscCall(VecGetArrayRead(G, &g));
+  for (PetscInt k = 0; k < t->n; k++) {
+    const PetscInt   i = t->dof[k];
+    const PetscReal *J = t->Js + 9 * k, *dold = t->dold + 3 * k;
+    PetscReal        dn[3] = {d[i], d[i + 1], d[i + 2]}, vn[3] = {v[i], v[i + 1], v[i + 2]}, Jo[3], Jn[3], Jv[3];
+    MatVec3(J, dold, Jo);
+    MatVec3(J, dn, Jn);
+    MatVec3(J, vn, Jv);
+    for (int e = 0; e < 3; e++) {
+      const PetscReal m = mi[i + e] > 0 ? 1 / mi[i + e] : 0;
+      lsum[0] += dold[e] * Jo[e] + dn[e] * Jn[e] - m * (dold[e] * dold[e] + dn[e] * dn[e]);
+      lsum[3] += (dn[e] + dold[e]) * (aM * Jv[e] - (f[i + e] - g[i + e] - m * a[i + e]));
+    }
+  }
+  PetscCall(VecRestoreArrayRead(G, &g));
+  PetscCall(VecRestoreArrayRead(F, &f));
+  PetscCall(VecRestoreArrayRead(A, &a));
+  PetscCall(VecRestoreArrayRead(V, &v));
+  PetscCall(VecRestoreArrayRead(D, &d));
+  PetscCall(VecRestoreArrayRead(Minv, &mi));
+  PetscFunctionReturn(0);
+}
+
+void FlxGCDTensorsMult(const FlxGCDTensors *t, PetscReal aM, PetscReal s, const PetscScalar d[], const PetscScalar x[], PetscScalar y[])
+{
+  for (PetscInt k = 0; k < t->n; k++) {
+    const PetscInt   i = t->dof[k];
+    const PetscReal *J = t->blk + 27 * k, *Kv = J + 18;
+    for (int r = 0; r < 3; r++) {
+      PetscReal sum = -d[i + r] * x[i + r];
+      for (int c = 0; c < 3; c++)
+        sum += ((1 + aM * s) * J[3 * r + c] + s * Kv[3 * r + c]) * x[i + c];
+      y[i + r] += sum;
+    }
+  }
+}

@@ -46,6 +46,10 @@ PetscErrorCode FlxStepperCreate(MPI_Comm comm, FlxStepper *ts)
   s->max_energy_error = 10;
   s->monitor_interval = 5;
   s->history_interval = 1;
+  s->dae.rtol         = 1e-14; /* constrained systems (issue 16): -ts_dae_* */
+  s->dae.maxit        = 50;
+  s->dae.ic_tol       = 1e-10;
+  s->dae.step_adjust  = PETSC_TRUE;
   *ts                 = s;
   PetscFunctionReturn(0);
 }
@@ -138,6 +142,7 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCheck(!PetscIsInfOrNanReal(ts->safety) && !PetscIsInfOrNanReal(ts->omega_given) && ts->omega_given >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety and -ts_omega_max must be finite (and -ts_omega_max positive)");
   PetscCheck(ts->safety > 0 && ts->safety <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety must be in (0, 1]");
   PetscCheck(ts->cap > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_ledger_buffer must be positive");
+  PetscCall(FlxStepperDAESetFromOptions(ts)); /* constrained systems (issue 16) */
   PetscCall(FlxStepperSetType(ts, type));
   if (ts->ops.setfromoptions) PetscCall(ts->ops.setfromoptions(ts));
   PetscFunctionReturn(0);
@@ -597,6 +602,8 @@ PetscErrorCode FlxStepperDestroy(FlxStepper *ts)
   PetscCall(ResetCore(s));
   PetscCall(VecDestroy(&s->x0));
   PetscCall(VecDestroy(&s->v0));
+  PetscCall(VecDestroy(&s->dae.lambda0));
+  PetscCall(VecDestroy(&s->dae.psi0));
   PetscCall(PetscFree(s->plocal));
   PetscCall(PetscFree2(s->pbuf, s->pred));
   PetscCall(PetscFree2(s->hbuf, s->hred));

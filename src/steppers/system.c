@@ -1,49 +1,7 @@
 /* FlxSystem: the second-order system interface seen by the steppers. */
-#include <flexure/flexure.h>
+#include <flexure/private/systemimpl.h>
 #include <slepceps.h>
-
-struct _p_FlxSystem {
-  MPI_Comm              comm;
-  Vec                   mass, free, x0;
-  Mat                   K;
-  FlxSystemInternalFn   fint;
-  FlxSystemExternalFn   fext, fextrate;
-  FlxSystemOmegaBoundFn bound;
-  void                 *fintctx, *fextctx, *boundctx;
-  PetscBool             linear, vdep;
-  PetscReal             aM, bK;
-  FlxSystemMatFn        mcfn;  /* consistent mass, assembled on first request */
-  FlxSystemNullSpaceFn  nspfn; /* near-null space (rigid-body modes), built on first request */
-  void                 *mcctx, *nspctx;
-  Mat                   Mc;
-  MatNullSpace          nsp;
-  Mat                   Cd;    /* extra damping matrix (discrete dampers) */
-  PetscReal             crate; /* bound of lambda_max(M^-1 C_d) */
-  FlxSystemDampingFn    cmult; /* deterministic (b_K K + C_d) v */
-  void                 *cctx;
-  FlxSystemReactionFn   reac;
-  void                 *reacctx;
-  Vec                   rw[2]; /* work of the reaction fallback */
-  PetscInt              nmov;  /* prescribed motion: local moving DOFs */
-  PetscInt             *mov;
-  PetscBool             hasmov; /* on any rank */
-  PetscReal            *movbuf;
-  FlxSystemMotionFn     movfn;
-  void                 *movctx;
-  FlxSystemDofNameFn    namefn;
-  void                 *namectx;
-  FlxSystemUpdateFn     update; /* configuration update x (+) dx (NULL: additive) */
-  void                 *updatectx;
-  FlxSystemJacobianFn   jac; /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
-  FlxSystemMatFn        kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
-  void                 *kctx;
-  FlxSystemProductFn    k0; /* f = K_0 x, the initial (linearized) stiffness of a nonlinear system, unassembled */
-  void                 *k0ctx;
-  void                 *jacctx;
-  FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
-  void                 *energyctx;
-  Vec                   jw; /* work of FlxSystemComputeJacobian */
-};
+#include "inertia.h"
 
 PetscErrorCode FlxSystemCreate(MPI_Comm comm, FlxSystem *sys)
 {
@@ -68,6 +26,8 @@ PetscErrorCode FlxSystemDestroy(FlxSystem *sys)
   PetscCall(VecDestroy(&(*sys)->rw[1]));
   PetscCall(PetscFree2((*sys)->mov, (*sys)->movbuf));
   PetscCall(VecDestroy(&(*sys)->jw));
+  PetscCall(FlxSystemDestroyConstraints(*sys)); /* issue 16 */
+  PetscCall(FlxInertiaDestroy(&(*sys)->inertia));
   PetscCall(PetscFree(*sys));
   PetscFunctionReturn(0);
 }
@@ -706,5 +666,12 @@ PetscErrorCode FlxSystemComputeStrainEnergy(FlxSystem sys, Vec x, PetscReal *e, 
     PetscCall(sys->energy(sys, x, &el, sys->energyctx));
     PetscCall(MPIU_Allreduce(&el, e, 1, MPIU_REAL, MPIU_SUM, sys->comm));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetInertia_Private(FlxSystem sys, FlxInertia **slot)
+{
+  PetscFunctionBegin;
+  *slot = &sys->inertia;
   PetscFunctionReturn(0);
 }

@@ -550,6 +550,7 @@ static const char SolverText[] = "Solvers: PETSc and SLEPc options under these p
                                  "  -ts_ksp_*, -ts_pc_*, -ts_mg_levels_*: implicit steppers (newmark, hht, genalpha): CG + GAMG, rtol 1e-10\n"
                                  "  -ts_gcd_ksp_*, -ts_gcd_pc_*: GCD's conditionally explicit solve (-ts_gcd_solve ksp): CG or GMRES + Jacobi\n"
                                  "  -ts_alpha_mass_ksp_*, -ts_alpha_mass_pc_*: consistent-mass solve of the implicit steppers: CG + Jacobi\n"
+                                 "  -ts_dae_ksp_*, -ts_dae_pc_*, -ts_dae_fieldsplit_*: saddle-point solve of constrained systems (-ts_dae_solver lu, schur): MUMPS\n"
                                  "  -static_ksp_*, -static_pc_*: flexure static: direct LU (MUMPS on more than one rank)\n"
                                  "  -modes_eps_*, -modes_st_*: flexure modes (SLEPc, shift-and-invert); -modes_max_eps_*: its omega_max\n"
                                  "  Diagnostics read during a solve (-ts_ksp_converged_reason, -static_ksp_view, ...) are checked after the run.\n";

@@ -8,6 +8,8 @@ PETSC_INTERN PetscErrorCode FlxElementCreate_DKT3(FlxElementOps);
 /* Co-rotational form of beam3d (corotbeam.c): the internal_force and tangent kernels of its table. */
 PETSC_INTERN PetscErrorCode FlxCorotBeamInternalForce(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal f[], PetscReal *energy, char err[], size_t len);
 PETSC_INTERN PetscErrorCode FlxCorotBeamTangent(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, PetscReal K[], char err[], size_t len);
+/* Section forces of a co-rotational beam in its co-rotated axes (corotbeam.c; the linear element's convention). */
+PETSC_INTERN PetscErrorCode FlxCorotBeamSectionForces(const PetscReal X0[], const PetscReal u[], const PetscReal R[], const FlxSectionProps *p, const PetscReal fd[], PetscReal r[], char err[], size_t len);
 /* What a co-rotational beam keeps from its initial geometry and section (constant during a run): the initial length
    l0, the initial element axes E (rows e1, e2, e3: beam3d's frame) and the nonzero entries of the 7 x 7 local
    stiffness K_l at (u_x2, theta_1, theta_2): k = EA/l0, GJ/l0, then the bending entries about local y (diagonal,

@@ -72,8 +72,9 @@ typedef struct {
   char               element[FLX_NUM_CELL_TYPES][FLX_NAME_LEN]; /* element type per cell type ("" = none) */
   FlxSectionProps    props;
   FlxElementOps      ops[FLX_NUM_CELL_TYPES];
-  PetscBool          nonlinear; /* geometry nonlinear: co-rotational elements (nonlinear.c) */
-  PetscBool          geomset;   /* -section_NAME_geometry given (else the model's -model_geometry) */
+  PetscBool          nonlinear;     /* geometry nonlinear: co-rotational elements (nonlinear.c) */
+  PetscBool          geomset;       /* -section_NAME_geometry given (else the model's -model_geometry) */
+  PetscBool          rotary_tensor; /* -section_NAME_rotary_inertia tensor: full lumped rotary inertia at the nodes (rotary.c) */
 } FlxSection;
 
 /* What a prescribed value gives: the displacement itself, or a velocity or acceleration history whose
@@ -147,12 +148,15 @@ typedef struct {
   PetscInt  mode;                     /* mode: 1-based number */
   PetscReal amplitude;                /* mode: largest translation of the shape */
   PetscReal point[3];                 /* spin: a point of the axis */
+  PetscBool steady;                   /* spin: start in the steadily spinning state (spin.c) */
 } FlxIC;
 
 typedef struct {
   char      name[FLX_NAME_LEN];
   char      group[FLX_NAME_LEN];
   PetscReal mass, inertia[3];
+  PetscReal tensor[6]; /* -pointmass_NAME_inertia_tensor Jxx,Jyy,Jzz,Jxy,Jxz,Jyz (rotary.c) */
+  PetscBool has_tensor;
 } FlxPointMass;
 
 /* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
@@ -181,6 +185,7 @@ struct _p_FlxModel {
   FlxPointMass pm[FLX_MAX_NAMES];
   FlxBase      base;
   FlxMotion    motion;
+  PetscBool    note_static_motion; /* the note on motions without a static value was printed */
   PetscReal    aM, bK;
   PetscReal    omega_bound; /* element-by-element bound of omega_max (rad/s) */
   PetscInt     crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
@@ -217,6 +222,7 @@ struct _p_FlxModel {
   FlxKMult               kmultlin;
   FlxNonlinear           nl;
   PetscBool              nlcache; /* -model_nonlinear_cache: the explicit fast path of f_int (nonlinear.c) */
+  PetscReal             *rotj;    /* full rotary inertia tensors of tensor sections and point masses, 9 per owned node (rotary.c; NULL: none) */
   struct {                        /* nonlinear statics (nlstatic.c) */
     PetscInt  increments, max_it, max_cuts, arc_steps;
     PetscBool arclength, monitor;
@@ -257,6 +263,19 @@ PETSC_INTERN PetscErrorCode FlxModelReadGeometry(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelDestroyNonlinear(FlxModel model);
 /* Free K_lin when it is zero (every element co-rotational, no springs). Collective. */
 PETSC_INTERN PetscErrorCode FlxModelFreeZeroKlin(FlxModel model);
+/* rotary.c: full nodal rotary inertia tensors (nonlinear models). During assembly: a cell of a section with
+   -section_NAME_rotary_inertia tensor moves the rotational part of its lumped mass me into the tensors of its owned
+   nodes (me keeps the smallest principal value, for the element's frequency bound, until FlxModelRotaryTensorDrop
+   zeroes it before me is added); point masses with -pointmass_NAME_inertia_tensor add theirs. After the BCs: the
+   nodes with tensors get J0 = j I + tensors (j the spherical value), the mass vector the smallest principal value
+   of J0, and the system the tensors (FlxSystemSetInertiaTensors). Collective (the last two). */
+PETSC_INTERN PetscErrorCode FlxModelRotaryTensorCell(FlxModel model, PetscInt cell, const PetscReal xyz[], const FlxSectionProps *p, PetscInt nn, const PetscInt nodes[], PetscReal me[]);
+PETSC_INTERN PetscErrorCode FlxModelRotaryTensorDrop(PetscInt nn, PetscReal me[]);
+PETSC_INTERN PetscErrorCode FlxModelRotaryTensorPointMasses(FlxModel model);
+PETSC_INTERN PetscErrorCode FlxModelSetUpRotaryTensors(FlxModel model);
+/* spin.c: initial condition ic (a spin with -ic_NAME_steady): the steadily spinning state, x the relative equilibrium
+   (Newton from x), v the velocities of its rigid rotation. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelSteadySpin(FlxModel model, PetscInt ic, Vec x, Vec v);
 PETSC_INTERN PetscErrorCode FlxModelReadStaticOptions(FlxModel model);
 /* Read "-<what>_names a,b,c" into names. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelReadNames(MPI_Comm comm, const char what[], const char help[], char names[][FLX_NAME_LEN], PetscInt *n);
