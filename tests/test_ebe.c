@@ -188,6 +188,8 @@ static PetscErrorCode CheckKernels(MPI_Comm comm)
       PetscCall(Check(comm, ew, ediff / emax, 1e-14));
     }
   }
+  for (int k = 0; k < 3; k++)
+    PetscCall(PetscFree(ops[k]));
   PetscFunctionReturn(0);
 }
 

@@ -413,7 +413,7 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
     if (S->n[CLS_TRI]) PadTri(&S->tri[S->n[CLS_TRI] - 1]);
   }
   /* slots of the mixed nodes, in class and natural order */
-  qsort(bd.tup, bd.ntup, 4 * sizeof(PetscInt), CompareTuple);
+  if (bd.ntup) qsort(bd.tup, bd.ntup, 4 * sizeof(PetscInt), CompareTuple); /* (a NULL array otherwise) */
   PetscCall(PetscMalloc1(6 * e->nslot + 1, &e->slot));
   PetscCall(PetscMalloc1(e->nslot + 1, &e->slotnl));
   PetscCall(PetscMalloc3(bd.ntup + 1, &e->mix, bd.ntup + 1, &e->mixptr, bd.ntup + 1, &e->mixslot));

@@ -39,7 +39,7 @@ static PetscErrorCode ElementCost(FlxModel m, PetscReal *bytes, PetscReal *flops
   PetscReal c[2];
 
   PetscFunctionBegin;
-  PetscCall(FlxEbeGetCost(m->ebe, PETSC_FALSE, &c[0], &c[1]));
+  PetscCall(FlxEbeGetCost(m->ebe, PETSC_TRUE, &c[0], &c[1])); /* one product K x: the co-rotational cells linearized */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, 2, MPIU_REAL, MPIU_SUM, m->comm));
   *bytes = c[0];
   *flops = c[1];

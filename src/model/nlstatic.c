@@ -413,57 +413,64 @@ static PetscErrorCode NLFree(NL *nl)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *path)
+/* The solver's work and the checks of what it is given; on failure the caller's NLFree frees what was made. */
+static PetscErrorCode NLSetUp(NL *nl, FlxModel m)
 {
-  NL          nl = {0};
   PC          pc;
   PetscMPIInt size;
-  Vec        *vecs[] = {&nl.F, &nl.r, &nl.du, &nl.dut, &nl.dur, &nl.Du, &nl.Dprev, &nl.xs, &nl.zero};
+  Vec        *vecs[] = {&nl->F, &nl->r, &nl->du, &nl->dut, &nl->dur, &nl->Du, &nl->Dprev, &nl->xs, &nl->zero};
+  PetscBool   any;
+
+  PetscFunctionBegin;
+  nl->m   = m;
+  nl->sys = m->sys;
+  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
+    PetscCall(VecDuplicate(m->mass, vecs[i]));
+    PetscCall(VecZeroEntries(*vecs[i]));
+  }
+  nl->free = m->free;
+  PetscCall(FlxModelComputeStaticLoad(m, nl->F));
+  PetscCall(VecPointwiseMult(nl->F, nl->F, nl->free));
+  PetscCall(VecNorm(nl->F, NORM_2, &nl->Fnorm));
+  PetscCall(FlxModelSetStaticMotion(m, 1.0, nl->xs, &any));
+  if (any) {
+    PetscCall(VecDuplicate(nl->xs, &nl->up));
+    PetscCall(VecCopy(nl->xs, nl->up));
+  }
+  PetscCheck(!(any && m->st.arclength), m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: -static_arclength with prescribed displacements (a boundary condition with a -bc_NAME_value) is not supported: use load increments (-static_increments N), which scale the loads and the prescribed displacements together");
+  PetscCheck(nl->Fnorm > 0 || any, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs and nothing is prescribed: give loads (-load_names) acting at t = 0 or a prescribed displacement (-bc_NAME_value)");
+  PetscCall(FlxSystemCreatePrescribedIS(m->sys, &nl->fixed));
+  PetscCall(FlxSystemCreateJacobianMatrix(m->sys, &nl->J));
+  PetscCall(KSPCreate(m->comm, &nl->ksp));
+  PetscCall(KSPSetOptionsPrefix(nl->ksp, "static_"));
+  PetscCall(KSPSetType(nl->ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(nl->ksp, &pc));
+  PetscCallMPI(MPI_Comm_size(m->comm, &size));
+  PetscCall(PCSetType(pc, PCLU));
+  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(KSPSetErrorIfNotConverged(nl->ksp, PETSC_FALSE));
+  PetscCall(KSPSetFromOptions(nl->ksp));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelSolveStaticNonlinear(FlxModel m, Vec u, FlxStaticPath *path)
+{
+  NL             nl = {0};
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCheck(m->nonlinear, m->comm, PETSC_ERR_ARG_WRONGSTATE, "the model has no geometry nonlinear section");
   PetscCall(PetscLogEventBegin(FLX_StaticSolve, 0, 0, 0, 0));
   PetscCall(PetscMemzero(path, sizeof(*path)));
-  nl.m   = m;
-  nl.sys = m->sys;
-  for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
-    PetscCall(VecDuplicate(m->mass, vecs[i]));
-    PetscCall(VecZeroEntries(*vecs[i]));
+  ierr = NLSetUp(&nl, m);
+  if (!ierr) {
+    PetscCall(VecZeroEntries(u));
+    PetscCall(PetscPrintf(m->comm, "flexure: nonlinear static, %s\n", m->st.arclength ? "arc length (Crisfield, cylindrical)" : "load increments with Newton"));
+    ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
   }
-  nl.free = m->free;
-  PetscCall(FlxModelComputeStaticLoad(m, nl.F));
-  PetscCall(VecPointwiseMult(nl.F, nl.F, nl.free));
-  PetscCall(VecNorm(nl.F, NORM_2, &nl.Fnorm));
-  {
-    PetscBool any;
-    PetscCall(VecZeroEntries(nl.xs));
-    PetscCall(FlxModelSetStaticMotion(m, 1.0, nl.xs, &any));
-    if (any) {
-      PetscCall(VecDuplicate(nl.xs, &nl.up));
-      PetscCall(VecCopy(nl.xs, nl.up));
-    }
-    PetscCheck(!(any && m->st.arclength), m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: -static_arclength with prescribed displacements (a boundary condition with a -bc_NAME_value) is not supported: use load increments (-static_increments N), which scale the loads and the prescribed displacements together");
-    PetscCheck(nl.Fnorm > 0 || any, m->comm, PETSC_ERR_USER_INPUT, "nonlinear static: the static load is zero on the free DOFs and nothing is prescribed: give loads (-load_names) acting at t = 0 or a prescribed displacement (-bc_NAME_value)");
-  }
-  PetscCall(FlxSystemCreatePrescribedIS(m->sys, &nl.fixed));
-  PetscCall(FlxSystemCreateJacobianMatrix(m->sys, &nl.J));
-  PetscCall(KSPCreate(m->comm, &nl.ksp));
-  PetscCall(KSPSetOptionsPrefix(nl.ksp, "static_"));
-  PetscCall(KSPSetType(nl.ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(nl.ksp, &pc));
-  PetscCallMPI(MPI_Comm_size(m->comm, &size));
-  PetscCall(PCSetType(pc, PCLU));
-  if (size > 1) PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  PetscCall(KSPSetErrorIfNotConverged(nl.ksp, PETSC_FALSE));
-  PetscCall(KSPSetFromOptions(nl.ksp));
-  PetscCall(VecZeroEntries(u));
-  PetscCall(PetscPrintf(m->comm, "flexure: nonlinear static, %s\n", m->st.arclength ? "arc length (Crisfield, cylindrical)" : "load increments with Newton"));
-  {
-    PetscErrorCode ierr = m->st.arclength ? ArcLength(&nl, u, path) : LoadControl(&nl, u, path);
-    PetscCall(NLFree(&nl)); /* also when the solve failed: nothing leaks */
-    PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
-    if (ierr) PetscCall(FlxStaticPathDestroy(path)); /* the steps converged before the failure */
-    PetscCall(ierr);
-  }
+  PetscCall(NLFree(&nl)); /* also when the set-up or the solve failed: nothing leaks */
+  PetscCall(PetscLogEventEnd(FLX_StaticSolve, 0, 0, 0, 0));
+  if (ierr) PetscCall(FlxStaticPathDestroy(path)); /* the steps converged before the failure */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

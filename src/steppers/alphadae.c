@@ -512,6 +512,9 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a constrained system needs its initial conditions before FlxStepperSetUp (FlxStepperSetInitialConditions)");
   PetscCall(PetscNew(&d));
   ts->dae.data = d;
+  d->saved       = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
+  ts->ops.reset   = DAEReset;
+  ts->ops.destroy = DAEDestroy;
   d->am        = al->am;
   d->af        = al->af;
   d->beta      = al->beta;
@@ -561,7 +564,6 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
     PetscCall(FlxAlphaSOI2SetUp(ts, d));
   else
     PetscCall(FlxSaddleCreate(ts, d->diag ? d->Jd : NULL, d->diag ? NULL : d->J, d->G1, &d->sp));
-  d->saved               = ts->ops;
   ts->ops.startup        = DAEStartUp;
   ts->ops.step           = DAEStep;
   ts->ops.getstate       = DAEGetState;

@@ -94,6 +94,7 @@ PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, Flx
     PetscCall(PetscLogEventRegister("FlxSaddleSolve", FLX_CLASSID, &FLX_SaddleSolve));
   }
   PetscCall(PetscNew(&s));
+  *sp       = s; /* the caller's FlxSaddleDestroy frees it if the set-up below fails */
   s->ts     = ts;
   s->sys    = ts->sys;
   s->comm   = ts->comm;
@@ -113,7 +114,6 @@ PetscErrorCode FlxSaddleCreate(FlxStepper ts, Vec Adiag, Mat Amat, Mat Gpat, Flx
     PetscCall(FlxSaddleSetOperators(s, Adiag, Amat, Gpat, Gpat));
     PetscCall(KSPSetUp(s->ksp));
   }
-  *sp = s;
   PetscFunctionReturn(0);
 }
 
@@ -379,8 +379,18 @@ static PetscErrorCode DenseFactor(FlxSaddle s, Vec Adiag, Mat Amat, Mat G, Mat H
   PetscCall(VecRestoreArrayRead(s->free, &fr));
   PetscCall(MatCopy(H, s->H, SAME_NONZERO_PATTERN));
   PetscCall(PetscBLASIntCast(nt, &bn));
-  PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, K, &bn, s->piv, &info));
-  s->singular = info != 0 ? PETSC_TRUE : PETSC_FALSE;
+  {
+    PetscReal kmax = 0, umin;
+    for (PetscInt i = 0; i < nt * nt; i++)
+      kmax = PetscMax(kmax, PetscAbsScalar(K[i]));
+    PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, K, &bn, s->piv, &info));
+    umin = PETSC_MAX_REAL;
+    for (PetscInt i = 0; i < nt; i++)
+      umin = PetscMin(umin, PetscAbsScalar(K[i + nt * i]));
+    /* singular: an exact zero pivot, or one at round-off of the largest entry (a dependent row leaves about
+       eps |K| there, its value and sign depending on the order of the operations) */
+    s->singular = info != 0 || !(umin > 1e-13 * kmax) ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscFunctionReturn(0);
 }
 

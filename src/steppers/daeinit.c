@@ -110,20 +110,15 @@ PetscErrorCode FlxDAEViolation(FlxStepper ts, PetscReal t, Vec x, Vec v, Mat G, 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Mat Gref, Vec x, const char what[])
+/* The Newton loop of FlxDAEProjectPosition on its work objects (created and destroyed by the caller, so that an
+   error inside leaves nothing behind). */
+static PetscErrorCode ProjectPositionLoop(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Mat Gref, Vec x, const char what[], Vec g, Vec mu, Vec r1, Vec dx, Mat H)
 {
-  Vec       g, mu, r1, dx;
-  Mat       H;
   PetscReal gn = 0, xn, dn = 0;
   PetscInt  it, maxit = PetscMax(ts->dae.maxit, 20); /* a set-up operation: at least 20 iterations */
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &g));
-  PetscCall(VecDuplicate(g, &mu));
-  PetscCall(VecDuplicate(x, &r1));
-  PetscCall(VecDuplicate(x, &dx));
   PetscCall(VecZeroEntries(r1));
-  PetscCall(MatDuplicate(Gref, MAT_DO_NOT_COPY_VALUES, &H));
   for (it = 0; it < maxit; it++) {
     PetscCall(FlxSystemComputeConstraint(ts->sys, t, x, g));
     PetscCall(VecNorm(g, NORM_INFINITY, &gn));
@@ -136,26 +131,51 @@ PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, V
     PetscCall(VecAXPY(x, 1.0, dx));
     PetscCall(VecNorm(dx, NORM_INFINITY, &dn));
   }
+  PetscCheck(it < maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, maxit, (double)t, (double)gn, (double)dn);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxDAEProjectPosition(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Mat Gref, Vec x, const char what[])
+{
+  Vec            g, mu, r1, dx;
+  Mat            H;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &g));
+  PetscCall(VecDuplicate(g, &mu));
+  PetscCall(VecDuplicate(x, &r1));
+  PetscCall(VecDuplicate(x, &dx));
+  PetscCall(MatDuplicate(Gref, MAT_DO_NOT_COPY_VALUES, &H));
+  ierr = ProjectPositionLoop(ts, sp, t, Adiag, Amat, Gref, x, what, g, mu, r1, dx, H);
   PetscCall(MatDestroy(&H));
   PetscCall(VecDestroy(&g));
   PetscCall(VecDestroy(&mu));
   PetscCall(VecDestroy(&r1));
   PetscCall(VecDestroy(&dx));
-  PetscCheck(it < maxit, ts->comm, PETSC_ERR_NOT_CONVERGED, "the projection of %s onto the constraints did not converge in %" PetscInt_FMT " Newton iterations at t = %g s (|g| = %g, last change %g): the constraints may be inconsistent there (-ts_dae_max_it)", what, maxit, (double)t, (double)gn, (double)dn);
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Vec x, Vec v)
+/* The velocity projection of FlxDAEInitialConditions: M dv + G^T mu = 0, G (v + dv) + g_t = 0, with w = G v + g_t. */
+static PetscErrorCode ProjectVelocity(FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Mat G, Vec w, Vec v, Vec mu, Vec r1, Vec dv)
 {
-  Vec       w, mu, r1, dv;
-  Mat       G;
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(r1));
+  PetscCall(VecScale(w, -1.0));
+  PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
+  PetscCall(FlxSaddleSolve(sp, r1, w, dv, mu, "the projection of the initial velocity", t0));
+  PetscCall(VecAXPY(v, 1.0, dv));
+  PetscFunctionReturn(0);
+}
+
+/* FlxDAEInitialConditions on its work objects w (a multiplier vector) and G (a copy of the constraint matrix). */
+static PetscErrorCode InitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Vec x, Vec v, Vec w, Mat G)
+{
   PetscReal gp, gv;
   char      name[256];
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
   PetscCall(FlxSystemComputeConstraint(ts->sys, t0, x, w));
   PetscCall(WorstConstraint(ts->sys, w, &gp, name, sizeof(name)));
   if (gp > ts->dae.ic_tol) {
@@ -169,24 +189,38 @@ PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0
   PetscCall(FlxSystemComputeConstraintRate(ts->sys, t0, x, w));
   PetscCall(MatMultAdd(G, v, w, w));
   PetscCall(WorstConstraint(ts->sys, w, &gv, name, sizeof(name)));
-  if (gv > ts->dae.ic_tol) { /* M dv + G^T mu = 0, G (v + dv) + g_t = 0 */
+  if (gv > ts->dae.ic_tol) {
+    Vec            mu, r1, dv;
+    PetscErrorCode ierr;
     PetscCheck(ts->dae.project_ic, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g (|G v + g_t|, tolerance -ts_dae_ic_tol %g): give a consistent initial velocity, or -ts_dae_project_ic to project it", name, (double)gv, (double)ts->dae.ic_tol);
     PetscCheck(sp, ts->comm, PETSC_ERR_USER_INPUT, "the initial velocity violates the constraint %s by %g: -ts_dae_project_ic does not project a system with velocity constraints; give a consistent initial velocity", name, (double)gv);
     PetscCall(VecDuplicate(w, &mu));
     PetscCall(VecDuplicate(x, &r1));
     PetscCall(VecDuplicate(x, &dv));
-    PetscCall(VecZeroEntries(r1));
-    PetscCall(VecScale(w, -1.0));
-    PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
-    PetscCall(FlxSaddleSolve(sp, r1, w, dv, mu, "the projection of the initial velocity", t0));
-    PetscCall(VecAXPY(v, 1.0, dv));
+    ierr = ProjectVelocity(sp, t0, Adiag, Amat, G, w, v, mu, r1, dv);
     PetscCall(VecDestroy(&mu));
     PetscCall(VecDestroy(&r1));
     PetscCall(VecDestroy(&dv));
+    PetscCall(ierr);
     PetscCall(PetscPrintf(ts->comm, "note: the initial velocity violated the constraint %s by %g: projected (-ts_dae_project_ic)\n", name, (double)gv));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxDAEInitialConditions(FlxStepper ts, FlxSaddle sp, PetscReal t0, Vec Adiag, Mat Amat, Vec x, Vec v)
+{
+  Vec            w;
+  Mat            G;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &w));
+  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
+  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
+  ierr = InitialConditions(ts, sp, t0, Adiag, Amat, x, v, w, G);
   PetscCall(MatDestroy(&G));
   PetscCall(VecDestroy(&w));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
@@ -206,47 +240,50 @@ PetscErrorCode FlxDAECheckVelocityConstraints(FlxStepper ts, PetscReal t0, Vec x
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxDAEConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Vec x, Vec v, Vec a, Vec lambda)
+/* FlxDAEConsistentAcceleration on its work objects f, e (state vectors), w (a multiplier vector) and G. */
+static PetscErrorCode ConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Vec x, Vec v, Vec a, Vec lambda, Vec f, Vec e, Vec w, Mat G)
 {
-  Vec       f, w;
-  Mat       G;
-  PetscReal aM;
+  PetscReal aM, bK;
+  Vec       free;
 
   PetscFunctionBegin;
-  PetscCall(VecDuplicate(x, &f));
-  PetscCall(VecDuplicate(lambda, &w));
-  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
-  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t, x, G));
   PetscCall(FlxSystemComputeInternalForce(ts->sys, t, x, v, f));
   PetscCall(VecScale(f, -1.0));
-  { /* + f_ext - a_M M v */
-    Vec       e;
-    PetscReal bK;
-    PetscCall(VecDuplicate(x, &e));
-    PetscCall(FlxSystemComputeExternalForce(ts->sys, t, e));
-    PetscCall(VecAXPY(f, 1.0, e));
-    PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-    if (aM != 0) {
-      if (Adiag)
-        PetscCall(VecPointwiseMult(e, Adiag, v));
-      else
-        PetscCall(MatMult(Amat, v, e));
-      PetscCall(VecAXPY(f, -aM, e));
-    }
-    {
-      Vec free;
-      PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
-      PetscCall(VecPointwiseMult(f, f, free)); /* prescribed DOFs at rest: a = 0 */
-    }
-    PetscCall(VecDestroy(&e));
+  PetscCall(FlxSystemComputeExternalForce(ts->sys, t, e)); /* + f_ext - a_M M v */
+  PetscCall(VecAXPY(f, 1.0, e));
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
+  if (aM != 0) {
+    if (Adiag) PetscCall(VecPointwiseMult(e, Adiag, v));
+    else PetscCall(MatMult(Amat, v, e));
+    PetscCall(VecAXPY(f, -aM, e));
   }
+  PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));
+  PetscCall(VecPointwiseMult(f, f, free)); /* prescribed DOFs at rest: a = 0 */
   PetscCall(FlxSystemComputeConstraintCurvature(ts->sys, t, x, v, w));
   PetscCall(VecScale(w, -1.0));
   PetscCall(FlxSaddleSetOperators(sp, Adiag, Amat, G, G));
   PetscCall(FlxSaddleSolve(sp, f, w, a, lambda, "the consistent initial acceleration", t));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxDAEConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscReal t, Vec Adiag, Mat Amat, Vec x, Vec v, Vec a, Vec lambda)
+{
+  Vec            f, e, w;
+  Mat            G;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(x, &f));
+  PetscCall(VecDuplicate(x, &e));
+  PetscCall(VecDuplicate(lambda, &w));
+  PetscCall(FlxSystemGetConstraintMatrix(ts->sys, &G));
+  PetscCall(MatDuplicate(G, MAT_DO_NOT_COPY_VALUES, &G));
+  ierr = ConsistentAcceleration(ts, sp, t, Adiag, Amat, x, v, a, lambda, f, e, w, G);
   PetscCall(MatDestroy(&G));
   PetscCall(VecDestroy(&f));
+  PetscCall(VecDestroy(&e));
   PetscCall(VecDestroy(&w));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

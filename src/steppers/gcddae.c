@@ -468,6 +468,9 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
       PetscCall(VecDuplicate(mass, v2[k]));
   }
   ts->dae.data = d;
+  d->saved       = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
+  ts->ops.reset   = DAEReset;
+  ts->ops.destroy = DAEDestroy;
   d->p         = *p;
   d->exact     = exact;
   d->Mass      = mass;
@@ -514,7 +517,6 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
     d->startup = "consistent a_0, lambda_0; higher derivatives 0 (-ts_gcd_startup zero); x_1 by the Taylor step moved onto the constraints";
   else
     d->startup = "consistent a_0, lambda_0; j_0 (and s_0) the consistent acceleration differenced along the solution (five points, step h/2); x_1 by the Taylor step moved onto the constraints";
-  d->saved               = ts->ops;
   ts->ops.startup        = DAEStartUp;
   ts->ops.step           = DAEStep;
   ts->ops.getstate       = DAEGetState;
