@@ -44,10 +44,11 @@ static inline PetscReal Dot(V3 a, V3 b)
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-/* Column b of R_a E^T, R_a e_b (e_b row b of E): t_i = R[3i] E[3b] + R[3i+1] E[3b+1] + R[3i+2] E[3b+2], R = s + r. */
-static inline V3 Triad(const PetscReal *s, long r, PetscReal e0, PetscReal e1, PetscReal e2)
+/* Column b of R_a E^T, R_a e_b (e_b row b of E): t_i = R[3i] E[3b] + R[3i+1] E[3b+1] + R[3i+2] E[3b+2], R[j] = n[3 + j][l]
+   (n: one end's nodal states, component-major). */
+static inline V3 Triad(const PetscReal n[12][W], int l, PetscReal e0, PetscReal e1, PetscReal e2)
 {
-  V3 t = {s[r] * e0 + s[r + 1] * e1 + s[r + 2] * e2, s[r + 3] * e0 + s[r + 4] * e1 + s[r + 5] * e2, s[r + 6] * e0 + s[r + 7] * e1 + s[r + 8] * e2};
+  V3 t = {n[3][l] * e0 + n[4][l] * e1 + n[5][l] * e2, n[6][l] * e0 + n[7][l] * e1 + n[8][l] * e2, n[9][l] * e0 + n[10][l] * e1 + n[11][l] * e2};
   return t;
 }
 
@@ -63,8 +64,8 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
   LocalRot  o;
   PetscReal R0 = Dot(r1, t0), R1 = Dot(r1, t1), R2 = Dot(r1, t2), R3 = Dot(r2, t0), R4 = Dot(r2, t1), R5 = Dot(r2, t2);
   PetscReal R6 = Dot(r3, t0), R7 = Dot(r3, t1), R8 = Dot(r3, t2), tr = R0 + R4 + R8;
-  PetscReal q0 = 0.5 * PetscSqrtReal(1 + tr), h = 0.25 / q0, q1 = (R7 - R5) * h, q2 = (R2 - R6) * h, q3 = (R3 - R1) * h;
-  PetscReal iq = 1 / q0, s2 = q1 * q1 + q2 * q2 + q3 * q3, y2 = s2 * (iq * iq);
+  PetscReal q0 = 0.5 * PetscSqrtReal(1 + tr), iq = 1 / q0, h = 0.25 * iq, q1 = (R7 - R5) * h, q2 = (R2 - R6) * h, q3 = (R3 - R1) * h;
+  PetscReal s2 = q1 * q1 + q2 * q2 + q3 * q3, y2 = s2 * (iq * iq);
   PetscReal f = 2 * iq * RealAtanRatio(y2);
 
   o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < 0.02);
@@ -84,17 +85,12 @@ static inline V3 TinvT(V3 th, V3 m)
   return mt;
 }
 
-/* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch. */
-static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *restrict s, PetscReal fe[12][W], PetscReal en[W], long slow[W])
+/* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch whose nodal states
+   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l). */
+static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
-  long idx[2][W]; /* 64-bit offsets of the nodal states (every value of the lanes' loop 8 bytes wide) */
-
-  for (int a = 0; a < 2; a++)
-    for (int l = 0; l < W; l++)
-      idx[a][l] = 12L * b->node[a][l];
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const long      i1 = idx[0][l], i2 = idx[1][l]; /* nodal states: position, rotation matrix */
     const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
     const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
     const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
@@ -103,21 +99,21 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal *res
     LocalRot        o1, o2;
     long            sl;
 
-    d.x  = s[i2] - s[i1]; /* chord and frame, eq. (C2) */
-    d.y  = s[i2 + 1] - s[i1 + 1];
-    d.z  = s[i2 + 2] - s[i1 + 2];
+    d.x  = st[1][0][l] - st[0][0][l]; /* chord and frame, eq. (C2) */
+    d.y  = st[1][1][l] - st[0][1][l];
+    d.z  = st[1][2][l] - st[0][2][l];
     ln   = PetscSqrtReal(Dot(d, d));
     sl   = !(ln > 1e-8 * l0);
     il   = 1 / ln;
     r1.x = d.x * il;
     r1.y = d.y * il;
     r1.z = d.z * il;
-    t10  = Triad(s, i1 + 3, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
-    t11  = Triad(s, i1 + 3, e3, e4, e5);
-    t12  = Triad(s, i1 + 3, e6, e7, e8);
-    t20  = Triad(s, i2 + 3, e0, e1, e2);
-    t21  = Triad(s, i2 + 3, e3, e4, e5);
-    t22  = Triad(s, i2 + 3, e6, e7, e8);
+    t10  = Triad(st[0], l, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
+    t11  = Triad(st[0], l, e3, e4, e5);
+    t12  = Triad(st[0], l, e6, e7, e8);
+    t20  = Triad(st[1], l, e0, e1, e2);
+    t21  = Triad(st[1], l, e3, e4, e5);
+    t22  = Triad(st[1], l, e6, e7, e8);
     q.x  = 0.5 * (t11.x + t21.x);
     q.y  = 0.5 * (t11.y + t21.y);
     q.z  = 0.5 * (t11.z + t21.z);
@@ -206,9 +202,97 @@ static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d
     d->k[i] = b->k[i][l];
 }
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+/* c[j] = column j of the 8 x 8 matrix of rows r[i]: three rounds of two-source permutes. */
+static inline void Transpose8(const __m512d r[8], __m512d c[8])
+{
+  const __m512i lo1 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+  const __m512i lo2 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi2 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+  __m512d       t[8], u[8];
+
+  for (int i = 0; i < 8; i += 2) {
+    t[i]     = _mm512_unpacklo_pd(r[i], r[i + 1]); /* (r_i, r_i+1) at columns 0, 2, 4, 6 */
+    t[i + 1] = _mm512_unpackhi_pd(r[i], r[i + 1]); /* at columns 1, 3, 5, 7 */
+  }
+  for (int i = 0; i < 8; i += 4) {
+    u[i]     = _mm512_permutex2var_pd(t[i], lo1, t[i + 2]); /* rows i .. i+3 at columns 0, 4 */
+    u[i + 1] = _mm512_permutex2var_pd(t[i + 1], lo1, t[i + 3]);
+    u[i + 2] = _mm512_permutex2var_pd(t[i], hi1, t[i + 2]); /* columns 2, 6 */
+    u[i + 3] = _mm512_permutex2var_pd(t[i + 1], hi1, t[i + 3]);
+  }
+  for (int j = 0; j < 4; j++) {
+    c[j]     = _mm512_permutex2var_pd(u[j], lo2, u[j + 4]);
+    c[j + 4] = _mm512_permutex2var_pd(u[j], hi2, u[j + 4]);
+  }
+}
+#endif
+
+/* st[a][c][l] = s[12 node[a][l] + c]: the batch's nodal states in lane order (AVX-512: contiguous loads and
+   transposes instead of 24 gathers; the same values). */
+static inline void GatherStates(const FlxCorotBeamBatch *b, const PetscReal *s, PetscReal st[2][12][W])
+{
+#if defined(__AVX512F__) && W == 8
+  for (int a = 0; a < 2; a++) {
+    __m512d r[8], q[8], c[8];
+    for (int l = 0; l < 8; l++) {
+      r[l] = _mm512_loadu_pd(s + 12 * (size_t)b->node[a][l]);
+      q[l] = _mm512_maskz_loadu_pd(0x0F, s + 12 * (size_t)b->node[a][l] + 8);
+    }
+    Transpose8(r, c);
+    for (int j = 0; j < 8; j++)
+      _mm512_store_pd(st[a][j], c[j]);
+    Transpose8(q, c);
+    for (int j = 0; j < 4; j++)
+      _mm512_store_pd(st[a][8 + j], c[j]);
+  }
+#else
+  for (int a = 0; a < 2; a++)
+    for (int c = 0; c < 12; c++)
+      for (int l = 0; l < W; l++)
+        st[a][c][l] = s[12 * (size_t)b->node[a][l] + c];
+#endif
+}
+
+/* fl[l][i] = fe[i][l]: the forces of each lane contiguous (12 of 16). */
+static inline void LaneForces(const PetscReal fe[12][W], PetscReal fl[W][16])
+{
+#if defined(__AVX512F__) && W == 8
+  __m512d r[8], c[8];
+  for (int i = 0; i < 8; i++)
+    r[i] = _mm512_load_pd(fe[i]);
+  Transpose8(r, c);
+  for (int l = 0; l < 8; l++)
+    _mm512_store_pd(fl[l], c[l]);
+  for (int i = 0; i < 4; i++)
+    r[i] = _mm512_load_pd(fe[8 + i]);
+  for (int i = 4; i < 8; i++)
+    r[i] = _mm512_setzero_pd();
+  Transpose8(r, c);
+  for (int l = 0; l < 8; l++)
+    _mm512_store_pd(fl[l] + 8, c[l]);
+#else
+  for (int l = 0; l < W; l++)
+    for (int i = 0; i < 12; i++)
+      fl[l][i] = fe[i][l];
+#endif
+}
+
+/* fa[c] += fe[c], c < 6: each component one addition, as in a scalar loop. */
+static inline void AddNode(PetscReal *fa, const PetscReal *fe)
+{
+#if defined(__AVX512F__)
+  _mm256_storeu_pd(fa, _mm256_add_pd(_mm256_loadu_pd(fa), _mm256_loadu_pd(fe)));
+  _mm_storeu_pd(fa + 4, _mm_add_pd(_mm_loadu_pd(fa + 4), _mm_loadu_pd(fe + 4)));
+#else
+  for (int c = 0; c < 6; c++)
+    fa[c] += fe[c];
+#endif
+}
+
 PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
-  PetscReal esum = 0, fe[12][W], en[W];
+  PetscReal esum = 0, fe[12][W] __attribute__((aligned(64))), en[W], st[2][12][W] __attribute__((aligned(64))), fl[W][16] __attribute__((aligned(64)));
   long      slow[W];
   PetscInt  bad = -1;
 
@@ -223,17 +307,17 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
         }
-    BatchForce(bk, s, fe, en, slow);
+    GatherStates(bk, s, st);
+    BatchForce(bk, st, fe, en, slow);
+    LaneForces(fe, fl);
     for (PetscInt l = 0; l < bk->n; l++) {
-      PetscReal fl[12], e = en[l];
+      PetscReal e = en[l];
       if (!f && !bk->owned[l]) continue;
-      for (int i = 0; i < 12; i++)
-        fl[i] = fe[i][l];
       if (slow[l]) { /* another branch, or degenerate: the general kernel */
         FlxCorotBeamData d;
         int              code;
         LaneData(bk, l, &d);
-        code = RealCorotForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl, &e);
+        code = RealCorotForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl[l], &e);
         if (code) {
           if (bad < 0) {
             FlxCorotBeamReason(code, err, len);
@@ -246,11 +330,7 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
       if (bk->owned[l]) esum += e;
       if (!f) continue;
       for (int a = 0; a < 2; a++)
-        if (bk->node[a][l] < nown) {
-          PetscReal *fa = f + 6 * bk->node[a][l];
-          for (int c = 0; c < 6; c++)
-            fa[c] += fl[6 * a + c];
-        }
+        if (bk->node[a][l] < nown) AddNode(f + 6 * bk->node[a][l], fl[l] + 6 * a);
     }
   }
   if (energy) *energy = esum;

@@ -248,18 +248,20 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xl[], const PetscR
       for (int c = 0; c < 3; c++)
         r->psi[3 * i + c] = psi[c];
     }
+    for (int c = 0; c < 3; c++) /* one pass over s: position, then rotation */
+      s[12 * i + c] = X[3 * i + c] + xl[6 * i + c];
     QuatMatrix(Q + 4 * i, s + 12 * i + 3);
   }
   PetscCall(VecRestoreArray(r->Q, &Q));
   PetscCall(VecScatterBegin(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD)); /* the ghosts: their owners' */
   PetscCall(VecScatterEnd(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(r->Qg, &Qg));
-  for (PetscInt g = 0; g < r->nghost; g++)
-    QuatMatrix(Qg + 4 * g, s + 12 * (r->nown + g) + 3);
-  PetscCall(VecRestoreArrayRead(r->Qg, &Qg));
-  for (PetscInt i = 0; i < r->nown + r->nghost; i++)
+  for (PetscInt i = r->nown; i < r->nown + r->nghost; i++) {
     for (int c = 0; c < 3; c++)
       s[12 * i + c] = X[3 * i + c] + xl[6 * i + c];
+    QuatMatrix(Qg + 4 * (i - r->nown), s + 12 * i + 3);
+  }
+  PetscCall(VecRestoreArrayRead(r->Qg, &Qg));
   PetscFunctionReturn(0);
 }
 
