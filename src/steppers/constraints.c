@@ -658,7 +658,7 @@ PetscErrorCode FlxSaddleSolve(FlxSaddle s, Vec r1, Vec r2, Vec y, Vec mu, const 
       char      diag[1536];
       PetscBool named;
       PetscCall(DiagnoseSingular(s, diag, sizeof(diag), &named));
-      SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (zero pivot in the LU factorization: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, diag);
+      SETERRQ(s->comm, named ? PETSC_ERR_USER_INPUT : PETSC_ERR_NOT_CONVERGED, "the saddle-point solve of %s at t = %g s failed (a zero pivot, or one below 1e-13 of the largest entry, in the LU factorization: the matrix [[M, G^T], [G, 0]] is singular)%s", what, (double)t, diag);
     }
     PetscCall(VecGetArrayRead(r1, &a));
     PetscCall(PetscArraycpy(s->xd, a, s->N));
