@@ -298,9 +298,9 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
 
   for (PetscInt k = 0; k < nb && !(f && bad >= 0); k++) {
     const FlxCorotBeamBatch *bk = &b[k];
-    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batch data 8 KB ahead, */
+    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batch data 8 KB ahead (prefetcht2, as ebe.c), */
       for (size_t o = 0; o < sizeof(FlxCorotBeamBatch); o += 64)
-        __builtin_prefetch((const char *)&b[k + 7] + o, 0, 0);
+        __builtin_prefetch((const char *)&b[k + 7] + o, 0, 1);
     if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
       for (int a = 0; a < 2; a++)
         for (int l = 0; l < W; l++) {
