@@ -221,16 +221,17 @@ static void UpdateNode(PetscInt i, const PetscReal *x, const PetscReal *dx, Pets
     xnew[6 * i + 3 + c] = pc[c];
 }
 
-PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
+PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, PetscInt start, PetscInt n, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
 {
   PetscScalar *Q;
 
   PetscFunctionBegin;
+  PetscCheck(start >= 0 && n >= 0 && start + n <= r->nown, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "configuration update of nodes [%" PetscInt_FMT ", %" PetscInt_FMT "): %" PetscInt_FMT " owned nodes", start, start + n, r->nown);
   PetscCall(VecGetArray(r->Q, &Q));
-  for (PetscInt i0 = 0; i0 < r->nown; i0 += NV)
-    UpdateNodes(i0, PetscMin(NV, r->nown - i0), x, dx, xnew, Q, r->psi);
+  for (PetscInt i0 = start; i0 < start + n; i0 += NV) /* a node's arithmetic does not depend on its block */
+    UpdateNodes(i0, PetscMin(NV, start + n - i0), x, dx, xnew, Q, r->psi);
   PetscCall(VecRestoreArray(r->Q, &Q));
-  PetscCall(PetscLogFlops(90.0 * r->nown));
+  PetscCall(PetscLogFlops(90.0 * n));
   PetscFunctionReturn(0);
 }
 

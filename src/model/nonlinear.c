@@ -20,6 +20,7 @@
    (complex-step) kernel. */
 #include <flexure/private/modelimpl.h>
 #include <flexure/private/elementimpl.h>
+#include <petsc/private/petscimpl.h> /* PetscObjectStateGet: whether x changed since the last f_int */
 
 struct _FlxNonlinear {
   VecScatter         toloc; /* global DOF vector -> owned and ghost nodes */
@@ -30,6 +31,8 @@ struct _FlxNonlinear {
   FlxCorotBeamBatch *batch;
   PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
   PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
+  PetscObjectId      xid;          /* the vector x of that state and its PETSc object state then */
+  PetscObjectState   xstate;
   PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
   FlxNodeRot         rot;          /* the nodes' rotations as cached quaternions (noderot.c) */
 };
@@ -47,6 +50,8 @@ static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
+  PetscCall(PetscObjectGetId((PetscObject)x, &nl->xid));
+  PetscCall(PetscObjectStateGet((PetscObject)x, &nl->xstate));
   PetscCall(FlxNodeRotStates(nl->rot, *xl, X, s)); /* R = exp(skew(psi)), from the cached quaternions */
   PetscFunctionReturn(0);
 }
@@ -202,7 +207,7 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
     PetscCall(VecGetArrayWrite(xnew, &na));
   }
   PetscCheck(n == 6 * m->nl->nown, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "configuration update: %" PetscInt_FMT " local DOFs, not 6 per owned node", n);
-  PetscCall(FlxNodeRotUpdate(m->nl->rot, xa, da, na)); /* quaternions: psi_new = log(exp(skew(dtheta)) exp(skew(psi))) */
+  PetscCall(FlxNodeRotUpdate(m->nl->rot, 0, m->nl->nown, xa, da, na)); /* quaternions: psi_new = log(exp(skew(dtheta)) exp(skew(psi))) */
   if (xnew == x)
     PetscCall(VecRestoreArray(xnew, &na));
   else {
@@ -210,6 +215,17 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
     PetscCall(VecRestoreArrayWrite(xnew, &na));
   }
   PetscCall(VecRestoreArrayRead(dx, &da));
+  PetscFunctionReturn(0);
+}
+
+/* The same on the local DOFs [start, start + n) of the arrays (FlxSystemUpdateLocalFn). */
+static PetscErrorCode UpdateLocal(FlxSystem sys, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[], void *ctx)
+{
+  FlxModel m = (FlxModel)ctx;
+
+  PetscFunctionBegin;
+  PetscCheck(start % 6 == 0 && n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "configuration update of local DOFs [%" PetscInt_FMT ", %" PetscInt_FMT "): not whole nodes", start, start + n);
+  PetscCall(FlxNodeRotUpdate(m->nl->rot, start / 6, n / 6, x, dx, xnew));
   PetscFunctionReturn(0);
 }
 
@@ -239,8 +255,13 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
   } else
     PetscCall(VecGetArrayRead(x, &xa));
   if (m->nl->batch) { /* the fast path: the energy of the last f_int when x is its state, else the cached loop */
-    PetscBool same = PETSC_FALSE;
-    if (m->nl->evalid && m->nl->samelayout) {
+    PetscBool        same = PETSC_FALSE;
+    PetscObjectId    id;
+    PetscObjectState st;
+    PetscCall(PetscObjectGetId((PetscObject)x, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)x, &st));
+    if (m->nl->evalid && id == m->nl->xid && st == m->nl->xstate) same = PETSC_TRUE; /* x unchanged since (no pass over it) */
+    else if (m->nl->evalid && m->nl->samelayout) {
       PetscCall(VecGetArrayRead(m->nl->xloc, &xl));
       same = (PetscBool)(n == 0 || !memcmp(xa, xl, sizeof(PetscScalar) * n)); /* a rank may own no node (no arrays) */
       PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
@@ -418,6 +439,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
+  PetscCall(FlxSystemSetConfigurationUpdateLocal(m->sys, UpdateLocal));
   PetscCall(FlxSystemSetStrainEnergy(m->sys, StrainEnergy, m));
   PetscCall(FlxSystemSetInitialStiffnessProduct(m->sys, InitialStiffness, m)); /* the critical step's omega_max */
   PetscCall(FlxSystemSetReactionFunction(m->sys, NULL, NULL));                 /* reactions from f_int (the rows of K_lin miss the beams) */
