@@ -86,15 +86,14 @@ static inline V3 TinvT(V3 th, V3 m)
 }
 
 /* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch whose nodal states
-   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l) and constant data dd[c][l] (l0, E, k:
-   FlxCorotBeamData's order). */
-static void BatchForce(const PetscReal dd[16][W], const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
+   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l). */
+static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const PetscReal l0 = dd[0][l], e0 = dd[1][l], e1 = dd[2][l], e2 = dd[3][l], e3 = dd[4][l], e4 = dd[5][l];
-    const PetscReal e5 = dd[6][l], e6 = dd[7][l], e7 = dd[8][l], e8 = dd[9][l];
-    const PetscReal k0 = dd[10][l], k1 = dd[11][l], k2 = dd[12][l], k3 = dd[13][l], k4 = dd[14][l], k5 = dd[15][l];
+    const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
+    const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
+    const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
     PetscReal       ln, il, n3, qx, qy, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g;
     V3              d, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, m1, m2, mt1, mt2, sm, qr;
     LocalRot        o1, o2;
@@ -180,13 +179,27 @@ static void BatchForce(const PetscReal dd[16][W], const PetscReal st[2][12][W], 
   }
 }
 
-void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, PetscInt data)
+void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d)
 {
   b->node[0][l] = node0;
   b->node[1][l] = node1;
   b->cell[l]    = cell;
   b->owned[l]   = owned ? 1 : 0;
-  b->data[l]    = data;
+  b->l0[l]      = d->l0;
+  for (int i = 0; i < 9; i++)
+    b->E[i][l] = d->E[i];
+  for (int i = 0; i < 6; i++)
+    b->k[i][l] = d->k[i];
+}
+
+/* The constant data of lane l. */
+static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d)
+{
+  d->l0 = b->l0[l];
+  for (int i = 0; i < 9; i++)
+    d->E[i] = b->E[i][l];
+  for (int i = 0; i < 6; i++)
+    d->k[i] = b->k[i][l];
 }
 
 #if defined(__AVX512F__)
@@ -241,35 +254,6 @@ static inline void GatherStates(const FlxCorotBeamBatch *b, const PetscReal *s, 
 #endif
 }
 
-/* dd[c][l] = the constant data of lane l, component c (16: FlxCorotBeamData's), from the table (AVX-512: two
-   contiguous loads and transposes per lane, as the states). */
-static inline void GatherData(const FlxCorotBeamBatch *b, const FlxCorotBeamData *data, PetscReal dd[16][W])
-{
-#if defined(__AVX512F__) && W == 8
-  __m512d r[8], q[8], c[8];
-  for (int l = 0; l < 8; l++) {
-    const PetscReal *d = &data[b->data[l]].l0;
-    r[l]               = _mm512_loadu_pd(d);
-    q[l]               = _mm512_loadu_pd(d + 8);
-  }
-  Transpose8(r, c);
-  for (int j = 0; j < 8; j++)
-    _mm512_store_pd(dd[j], c[j]);
-  Transpose8(q, c);
-  for (int j = 0; j < 8; j++)
-    _mm512_store_pd(dd[8 + j], c[j]);
-#else
-  for (int l = 0; l < W; l++) {
-    const FlxCorotBeamData *d = &data[b->data[l]];
-    dd[0][l]                  = d->l0;
-    for (int i = 0; i < 9; i++)
-      dd[1 + i][l] = d->E[i];
-    for (int i = 0; i < 6; i++)
-      dd[10 + i][l] = d->k[i];
-  }
-#endif
-}
-
 /* fl[l][i] = fe[i][l]: the forces of each lane contiguous (12 of 16). */
 static inline void LaneForces(const PetscReal fe[12][W], PetscReal fl[W][16])
 {
@@ -306,36 +290,34 @@ static inline void AddNode(PetscReal *fa, const PetscReal *fe)
 #endif
 }
 
-PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const FlxCorotBeamData data[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
+PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
   PetscReal esum = 0, fe[12][W] __attribute__((aligned(64))), en[W], st[2][12][W] __attribute__((aligned(64))), fl[W][16] __attribute__((aligned(64)));
-  PetscReal dd[16][W] __attribute__((aligned(64)));
   long      slow[W];
   PetscInt  bad = -1;
 
   for (PetscInt k = 0; k < nb && !(f && bad >= 0); k++) {
     const FlxCorotBeamBatch *bk = &b[k];
-    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batches 1 KB ahead, */
+    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batch data 8 KB ahead, */
       for (size_t o = 0; o < sizeof(FlxCorotBeamBatch); o += 64)
         __builtin_prefetch((const char *)&b[k + 7] + o, 0, 0);
-    if (k + 2 < nb) /* the nodal states and the constant data of the cells two batches ahead */
-      for (int l = 0; l < W; l++) {
-        for (int a = 0; a < 2; a++) {
+    if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
+      for (int a = 0; a < 2; a++)
+        for (int l = 0; l < W; l++) {
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
         }
-        __builtin_prefetch(&data[b[k + 2].data[l]], 0, 3);
-        __builtin_prefetch(&data[b[k + 2].data[l]].k[5], 0, 3);
-      }
     GatherStates(bk, s, st);
-    GatherData(bk, data, dd);
-    BatchForce(dd, st, fe, en, slow);
+    BatchForce(bk, st, fe, en, slow);
     LaneForces(fe, fl);
     for (PetscInt l = 0; l < bk->n; l++) {
       PetscReal e = en[l];
       if (!f && !bk->owned[l]) continue;
       if (slow[l]) { /* another branch, or degenerate: the general kernel */
-        int code = RealCorotForce(&data[bk->data[l]], s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl[l], &e);
+        FlxCorotBeamData d;
+        int              code;
+        LaneData(bk, l, &d);
+        code = RealCorotForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl[l], &e);
         if (code) {
           if (bad < 0) {
             FlxCorotBeamReason(code, err, len);

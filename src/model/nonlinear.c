@@ -31,8 +31,6 @@ struct _FlxNonlinear {
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
-  FlxCorotBeamData  *data; /* the distinct constant data of the cached cells (the batches index it) */
-  PetscInt           ndata;
   PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: the cached pass reads them from x */
   PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
   Vec                xlast;        /* the vector x of the last nodal states (a reference) and its object state then */
@@ -151,7 +149,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   PetscCall(VecGetArray(f, &fa));
   if (m->nl->batch) { /* the fast path */
     char     err[256];
-    PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->data, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
+    PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
     if (k >= 0) {
       PetscCall(ElementFailure(m, k, t, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
@@ -315,7 +313,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     if (!same) {
       char err[256];
       PetscCall(CachedStates(m, x));
-      (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->data, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
+      (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
       m->nl->evalid = PETSC_TRUE;
       m->nl->elin   = 0;
       if (m->fint_elements) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
@@ -367,37 +365,12 @@ PetscErrorCode FlxModelFreeZeroKlin(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* FNV-1a of a cell's constant data, bit for bit. */
-static PetscInt64 DataHash(const FlxCorotBeamData *d)
-{
-  const unsigned char *c = (const unsigned char *)d;
-  PetscInt64           h = (PetscInt64)14695981039346656037ull;
-
-  for (size_t i = 0; i < sizeof(*d); i++)
-    h = (h ^ c[i]) * (PetscInt64)1099511628211ull;
-  return h;
-}
-
-/* The index of d in the table nl->data (appended when new), through an open-addressing hash of size hsize (a power
-   of two, above twice the entries): equal data (bit for bit) share one entry. */
-static PetscInt DataIndex(FlxNonlinear nl, const FlxCorotBeamData *d, PetscInt *hash, PetscInt hsize)
-{
-  PetscInt h = (PetscInt)(DataHash(d) & (hsize - 1));
-
-  while (hash[h] >= 0 && memcmp(&nl->data[hash[h]], d, sizeof(*d))) h = (h + 1) & (hsize - 1);
-  if (hash[h] < 0) {
-    nl->data[nl->ndata] = *d;
-    hash[h]             = nl->ndata++;
-  }
-  return hash[h];
-}
-
-/* The cache of the fast path: every nonlinear local cell in the loop's order with the index of its constant data;
-   none (the general loop) when some nonlinear cell is not a co-rotational beam. Collective. */
+/* The cache of the fast path: every nonlinear local cell in the loop's order with its constant data; none (the
+   general loop) when some nonlinear cell is not a co-rotational beam. Collective. */
 static PetscErrorCode BuildCache(FlxModel m)
 {
   FlxNonlinear nl = m->nl;
-  PetscInt     nc, n = 0, hsize = 1, *hash;
+  PetscInt     nc, n = 0;
   PetscBool    bad = PETSC_FALSE, corot = PETSC_TRUE;
   char         msg[512] = "";
 
@@ -416,11 +389,6 @@ static PetscErrorCode BuildCache(FlxModel m)
   if (!corot) PetscFunctionReturn(0);
   nl->nbatch = (n + FLX_COROT_LANES - 1) / FLX_COROT_LANES;
   PetscCall(PetscCalloc1(nl->nbatch + 1, &nl->batch));
-  PetscCall(PetscMalloc1(n + 1, &nl->data));
-  while (hsize < 2 * n + 2) hsize *= 2;
-  PetscCall(PetscMalloc1(hsize, &hash));
-  for (PetscInt h = 0; h < hsize; h++)
-    hash[h] = -1;
   n = 0;
   for (PetscInt c = 0; c < nc && !bad; c++) {
     FlxCorotBeamBatch     *b = &nl->batch[n / FLX_COROT_LANES];
@@ -437,18 +405,16 @@ static PetscErrorCode BuildCache(FlxModel m)
     PetscCall(FlxModelElementProps(m, c, &p, &ops, X0));
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
     PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
-    PetscCall(PetscMemzero(&d, sizeof(d)));
     ierr = FlxCorotBeamSetUp(X0, p, &d, err, sizeof(err));
     if (ierr == PETSC_ERR_USER_INPUT) {
       PetscCall(ElementFailure(m, c, 0, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
     } else
       PetscCall(ierr);
-    FlxCorotBeamBatchSet(b, n % FLX_COROT_LANES, nodes[0], nodes[1], c, owned, DataIndex(nl, &d, hash, hsize));
+    FlxCorotBeamBatchSet(b, n % FLX_COROT_LANES, nodes[0], nodes[1], c, owned, &d);
     b->n = n % FLX_COROT_LANES + 1;
     n++;
   }
-  PetscCall(PetscFree(hash));
   if (n % FLX_COROT_LANES) { /* the last batch's free lanes repeat its first cell (computed, never added) */
     FlxCorotBeamBatch *b = &nl->batch[n / FLX_COROT_LANES];
     for (PetscInt l = b->n; l < FLX_COROT_LANES; l++) {
@@ -456,7 +422,11 @@ static PetscErrorCode BuildCache(FlxModel m)
         b->node[a][l] = b->node[a][0];
       b->cell[l]  = b->cell[0];
       b->owned[l] = 0;
-      b->data[l]  = b->data[0];
+      b->l0[l]    = b->l0[0];
+      for (int i = 0; i < 9; i++)
+        b->E[i][l] = b->E[i][0];
+      for (int i = 0; i < 6; i++)
+        b->k[i][l] = b->k[i][0];
     }
   }
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
@@ -511,7 +481,6 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     PetscCall(VecScatterCreate(m->mass, is, nl->xg, NULL, &nl->toghost));
     PetscCall(ISDestroy(&is));
   }
-  if (nl->batch) PetscCall(PetscInfo(NULL, "co-rotational cache: %" PetscInt_FMT " batches, %" PetscInt_FMT " distinct cell data\n", nl->nbatch, nl->ndata));
   PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; linear part %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->fint_elements ? "element by element" : m->Klin ? "K_lin"
                                                                                                                                                                                                                                                                                               : "zero"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
@@ -539,7 +508,6 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscCall(PetscFree(m->nl->s));
   PetscCall(FlxNodeRotDestroy(&m->nl->rot));
   PetscCall(PetscFree(m->nl->batch));
-  PetscCall(PetscFree(m->nl->data));
   PetscCall(PetscFree(m->nl));
   PetscFunctionReturn(0);
 }

@@ -26,24 +26,23 @@ PETSC_INTERN void FlxCorotBeamReason(int code, char err[], size_t len);
 
 /* Explicit fast path (corotfast.c): a model's co-rotational cells in batches of FLX_COROT_LANES, structure of arrays
    inside a batch (lane l of every array is one cell), so that one SIMD pass computes a batch. Per cell: its two
-   local nodes, its local cell number, whether this rank owns it (its strain energy counts here), and the index of
-   its constant data in a table of the distinct ones (FlxCorotBeamData: 16 numbers, compared bit for bit; cells of
-   the same length, axes and section share one entry). n: cells in the batch (FLX_COROT_LANES except in the last
-   one, whose free lanes repeat its first cell). */
+   local nodes, its local cell number, whether this rank owns it (its strain energy counts here), its constant data.
+   n: cells in the batch (FLX_COROT_LANES except in the last one, whose free lanes repeat its first cell). */
 #define FLX_COROT_LANES 8
 typedef struct {
-  PetscInt node[2][FLX_COROT_LANES], cell[FLX_COROT_LANES], owned[FLX_COROT_LANES], data[FLX_COROT_LANES], n;
+  PetscReal l0[FLX_COROT_LANES], E[9][FLX_COROT_LANES], k[6][FLX_COROT_LANES];
+  PetscInt  node[2][FLX_COROT_LANES], cell[FLX_COROT_LANES], owned[FLX_COROT_LANES], n;
 } FlxCorotBeamBatch;
-/* Put a cell into lane l of batch b, its constant data the table's entry data. Not collective. */
-PETSC_INTERN void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, PetscInt data);
+/* Put a cell into lane l of batch b. Not collective. */
+PETSC_INTERN void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d);
 /* f[6 i + d] += the internal forces of the cells of the nb batches, in order, at their local nodes i < nown; energy
-   (may be NULL) = the sum of the owned cells' strain energies in cell order. data: the table of constant data the
-   batches index. s: the state of every local node (12 each: current position, then the rotation matrix, row-major).
-   Arithmetic: the general kernel's formulas (lanes that need its rarer branches, large local rotations or
-   degenerate geometry, go through it). Returns -1, or the local cell number of the first degenerate cell with the
-   reason in err: with f the loop stops there (forces added up to it), with f NULL (the energy only, owned cells) it
-   goes on and degenerate cells add nothing. Not collective. */
-PETSC_INTERN PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const FlxCorotBeamData data[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len);
+   (may be NULL) = the sum of the owned cells' strain energies in cell order. s: the state of every local node (12
+   each: current position, then the rotation matrix, row-major). Arithmetic: the general kernel's formulas (lanes
+   that need its rarer branches, large local rotations or degenerate geometry, go through it). Returns -1, or the
+   local cell number of the first degenerate cell with the reason in err: with f the loop stops there (forces added
+   up to it), with f NULL (the energy only, owned cells) it goes on and degenerate cells add nothing. Not
+   collective. */
+PETSC_INTERN PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len);
 
 /* Shared beam kernels (beam3d.c): the element axes of a two-node beam (length L; rows of R: local x, y, z in
    global coordinates; invalid geometry returns PETSC_ERR_USER_INPUT with a reason in err) and the local 12 x 12
