@@ -142,6 +142,16 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetConfigurationUpdate(FlxSystem sys, FlxSy
 PETSC_EXTERN PetscErrorCode FlxSystemHasConfigurationUpdate(FlxSystem sys, PetscBool *has);
 /* x_new = x (+) dx (x + dx when no update is set); xnew may alias x. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemUpdateConfiguration(FlxSystem sys, Vec x, Vec dx, Vec xnew);
+/* The same update on the local arrays (whole, of x's layout) for the local DOFs [start, start + n) only, start and n
+   multiples of 6; xnew must not alias x. Optional (with the Vec form's ctx): lets a stepper fuse the update into
+   its own pass over the DOFs, a range at a time while it is in cache. Not collective. */
+typedef PetscErrorCode (*FlxSystemUpdateLocalFn)(FlxSystem, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[], void *ctx);
+/* Set the local form (after FlxSystemSetConfigurationUpdate; NULL: none). Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetConfigurationUpdateLocal(FlxSystem sys, FlxSystemUpdateLocalFn fn);
+/* Whether the local form is set. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemHasConfigurationUpdateLocal(FlxSystem sys, PetscBool *has);
+/* xnew = x (+) dx on the local DOFs [start, start + n) through the local form (which must be set). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemUpdateConfigurationLocal(FlxSystem sys, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[]);
 /* Tangent of the internal force at (t, x, v) with respect to the spatial increments: dF/dx + shiftV dF/dv,
    assembled (ADD_VALUES, then assembled) into J, a matrix from FlxSystemCreateJacobianMatrix. Not necessarily
    symmetric away from equilibrium. Excludes the mass (a_M M v included). */

@@ -221,20 +221,21 @@ static void UpdateNode(PetscInt i, const PetscReal *x, const PetscReal *dx, Pets
     xnew[6 * i + 3 + c] = pc[c];
 }
 
-PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
+PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, PetscInt start, PetscInt n, const PetscReal x[], const PetscReal dx[], PetscReal xnew[])
 {
   PetscScalar *Q;
 
   PetscFunctionBegin;
+  PetscCheck(start >= 0 && n >= 0 && start + n <= r->nown, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "configuration update of nodes [%" PetscInt_FMT ", %" PetscInt_FMT "): %" PetscInt_FMT " owned nodes", start, start + n, r->nown);
   PetscCall(VecGetArray(r->Q, &Q));
-  for (PetscInt i0 = 0; i0 < r->nown; i0 += NV)
-    UpdateNodes(i0, PetscMin(NV, r->nown - i0), x, dx, xnew, Q, r->psi);
+  for (PetscInt i0 = start; i0 < start + n; i0 += NV) /* a node's arithmetic does not depend on its block */
+    UpdateNodes(i0, PetscMin(NV, start + n - i0), x, dx, xnew, Q, r->psi);
   PetscCall(VecRestoreArray(r->Q, &Q));
-  PetscCall(PetscLogFlops(90.0 * r->nown));
+  PetscCall(PetscLogFlops(90.0 * n));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xl[], const PetscReal X[], PetscReal s[])
+PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscReal xg[], const PetscReal X[], PetscReal s[])
 {
   PetscScalar       *Q;
   const PetscScalar *Qg;
@@ -242,14 +243,14 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xl[], const PetscR
   PetscFunctionBegin;
   PetscCall(VecGetArray(r->Q, &Q));
   for (PetscInt i = 0; i < r->nown; i++) { /* the owned nodes: the cached quaternion, or exp(psi) (then cached) */
-    const PetscReal *psi = xl + 6 * i + 3;
+    const PetscReal *psi = xo + 6 * i + 3;
     if (!Same(psi, r->psi + 3 * i)) {
       QuatExp(psi, Q + 4 * i);
       for (int c = 0; c < 3; c++)
         r->psi[3 * i + c] = psi[c];
     }
     for (int c = 0; c < 3; c++) /* one pass over s: position, then rotation */
-      s[12 * i + c] = X[3 * i + c] + xl[6 * i + c];
+      s[12 * i + c] = X[3 * i + c] + xo[6 * i + c];
     QuatMatrix(Q + 4 * i, s + 12 * i + 3);
   }
   PetscCall(VecRestoreArray(r->Q, &Q));
@@ -257,9 +258,10 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xl[], const PetscR
   PetscCall(VecScatterEnd(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(r->Qg, &Qg));
   for (PetscInt i = r->nown; i < r->nown + r->nghost; i++) {
+    const PetscInt g = i - r->nown;
     for (int c = 0; c < 3; c++)
-      s[12 * i + c] = X[3 * i + c] + xl[6 * i + c];
-    QuatMatrix(Qg + 4 * (i - r->nown), s + 12 * i + 3);
+      s[12 * i + c] = X[3 * i + c] + xg[6 * g + c];
+    QuatMatrix(Qg + 4 * g, s + 12 * i + 3);
   }
   PetscCall(VecRestoreArrayRead(r->Qg, &Qg));
   PetscFunctionReturn(0);

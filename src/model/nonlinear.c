@@ -16,38 +16,83 @@
    rotation matrix) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
    arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
    energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
-   (checked bitwise, on every rank), as the explicit steppers' ledger does every step. The tangent keeps the general
-   (complex-step) kernel. */
+   (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank), as the explicit
+   steppers' ledger does every step. The nodal states read the owned nodes' DOFs from x (only the ghosts scattered)
+   when the owned nodes lead the local numbering in x's order. The configuration update has a local form on a range
+   of nodes (FlxSystemSetConfigurationUpdateLocal), which the GCD step fuses into its pass. The tangent keeps the
+   general (complex-step) kernel. */
 #include <flexure/private/modelimpl.h>
 #include <flexure/private/elementimpl.h>
+#include <petsc/private/petscimpl.h> /* PetscObjectStateGet: whether x changed since the last f_int */
 
 struct _FlxNonlinear {
   VecScatter         toloc; /* global DOF vector -> owned and ghost nodes */
   Vec                xloc;
+  VecScatter         toghost; /* -> the ghost nodes only, when the owned ones lead xloc in x's order (NULL: else) */
+  Vec                xg;
   PetscReal         *s; /* state of every local node: current position, rotation matrix (12 each) */
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
-  PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: xloc's owned part can be compared with x */
+  PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: the cached pass reads them from x */
   PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
+  Vec                xlast;        /* the vector x of the last nodal states (a reference) and its object state then */
+  PetscObjectState   xstate;
   PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
   FlxNodeRot         rot;          /* the nodes' rotations as cached quaternions (noderot.c) */
 };
+
+/* The last x whose nodal states were built, kept (referenced) with its object state: StrainEnergy compares. */
+static PetscErrorCode Remember(FlxNonlinear nl, Vec x)
+{
+  PetscFunctionBegin;
+  nl->evalid = PETSC_FALSE;
+  PetscCall(PetscObjectReference((PetscObject)x));
+  PetscCall(VecDestroy(&nl->xlast));
+  nl->xlast = x;
+  PetscCall(PetscObjectStateGet((PetscObject)x, &nl->xstate));
+  PetscFunctionReturn(0);
+}
 
 /* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
 static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
 {
   FlxNonlinear     nl = m->nl;
   const PetscReal *X;
-  PetscReal       *s = nl->s;
 
   PetscFunctionBegin;
-  nl->evalid = PETSC_FALSE;
+  PetscCall(Remember(nl, x));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
-  PetscCall(FlxNodeRotStates(nl->rot, *xl, X, s)); /* R = exp(skew(psi)), from the cached quaternions */
+  PetscCall(FlxNodeRotStates(nl->rot, *xl, *xl + 6 * nl->nown, X, nl->s)); /* R = exp(skew(psi)), from the cached quaternions */
+  PetscFunctionReturn(0);
+}
+
+/* The nodal states alone (the cached pass): the owned nodes' DOFs read from x itself when they lead xloc in x's
+   order, only the ghosts scattered (no copy of x); else as LocalState. */
+static PetscErrorCode CachedStates(FlxModel m, Vec x)
+{
+  FlxNonlinear       nl = m->nl;
+  const PetscReal   *X;
+  const PetscScalar *xo, *xg;
+
+  PetscFunctionBegin;
+  if (!nl->toghost) {
+    PetscCall(LocalState(m, x, &xo));
+    PetscCall(VecRestoreArrayRead(nl->xloc, &xo));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Remember(nl, x));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  PetscCall(VecScatterBegin(nl->toghost, x, nl->xg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(nl->toghost, x, nl->xg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(x, &xo));
+  PetscCall(VecGetArrayRead(nl->xg, &xg));
+  PetscCall(FlxNodeRotStates(nl->rot, xo, xg, X, nl->s));
+  PetscCall(VecRestoreArrayRead(nl->xg, &xg));
+  PetscCall(VecRestoreArrayRead(x, &xo));
   PetscFunctionReturn(0);
 }
 
@@ -102,7 +147,8 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
     PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
-  PetscCall(LocalState(m, x, &xl));
+  if (m->nl->batch) PetscCall(CachedStates(m, x));
+  else PetscCall(LocalState(m, x, &xl));
   PetscCall(VecGetArray(f, &fa));
   if (m->nl->batch) { /* the fast path */
     char     err[256];
@@ -137,7 +183,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
           fa[6 * nodes[a] + d] += fe[6 * a + d];
   }
   PetscCall(VecRestoreArray(f, &fa));
-  PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  if (!m->nl->batch) PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
   /* during a transient (t > 0) the run failed (exit code 2); at t = 0 (statics, the initial state) the input */
   PetscCall(FlxCheckCollective(m->comm, bad, t > 0 ? PETSC_ERR_NOT_CONVERGED : PETSC_ERR_USER_INPUT, msg));
   PetscFunctionReturn(0);
@@ -202,7 +248,7 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
     PetscCall(VecGetArrayWrite(xnew, &na));
   }
   PetscCheck(n == 6 * m->nl->nown, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "configuration update: %" PetscInt_FMT " local DOFs, not 6 per owned node", n);
-  PetscCall(FlxNodeRotUpdate(m->nl->rot, xa, da, na)); /* quaternions: psi_new = log(exp(skew(dtheta)) exp(skew(psi))) */
+  PetscCall(FlxNodeRotUpdate(m->nl->rot, 0, m->nl->nown, xa, da, na)); /* quaternions: psi_new = log(exp(skew(dtheta)) exp(skew(psi))) */
   if (xnew == x)
     PetscCall(VecRestoreArray(xnew, &na));
   else {
@@ -210,6 +256,17 @@ static PetscErrorCode Update(FlxSystem sys, Vec x, Vec dx, Vec xnew, void *ctx)
     PetscCall(VecRestoreArrayWrite(xnew, &na));
   }
   PetscCall(VecRestoreArrayRead(dx, &da));
+  PetscFunctionReturn(0);
+}
+
+/* The same on the local DOFs [start, start + n) of the arrays (FlxSystemUpdateLocalFn). */
+static PetscErrorCode UpdateLocal(FlxSystem sys, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[], void *ctx)
+{
+  FlxModel m = (FlxModel)ctx;
+
+  PetscFunctionBegin;
+  PetscCheck(start % 6 == 0 && n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "configuration update of local DOFs [%" PetscInt_FMT ", %" PetscInt_FMT "): not whole nodes", start, start + n);
+  PetscCall(FlxNodeRotUpdate(m->nl->rot, start / 6, n / 6, x, dx, xnew));
   PetscFunctionReturn(0);
 }
 
@@ -239,21 +296,29 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
   } else
     PetscCall(VecGetArrayRead(x, &xa));
   if (m->nl->batch) { /* the fast path: the energy of the last f_int when x is its state, else the cached loop */
-    PetscBool same = PETSC_FALSE;
-    if (m->nl->evalid && m->nl->samelayout) {
-      PetscCall(VecGetArrayRead(m->nl->xloc, &xl));
-      same = (PetscBool)(n == 0 || !memcmp(xa, xl, sizeof(PetscScalar) * n)); /* a rank may own no node (no arrays) */
-      PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+    PetscBool        same = PETSC_FALSE;
+    PetscObjectState st   = 0;
+    if (m->nl->evalid) PetscCall(PetscObjectStateGet((PetscObject)m->nl->xlast, &st));
+    if (m->nl->evalid && st == m->nl->xstate) { /* the last f_int's x still holds its state */
+      if (x == m->nl->xlast) same = PETSC_TRUE;  /* the same vector: no pass over it */
+      else {                                     /* another vector (a copy?): compared bitwise */
+        PetscInt n2;
+        PetscCall(VecGetLocalSize(m->nl->xlast, &n2));
+        if (n2 == n) {
+          PetscCall(VecGetArrayRead(m->nl->xlast, &xl));
+          same = (PetscBool)(n == 0 || !memcmp(xa, xl, sizeof(PetscScalar) * n)); /* a rank may own no node (no arrays) */
+          PetscCall(VecRestoreArrayRead(m->nl->xlast, &xl));
+        }
+      }
     }
     PetscCall(VecRestoreArrayRead(x, &xa));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, m->comm));
     if (!same) {
       char err[256];
-      PetscCall(LocalState(m, x, &xl));
+      PetscCall(CachedStates(m, x));
       (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
       m->nl->evalid = PETSC_TRUE;
-      PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
-      m->nl->elin = 0;
+      m->nl->elin   = 0;
       if (m->fint_elements) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
     }
     *elocal += m->nl->energy + (m->fint_elements ? m->nl->elin : 0);
@@ -413,11 +478,18 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
       if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
   }
   if (m->nlcache) PetscCall(BuildCache(m));
+  if (nl->batch && nl->samelayout) { /* the cached pass reads the owned nodes from x: scatter the ghosts only */
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * nghost, &nl->xg));
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nghost, l2g + nown, PETSC_COPY_VALUES, &is));
+    PetscCall(VecScatterCreate(m->mass, is, nl->xg, NULL, &nl->toghost));
+    PetscCall(ISDestroy(&is));
+  }
   PetscCall(PetscInfo(NULL, "nonlinear model: %s; %" PetscInt_FMT " local nodes, owned ones first in x's order: %s; linear part %s\n", nl->batch ? "co-rotational cache" : "general element loop", nl->nloc, nl->samelayout ? "yes" : "no", m->fint_elements ? "element by element" : m->Klin ? "K_lin"
                                                                                                                                                                                                                                                                                               : "zero"));
   PetscCall(FlxSystemSetInternalForce(m->sys, InternalForce, PETSC_FALSE, m));
   PetscCall(FlxSystemSetJacobian(m->sys, Jacobian, m));
   PetscCall(FlxSystemSetConfigurationUpdate(m->sys, Update, m));
+  PetscCall(FlxSystemSetConfigurationUpdateLocal(m->sys, UpdateLocal));
   PetscCall(FlxSystemSetStrainEnergy(m->sys, StrainEnergy, m));
   PetscCall(FlxSystemSetInitialStiffnessProduct(m->sys, InitialStiffness, m)); /* the critical step's omega_max */
   PetscCall(FlxSystemSetReactionFunction(m->sys, NULL, NULL));                 /* reactions from f_int (the rows of K_lin miss the beams) */
@@ -433,6 +505,9 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   if (!m->nl) PetscFunctionReturn(0);
   PetscCall(VecScatterDestroy(&m->nl->toloc));
   PetscCall(VecDestroy(&m->nl->xloc));
+  PetscCall(VecScatterDestroy(&m->nl->toghost));
+  PetscCall(VecDestroy(&m->nl->xg));
+  PetscCall(VecDestroy(&m->nl->xlast));
   PetscCall(PetscFree(m->nl->s));
   PetscCall(FlxNodeRotDestroy(&m->nl->rot));
   PetscCall(PetscFree(m->nl->batch));

@@ -29,13 +29,39 @@ PetscErrorCode FlxStepperGCDGetParameters(FlxStepper ts, PetscInt *degree, Petsc
   PetscFunctionReturn(0);
 }
 
-/* Run the fused kernel on the vectors; Ag (a_n) NULL for the explicit solve. */
+#define GCD_RANGE 768 /* DOFs (128 nodes) per range of the fused finite-rotation pass: its vectors' ranges fit in L1/L2 */
+
+/* Finite rotations, fused: per range of whole nodes, the kernel (X = x_n kept), D's rotational part made the rotation
+   increment (gcdrotation.c) and x_{n+1} = x_n (+) D into Xn by the system's local update, while the range is in
+   cache: one pass over memory instead of three. The ledger sums add up range by range. */
+static PetscErrorCode FusedFinite(FlxStepper ts, PetscInt n, const PetscScalar *F, const PetscScalar *G, const PetscScalar *Mi, const PetscScalar *Aa, const PetscScalar *X, PetscScalar *V, PetscScalar *A, PetscScalar *J, PetscScalar *S, PetscScalar *D, PetscScalar *Xn)
+{
+  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 4; k++)
+    ts->lsum[k] = 0;
+  for (PetscInt i = 0; i < n; i += GCD_RANGE) {
+    const PetscInt m = PetscMin(GCD_RANGE, n - i);
+    PetscReal      part[4];
+    FlxGCDKernelKeepX(&g->p, m, ts->dt, g->aM, F + i, G + i, Mi + i, Aa ? Aa + i : NULL, X + i, V + i, A + i, J ? J + i : NULL, S ? S + i : NULL, D + i, part);
+    for (int k = 0; k < 4; k++)
+      ts->lsum[k] += part[k];
+    if (g->magnus) FlxGCDMagnusIncrement(m, ts->dt, V + i, A + i, J ? J + i : NULL, D + i);
+    PetscCall(FlxSystemUpdateConfigurationLocal(ts->sys, i, m, X, D, Xn));
+  }
+  if (g->magnus) PetscCall(PetscLogFlops(15.0 * n / 6));
+  PetscFunctionReturn(0);
+}
+
+/* Run the fused kernel on the vectors; Ag (a_n) NULL for the explicit solve. Finite rotations: X = x_n is kept (the
+   kernel does not store x_{n+1}); fused, x_{n+1} goes to Xo (FiniteRotationStep swaps them). */
 static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
 {
   FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
   PetscInt           n;
-  const PetscScalar *F, *G, *Mi, *Aa = NULL;
-  PetscScalar       *X, *V, *A, *J = NULL, *S = NULL, *D;
+  const PetscScalar *F, *G, *Mi, *Aa = NULL, *Xr;
+  PetscScalar       *X = NULL, *V, *A, *J = NULL, *S = NULL, *D, *Xn = NULL;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(g->X, &n));
@@ -43,19 +69,31 @@ static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
   PetscCall(VecGetArrayRead(g->G, &G));
   PetscCall(VecGetArrayRead(g->Minv, &Mi));
   if (Ag) PetscCall(VecGetArrayRead(Ag, &Aa));
-  PetscCall(VecGetArray(g->X, &X));
+  if (g->finite) PetscCall(VecGetArrayRead(g->X, &Xr)); /* x_n kept: its state unchanged (the system may cache on it) */
+  else {
+    PetscCall(VecGetArray(g->X, &X));
+    Xr = X;
+  }
   PetscCall(VecGetArray(g->V, &V));
   PetscCall(VecGetArray(g->A, &A));
   PetscCall(VecGetArray(g->D, &D));
   if (g->J) PetscCall(VecGetArray(g->J, &J));
   if (g->S) PetscCall(VecGetArray(g->S, &S));
-  FlxGCDKernel(&g->p, n, ts->dt, g->aM, F, G, Mi, Aa, X, V, A, J, S, D, ts->lsum);
+  if (g->fused) {
+    PetscCall(VecGetArrayWrite(g->Xo, &Xn));
+    PetscCall(FusedFinite(ts, n, F, G, Mi, Aa, Xr, V, A, J, S, D, Xn));
+    PetscCall(VecRestoreArrayWrite(g->Xo, &Xn));
+  } else if (g->finite)
+    FlxGCDKernelKeepX(&g->p, n, ts->dt, g->aM, F, G, Mi, Aa, Xr, V, A, J, S, D, ts->lsum);
+  else
+    FlxGCDKernel(&g->p, n, ts->dt, g->aM, F, G, Mi, Aa, X, V, A, J, S, D, ts->lsum);
   if (g->S) PetscCall(VecRestoreArray(g->S, &S));
   if (g->J) PetscCall(VecRestoreArray(g->J, &J));
   PetscCall(VecRestoreArray(g->D, &D));
   PetscCall(VecRestoreArray(g->A, &A));
   PetscCall(VecRestoreArray(g->V, &V));
-  PetscCall(VecRestoreArray(g->X, &X));
+  if (g->finite) PetscCall(VecRestoreArrayRead(g->X, &Xr));
+  else PetscCall(VecRestoreArray(g->X, &X));
   if (Ag) PetscCall(VecRestoreArrayRead(Ag, &Aa));
   PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
   PetscCall(VecRestoreArrayRead(g->G, &G));
@@ -103,12 +141,13 @@ PetscReal FlxGCDDxDa(const FlxGCDParams *p, PetscReal h)
    the structure, f_int(x_n) . (x_{n+1} - x_{n-1}) / 2, as external work. */
 static PetscErrorCode MotionBefore(FlxStepper ts)
 {
-  FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  PetscScalar    *X, *D, *G, *F;
+  FlxStepper_GCD    *g = (FlxStepper_GCD *)ts->data;
+  const PetscScalar *X;
+  PetscScalar       *D, *G, *F;
 
   PetscFunctionBegin;
   if (!g->nmov) PetscFunctionReturn(0);
-  PetscCall(VecGetArray(g->X, &X));
+  PetscCall(VecGetArrayRead(g->X, &X)); /* read only: its state unchanged */
   PetscCall(VecGetArray(g->D, &D));
   PetscCall(VecGetArray(g->G, &G));
   PetscCall(VecGetArray(g->F, &F));
@@ -122,7 +161,7 @@ static PetscErrorCode MotionBefore(FlxStepper ts)
   PetscCall(VecRestoreArray(g->F, &F));
   PetscCall(VecRestoreArray(g->G, &G));
   PetscCall(VecRestoreArray(g->D, &D));
-  PetscCall(VecRestoreArray(g->X, &X));
+  PetscCall(VecRestoreArrayRead(g->X, &X));
   PetscFunctionReturn(0);
 }
 
@@ -190,14 +229,19 @@ PetscErrorCode FlxGCDLedgerStrain(FlxStepper ts, Vec x)
   PetscFunctionReturn(0);
 }
 
-/* Finite rotations: x_{n+1} = x_n (+) D with D's rotational part made the spatial rotation increment (the
-   kernel added it component-wise), then the ledger's strain energy at x_n when this step is recorded. */
+/* Finite rotations: x_{n+1} = x_n (+) D into Xo with D's rotational part made the spatial rotation increment (the
+   kernel added it component-wise; fused: done range by range in RunKernel), X and Xo swapped (X = x_{n+1}, Xo = x_n:
+   no copy), then the ledger's strain energy at x_n when this step is recorded. */
 static PetscErrorCode FiniteRotationStep(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
+  Vec             t;
 
   PetscFunctionBegin;
-  PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, ts->dt, g->V, g->A, g->J, g->D, g->Xo, g->X));
+  if (!g->fused) PetscCall(FlxGCDComposeIncrement(ts->sys, g->magnus, ts->dt, g->V, g->A, g->J, g->D, g->X, g->Xo));
+  t     = g->X;
+  g->X  = g->Xo;
+  g->Xo = t;
   if (g->energy && FlxStepperIsHistoryStep(ts, ts->step + 1)) PetscCall(FlxGCDLedgerStrain(ts, g->Xo));
   PetscFunctionReturn(0);
 }
@@ -227,7 +271,6 @@ static PetscErrorCode GCDStep(FlxStepper ts)
   PetscReal       tn = ts->t0 + (ts->step + 1) * ts->dt;
 
   PetscFunctionBegin;
-  if (g->finite) PetscCall(VecCopy(g->X, g->Xo));
   PetscCall(FlxSystemComputeExternalForce(ts->sys, tn, g->F));
   if (g->nmov) PetscCall(FlxSystemComputePrescribedMotion(ts->sys, tn, 0, g->p.degree - 1, g->mval)); /* x, v, a, j, s at t_n */
   if (g->solve == GCD_SOLVE_EXPLICIT && g->tensor) {                                                  /* a_n given to the kernel: lumped DOFs as the kernel, tensor nodes solved */
@@ -363,6 +406,8 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCheck(!g->p.classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) differences displacements and cannot carry finite rotations: use gcd3 (the same method, reformulated)");
     PetscCall(VecDuplicate(mass, &g->Xo));
     PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
+    PetscCall(FlxSystemHasConfigurationUpdateLocal(ts->sys, &g->fused));
+    g->fused = (PetscBool)(g->fused && !g->tensor); /* tensors: their ledger reads D between the kernel and Magnus */
   }
   PetscCheck(!g->tensor || g->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
@@ -544,7 +589,7 @@ static PetscErrorCode GCDReset(FlxStepper ts)
   PetscCall(PetscFree2(g->mval, g->msave));
   g->Mass = g->Free = NULL; /* the system's */
   g->Cd             = NULL;
-  g->finite = g->energy = g->tensor = PETSC_FALSE;
+  g->finite = g->energy = g->tensor = g->fused = PETSC_FALSE;
   PetscCall(FlxGCDTensorsDestroy(&g->tn));
   PetscFunctionReturn(0);
 }

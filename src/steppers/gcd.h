@@ -17,6 +17,9 @@ typedef struct {
    x_{n+1} = 2 x_n - x_{n-1} + h^2 a_n, v_n = (x_{n+1} - x_{n-1}) / (2 h) (paper eqs. 4-6). */
 void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);
 
+/* The same with X = x_n read only (x_{n+1} not stored): the step of a system with finite rotations. */
+void FlxGCDKernelKeepX(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, const PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4]);
+
 /* c of the solve shape v_n = vhat + c h (a_n - ahat). */
 PetscReal FlxGCDSolveCoefficient(const FlxGCDParams *p);
 /* w = vhat - c h ahat, so that v_n = w + c h a_n (the velocity the conditionally explicit solve sees). */

@@ -38,7 +38,8 @@ typedef struct {
   /* finite rotations (a system with a configuration update; gcdrotation.c) */
   PetscBool finite, magnus; /* the system composes rotations; Magnus-corrected increments (else component-wise) */
   PetscBool energy;         /* the system has a strain energy: the ledger's strain term from it */
-  Vec       Xo;             /* x_n while the kernel writes x_{n+1} */
+  PetscBool fused;          /* the system's local update, no tensors: kernel, Magnus and update range by range */
+  Vec       Xo;             /* x_n once the step swapped X (x_n, read by the kernel) with Xo (x_{n+1} written) */
   /* nodal rotary inertia tensors (gcdrotation.c): a_n from the system's node-by-node solve in every solve shape */
   PetscBool     tensor;
   FlxGCDTensors tn;

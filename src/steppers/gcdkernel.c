@@ -94,9 +94,14 @@ void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscRe
     }
 }
 
-/* The fused pass; solved (a compile-time constant of its two callers): a_n given in Ag. A constant, so that no loop
-   holds a branch on Ag (a load from it could not be hoisted into a select) and every loop vectorizes. */
-static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *restrict F, const PetscReal *restrict G, const PetscReal *restrict minv, const PetscReal *restrict Ag, PetscReal *restrict X, PetscReal *restrict V, PetscReal *restrict A, PetscReal *restrict J, PetscReal *restrict S, PetscReal *restrict D, PetscReal lsum[4], const int solved)
+/* The fused pass; solved (a compile-time constant of its callers): a_n given in Ag. A constant, so that no loop
+   holds a branch on Ag (a load from it could not be hoisted into a select) and every loop vectorizes. keepx (also a
+   constant): X is read only (finite rotations: x_{n+1} = x_n (+) D is the system's; no store of x_{n+1}). */
+#define GCD_STORE_X(v) \
+  do { \
+    if (!keepx) X[i] = (v); \
+  } while (0)
+static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *restrict F, const PetscReal *restrict G, const PetscReal *restrict minv, const PetscReal *restrict Ag, PetscReal *restrict X, PetscReal *restrict V, PetscReal *restrict A, PetscReal *restrict J, PetscReal *restrict S, PetscReal *restrict D, PetscReal lsum[4], const int solved, const int keepx)
 {
   const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
   const PetscReal c = FlxGCDSolveCoefficient(p), den = 1 / (1 + aM * c * h), igh = 1 / (ga * h), igh2 = 2 / (ga * h * h);
@@ -112,7 +117,7 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
       const PetscReal v  = (xn - xm) / (2 * h);
       GCD_LEDGER(xm);
       J[i] = x;
-      X[i] = xn;
+      GCD_STORE_X(xn);
       V[i] = v;
       A[i] = a;
     }
@@ -125,7 +130,7 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
       const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * (al * a + (1 - al) * A[i]);
       GCD_LEDGER(x - dold);
-      X[i] = xn;
+      GCD_STORE_X(xn);
       V[i] = v;
       A[i] = a;
     }
@@ -139,7 +144,7 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
       const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * a + h3 * (al * j + (1 - al) * jo);
       GCD_LEDGER(x - dold);
-      X[i] = xn;
+      GCD_STORE_X(xn);
       V[i] = v;
       A[i] = a;
       J[i] = j;
@@ -155,7 +160,7 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
       const PetscReal v  = vhat + c * h * (a - ahat);
       const PetscReal xn = x + h * v + h2 * a + h3 * j + h4 * ((1 - al) * so + al * s);
       GCD_LEDGER(x - dold);
-      X[i] = xn;
+      GCD_STORE_X(xn);
       V[i] = v;
       A[i] = a;
       J[i] = j;
@@ -171,7 +176,15 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
 void FlxGCDKernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
 {
   if (Ag)
-    Kernel(p, n, h, aM, F, G, minv, Ag, X, V, A, J, S, D, lsum, 1);
+    Kernel(p, n, h, aM, F, G, minv, Ag, X, V, A, J, S, D, lsum, 1, 0);
   else
-    Kernel(p, n, h, aM, F, G, minv, NULL, X, V, A, J, S, D, lsum, 0);
+    Kernel(p, n, h, aM, F, G, minv, NULL, X, V, A, J, S, D, lsum, 0, 0);
+}
+
+void FlxGCDKernelKeepX(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *F, const PetscReal *G, const PetscReal *minv, const PetscReal *Ag, const PetscReal *X, PetscReal *V, PetscReal *A, PetscReal *J, PetscReal *S, PetscReal *D, PetscReal lsum[4])
+{
+  if (Ag)
+    Kernel(p, n, h, aM, F, G, minv, Ag, (PetscReal *)X, V, A, J, S, D, lsum, 1, 1); /* X is not written (keepx) */
+  else
+    Kernel(p, n, h, aM, F, G, minv, NULL, (PetscReal *)X, V, A, J, S, D, lsum, 0, 1);
 }

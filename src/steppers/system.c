@@ -571,8 +571,9 @@ PetscErrorCode FlxSystemCheckMass(FlxSystem sys, const char what[])
 PetscErrorCode FlxSystemSetConfigurationUpdate(FlxSystem sys, FlxSystemUpdateFn fn, void *ctx)
 {
   PetscFunctionBegin;
-  sys->update    = fn;
-  sys->updatectx = ctx;
+  sys->update      = fn;
+  sys->updatectx   = ctx;
+  sys->updatelocal = NULL; /* set its local form after it */
   PetscFunctionReturn(0);
 }
 
@@ -590,6 +591,27 @@ PetscErrorCode FlxSystemUpdateConfiguration(FlxSystem sys, Vec x, Vec dx, Vec xn
     PetscCall(sys->update(sys, x, dx, xnew, sys->updatectx));
   else
     PetscCall(VecWAXPY(xnew, 1.0, x, dx)); /* VecWAXPY allows xnew == x */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetConfigurationUpdateLocal(FlxSystem sys, FlxSystemUpdateLocalFn fn)
+{
+  PetscFunctionBegin;
+  sys->updatelocal = fn;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemHasConfigurationUpdateLocal(FlxSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = sys->updatelocal ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemUpdateConfigurationLocal(FlxSystem sys, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[])
+{
+  PetscFunctionBegin;
+  PetscCall(sys->updatelocal(sys, start, n, x, dx, xnew, sys->updatectx));
   PetscFunctionReturn(0);
 }
 

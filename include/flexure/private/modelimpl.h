@@ -49,8 +49,8 @@ typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (n
    the ghosts' quaternions come from their owners). */
 typedef struct _FlxNodeRot   *FlxNodeRot;
 PETSC_INTERN PetscErrorCode   FlxNodeRotCreate(FlxModel, FlxNodeRot *);
-PETSC_INTERN PetscErrorCode   FlxNodeRotUpdate(FlxNodeRot, const PetscReal x[], const PetscReal dx[], PetscReal xnew[]);
-PETSC_INTERN PetscErrorCode   FlxNodeRotStates(FlxNodeRot, const PetscReal xl[], const PetscReal X[], PetscReal s[]);
+PETSC_INTERN PetscErrorCode   FlxNodeRotUpdate(FlxNodeRot, PetscInt start, PetscInt n, const PetscReal x[], const PetscReal dx[], PetscReal xnew[]);
+PETSC_INTERN PetscErrorCode   FlxNodeRotStates(FlxNodeRot, const PetscReal xown[], const PetscReal xghost[], const PetscReal X[], PetscReal s[]);
 PETSC_INTERN PetscErrorCode   FlxNodeRotDestroy(FlxNodeRot *);
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
 typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */

@@ -63,6 +63,7 @@ struct _p_FlxSystem {
   void                 *namectx;
   FlxSystemUpdateFn     update; /* configuration update x (+) dx (NULL: additive) */
   void                 *updatectx;
+  FlxSystemUpdateLocalFn updatelocal; /* its form on a range of the local arrays (NULL: none) */
   FlxSystemJacobianFn   jac; /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
   void                 *jacctx;
   FlxSystemMatFn        kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
