@@ -116,16 +116,27 @@ PetscErrorCode FlxNodeRotCreate(FlxModel m, FlxNodeRot *out)
 /* The rotation update of NV nodes in SIMD lanes, from their data in lane order (structure of arrays: p the rotation
    vectors, e the increments, q, pc the cached quaternions and vectors), for the lanes whose state is the cached one and
    whose increment is below 0.03 rad (the common case; the others are flagged slow, for the scalar path): the scalar
-   path's formulas, with the arctangent of atan2(|v|, q0) (both >= 0) by range reduction to |t| <= tan(pi/12)
-   (atan(t) = pi/6 + atan((sqrt(3) t - 1)/(sqrt(3) + t)) above it, pi/2 - atan(1/t) above 1) and its Taylor series
-   to t^25 (truncation below 5e-17): libm's atan2 has no SIMD form. Results in qn (4) and pn (3). One compiled body
-   (noinline): a node's arithmetic must not depend on the block it falls in. */
+   path's formulas, with the arctangent of atan2(|v|, q0) (both >= 0) by its Taylor series to t^25 (truncation below
+   5e-17; libm's atan2 has no SIMD form). A node rotated by at most 30 degrees (t = |v|/q0 <= tan(pi/12), the common
+   case) takes angle/|v| = 2 atan(t)/(t q0) = (2/q0) sum_k (-t^2)^k/(2k + 1): one division, no square root. Only a
+   block with a larger rotation computes, for those lanes, the range reduction (atan(t) = pi/6 + atan((sqrt(3) t -
+   1)/(sqrt(3) + t)) above tan(pi/12), pi/2 - atan(1/t) above 1). Each lane's result depends on its own node only, not
+   on the block it falls in (one compiled body, noinline): the same at any number of ranks. Results in qn (4), pn (3). */
 static void UpdateNode(PetscInt, const PetscReal *, const PetscReal *, PetscReal *, PetscReal *, PetscReal *);
+
+/* atan(t)/t as a function of z = t^2, |t| <= tan(pi/12): its Taylor series to t^24 (truncation below 5e-17). */
+static inline PetscReal AtanSeries(PetscReal z)
+{
+  return 1 + z * (-1.0 / 3 + z * (1.0 / 5 + z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11 + z * (1.0 / 13 + z * (-1.0 / 15 + z * (1.0 / 17 + z * (-1.0 / 19 + z * (1.0 / 21 + z * (-1.0 / 23 + z * (1.0 / 25))))))))))));
+}
 
 static __attribute__((noinline)) void UpdateBlock(const PetscReal p[3][NV], const PetscReal e[3][NV], const PetscReal q[4][NV], const PetscReal pc[3][NV], PetscReal qn[4][NV], PetscReal pn[3][NV], long slow[NV])
 {
+  PetscReal s2v[NV], fv[NV];
+  long      small[NV], nbig = 0;
+
   FLX_SIMD
-  for (int l = 0; l < NV; l++) {
+  for (int l = 0; l < NV; l++) { /* q_{n+1} = q(dtheta) q_n, normalized with q0 >= 0 */
     const PetscReal e0 = e[0][l], e1 = e[1][l], e2 = e[2][l], a2 = e0 * e0 + e1 * e1 + e2 * e2, x2 = 0.25 * a2;
     const PetscReal dc = 1 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320))));
     const PetscReal ds = 0.5 * (1 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880)))));
@@ -133,35 +144,42 @@ static __attribute__((noinline)) void UpdateBlock(const PetscReal p[3][NV], cons
     PetscReal       n0 = d0 * q0 - d1 * q1 - d2 * q2 - d3 * q3, n1 = d0 * q1 + d1 * q0 + d2 * q3 - d3 * q2;
     PetscReal       n2 = d0 * q2 - d1 * q3 + d2 * q0 + d3 * q1, n3 = d0 * q3 + d1 * q2 - d2 * q1 + d3 * q0;
     const PetscReal nq = (n0 < 0 ? -1 : 1) / PetscSqrtReal(n0 * n0 + n1 * n1 + n2 * n2 + n3 * n3);
-    PetscReal       s2, w, fs, s, lo, hi, t, big, u, z, at, ang, f;
+    PetscReal       s2, w, iw, z;
 
     n0 *= nq;
     n1 *= nq;
     n2 *= nq;
     n3 *= nq;
-    s2  = n1 * n1 + n2 * n2 + n3 * n3;
-    w   = n0;
-    t   = s2 / (w * w); /* the series of the scalar path's QuatLog when |v| < 1e-4 q0 */
-    fs  = 2 / w * (1 + t * (-1.0 / 3 + t * (1.0 / 5 - t / 7)));
-    s   = PetscSqrtReal(s2);
-    lo  = s < w ? s : w;
-    hi  = s < w ? w : s;
-    t   = lo / hi;
-    big = t > 0.2679491924311227 ? 1 : 0;
-    u   = big ? (1.7320508075688772 * t - 1) / (1.7320508075688772 + t) : t;
-    z   = u * u;
-    at  = u * (1 + z * (-1.0 / 3 + z * (1.0 / 5 + z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11 + z * (1.0 / 13 + z * (-1.0 / 15 + z * (1.0 / 17 + z * (-1.0 / 19 + z * (1.0 / 21 + z * (-1.0 / 23 + z * (1.0 / 25)))))))))))));
-    at += big ? 0.5235987755982988 : 0;
-    ang      = s < w ? at : 1.5707963267948966 - at;
-    f        = s2 < 1e-8 * w * w ? fs : 2 * ang / s;
+    s2       = n1 * n1 + n2 * n2 + n3 * n3;
+    w        = n0;
+    iw       = 1 / w;
+    z        = s2 * (iw * iw);                     /* t^2, t = |v| / q0 = tan(angle / 2) */
+    small[l] = s2 <= 0.0717967697244908 * (w * w); /* t <= tan(pi/12): angle / |v| = 2 atan(t) / (t q0) by the series */
+    fv[l]    = 2 * iw * AtanSeries(z);
+    s2v[l]   = s2;
     qn[0][l] = n0;
     qn[1][l] = n1;
     qn[2][l] = n2;
     qn[3][l] = n3;
-    pn[0][l] = f * n1;
-    pn[1][l] = f * n2;
-    pn[2][l] = f * n3;
     slow[l]  = !((p[0][l] == pc[0][l]) & (p[1][l] == pc[1][l]) & (p[2][l] == pc[2][l])) | !(a2 < 9e-4);
+  }
+  for (int l = 0; l < NV; l++)
+    nbig += !small[l];
+  if (nbig) { /* rotations above 30 degrees in the block: those lanes by the range-reduced arctangent */
+    FLX_SIMD
+    for (int l = 0; l < NV; l++) {
+      const PetscReal s2 = s2v[l], w = qn[0][l], s = PetscSqrtReal(s2), lo = s < w ? s : w, hi = s < w ? w : s, t = lo / hi;
+      const PetscReal big = t > 0.2679491924311227 ? 1 : 0, u = big ? (1.7320508075688772 * t - 1) / (1.7320508075688772 + t) : t, z = u * u;
+      PetscReal       at = u * AtanSeries(z);
+      at += big ? 0.5235987755982988 : 0;
+      fv[l] = small[l] ? fv[l] : 2 * (s < w ? at : 1.5707963267948966 - at) / s;
+    }
+  }
+  FLX_SIMD
+  for (int l = 0; l < NV; l++) {
+    pn[0][l] = fv[l] * qn[1][l];
+    pn[1][l] = fv[l] * qn[2][l];
+    pn[2][l] = fv[l] * qn[3][l];
   }
 }
 
@@ -235,7 +253,7 @@ PetscErrorCode FlxNodeRotUpdate(FlxNodeRot r, PetscInt start, PetscInt n, const 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscReal xg[], const PetscReal X[], PetscReal s[])
+PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscReal xg[], const PetscReal X[], PetscReal s[], PetscReal fzero[])
 {
   PetscScalar       *Q;
   const PetscScalar *Qg;
@@ -252,6 +270,9 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscR
     for (int c = 0; c < 3; c++) /* one pass over s: position, then rotation */
       s[12 * i + c] = X[3 * i + c] + xo[6 * i + c];
     QuatMatrix(Q + 4 * i, s + 12 * i + 3);
+    if (fzero)
+      for (int c = 0; c < 6; c++)
+        fzero[6 * i + c] = 0;
   }
   PetscCall(VecRestoreArray(r->Q, &Q));
   PetscCall(VecScatterBegin(r->sct, r->Q, r->Qg, INSERT_VALUES, SCATTER_FORWARD)); /* the ghosts: their owners' */

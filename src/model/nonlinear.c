@@ -54,8 +54,9 @@ static PetscErrorCode Remember(FlxNonlinear nl, Vec x)
   PetscFunctionReturn(0);
 }
 
-/* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)). */
-static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
+/* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)); fzero (may
+   be NULL) is zeroed at the owned nodes' DOFs in the same pass. */
+static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl, PetscScalar *fzero)
 {
   FlxNonlinear     nl = m->nl;
   const PetscReal *X;
@@ -66,13 +67,13 @@ static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl)
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
-  PetscCall(FlxNodeRotStates(nl->rot, *xl, *xl + 6 * nl->nown, X, nl->s)); /* R = exp(skew(psi)), from the cached quaternions */
+  PetscCall(FlxNodeRotStates(nl->rot, *xl, *xl + 6 * nl->nown, X, nl->s, fzero)); /* R = exp(skew(psi)), from the cached quaternions */
   PetscFunctionReturn(0);
 }
 
 /* The nodal states alone (the cached pass): the owned nodes' DOFs read from x itself when they lead xloc in x's
    order, only the ghosts scattered (no copy of x); else as LocalState. */
-static PetscErrorCode CachedStates(FlxModel m, Vec x)
+static PetscErrorCode CachedStates(FlxModel m, Vec x, PetscScalar *fzero)
 {
   FlxNonlinear       nl = m->nl;
   const PetscReal   *X;
@@ -80,7 +81,7 @@ static PetscErrorCode CachedStates(FlxModel m, Vec x)
 
   PetscFunctionBegin;
   if (!nl->toghost) {
-    PetscCall(LocalState(m, x, &xo));
+    PetscCall(LocalState(m, x, &xo, fzero));
     PetscCall(VecRestoreArrayRead(nl->xloc, &xo));
     PetscFunctionReturn(0);
   }
@@ -90,7 +91,7 @@ static PetscErrorCode CachedStates(FlxModel m, Vec x)
   PetscCall(VecScatterEnd(nl->toghost, x, nl->xg, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(x, &xo));
   PetscCall(VecGetArrayRead(nl->xg, &xg));
-  PetscCall(FlxNodeRotStates(nl->rot, xo, xg, X, nl->s));
+  PetscCall(FlxNodeRotStates(nl->rot, xo, xg, X, nl->s, fzero));
   PetscCall(VecRestoreArrayRead(nl->xg, &xg));
   PetscCall(VecRestoreArrayRead(x, &xo));
   PetscFunctionReturn(0);
@@ -134,22 +135,22 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
   const PetscScalar *xl;
   PetscScalar       *fa;
   PetscInt           nown, nc;
-  PetscBool          bad      = PETSC_FALSE;
+  PetscBool          bad      = PETSC_FALSE, zero;
   char               msg[512] = "";
 
   PetscFunctionBegin;
   m->nl->elin = 0;
+  zero        = (PetscBool)(m->nl->batch && !m->fint_elements && !m->kmultlin && !m->kmultC); /* co-rotational cells alone */
   if (m->fint_elements) /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
     PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, &m->nl->elin));
   else if (m->kmultlin)
     PetscCall(FlxKMultApply(m->kmultlin, x, f));
-  else
-    PetscCall(VecZeroEntries(f));
+  else if (!zero) PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
-  if (m->nl->batch) PetscCall(CachedStates(m, x));
-  else PetscCall(LocalState(m, x, &xl));
   PetscCall(VecGetArray(f, &fa));
+  if (m->nl->batch) PetscCall(CachedStates(m, x, zero ? fa : NULL)); /* zero: f = 0 in the same pass over the nodes */
+  else PetscCall(LocalState(m, x, &xl, NULL));
   if (m->nl->batch) { /* the fast path */
     char     err[256];
     PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
@@ -202,7 +203,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
   if (m->Klin) PetscCall(MatAXPY(J, 1.0, m->Klin, SAME_NONZERO_PATTERN));
   if (m->Cd && shiftV != 0) PetscCall(MatAXPY(J, shiftV, m->Cd, SUBSET_NONZERO_PATTERN));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  PetscCall(LocalState(m, x, &xl));
+  PetscCall(LocalState(m, x, &xl, NULL));
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;
@@ -315,7 +316,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, m->comm));
     if (!same) {
       char err[256];
-      PetscCall(CachedStates(m, x));
+      PetscCall(CachedStates(m, x, NULL));
       (void)FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, 0, NULL, &m->nl->energy, err, sizeof(err)); /* degenerate cells add nothing: reported by f_int */
       m->nl->evalid = PETSC_TRUE;
       m->nl->elin   = 0;
@@ -326,7 +327,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
   }
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  PetscCall(LocalState(m, x, &xl));
+  PetscCall(LocalState(m, x, &xl, NULL));
   for (PetscInt c = 0; c < nc; c++) {
     const FlxSectionProps *p;
     FlxElementOps          ops;

@@ -46,11 +46,12 @@ typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (n
 /* Nodal rotations of nonlinear models as unit quaternions cached per owned node (noderot.c): Update: x_new = x (+) dx
    over the owned nodes (arrays of the DOF vectors; x_new may alias x); States: the states s (position, rotation
    matrix: 12 per local node) of the local nodes from their DOFs xl (6 per local node, owned then ghosts; collective:
-   the ghosts' quaternions come from their owners). */
+   the ghosts' quaternions come from their owners), and fzero (may be NULL) zeroed at the owned nodes' DOFs in the same
+   pass. */
 typedef struct _FlxNodeRot   *FlxNodeRot;
 PETSC_INTERN PetscErrorCode   FlxNodeRotCreate(FlxModel, FlxNodeRot *);
 PETSC_INTERN PetscErrorCode   FlxNodeRotUpdate(FlxNodeRot, PetscInt start, PetscInt n, const PetscReal x[], const PetscReal dx[], PetscReal xnew[]);
-PETSC_INTERN PetscErrorCode   FlxNodeRotStates(FlxNodeRot, const PetscReal xown[], const PetscReal xghost[], const PetscReal X[], PetscReal s[]);
+PETSC_INTERN PetscErrorCode   FlxNodeRotStates(FlxNodeRot, const PetscReal xown[], const PetscReal xghost[], const PetscReal X[], PetscReal s[], PetscReal fzero[]);
 PETSC_INTERN PetscErrorCode   FlxNodeRotDestroy(FlxNodeRot *);
 typedef struct _FlxSprings   *FlxSprings;   /* discrete springs and dampers (springs.c) */
 typedef struct _FlxReactions *FlxReactions; /* reactions at the prescribed DOFs (reactions.c) */
