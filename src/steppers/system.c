@@ -611,6 +611,7 @@ PetscErrorCode FlxSystemHasConfigurationUpdateLocal(FlxSystem sys, PetscBool *ha
 PetscErrorCode FlxSystemUpdateConfigurationLocal(FlxSystem sys, PetscInt start, PetscInt n, const PetscScalar x[], const PetscScalar dx[], PetscScalar xnew[])
 {
   PetscFunctionBegin;
+  PetscCheck(sys->updatelocal, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FlxSystemUpdateConfigurationLocal: the system has no local configuration update (FlxSystemSetConfigurationUpdateLocal)");
   PetscCall(sys->updatelocal(sys, start, n, x, dx, xnew, sys->updatectx));
   PetscFunctionReturn(0);
 }
