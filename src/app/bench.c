@@ -5,7 +5,10 @@
    cells of the model), the explicit steps of each preset (-bench_presets, -bench_steps steps from rest per timed
    solve) and, with -bench_nonlinear, the same mesh as a co-rotational model (its f_int and its first preset's step).
    Medians and ranges of ns per DOF and of each repetition's ratios; the roofline of each kernel: the bytes it must
-   move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound. */
+   move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound.
+   With -bench_scaling on P > 1 ranks, the triad, the element loop and the first preset's step are also timed on rank 0
+   alone (the same mesh set up on a one-process communicator, the other ranks waiting), interleaved with the P-rank
+   items: the speed-up of each against the triad's own, repetition by repetition, in one process. */
 #include <flexure/flexure.h>
 
 static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
@@ -28,11 +31,13 @@ typedef struct {
   char       name[64];
   FlxStepper ts;        /* steps */
   PetscInt   degree;    /* steps: the GCD degree */
+  PetscBool  single;    /* timed on rank 0 alone (-bench_scaling) */
   PetscReal  t[MAXREP]; /* seconds per product, per step, or per triad */
 } Item;
 
 typedef struct {
   MPI_Comm   comm;
+  FlxMesh    mesh; /* -bench_scaling: the one-rank copy's own mesh */
   FlxModel   model, nlmodel;
   Mat        K;
   Vec        x, y, xn, yn;
@@ -190,14 +195,128 @@ static PetscReal StepVectorBytes(PetscInt d)
   return 8.0 * (11 + 2 * (d - 3)) + 8.0;
 }
 
+/* One timed run of It: on every rank of B, or (It->single) on rank 0 alone with B1 while the other ranks wait; the
+   seconds on every rank. Collective on B->comm. */
+static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
+{
+  Bench      *b = It->single ? B1 : B;
+  PetscMPIInt rank;
+  PetscReal   s = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
+  if (It->single) PetscCallMPI(MPI_Barrier(B->comm));
+  if (!It->single || rank == 0) {
+    switch (It->kind) {
+    case IT_TRIAD:
+      PetscCall(Triad(b, &s));
+      break;
+    case IT_STEP:
+    case IT_NLSTEP:
+      PetscCall(Solve(b, It->ts, &s));
+      break;
+    default:
+      PetscCall(Products(b, It->kind, &s));
+    }
+  }
+  if (It->single) PetscCallMPI(MPI_Bcast(&s, 1, MPIU_REAL, 0, B->comm));
+  *sec = s;
+  PetscFunctionReturn(0);
+}
+
+/* Triad arrays of 4 nloc doubles, initialised. */
+static PetscErrorCode TriadSetUp(Bench *B)
+{
+  PetscFunctionBegin;
+  B->ntriad = 4 * B->nloc;
+  PetscCall(PetscMalloc3(B->ntriad, &B->ta, B->ntriad, &B->tb, B->ntriad, &B->tc));
+  for (PetscInt i = 0; i < B->ntriad; i++)
+    B->ta[i] = 0, B->tb[i] = 1, B->tc[i] = 2;
+  PetscFunctionReturn(0);
+}
+
+/* -bench_scaling: the mesh and the model set up again from the options on rank 0 alone (B1->comm; MPI_COMM_NULL on
+   the other ranks), and three items timed there: the triad (over as many doubles as all ranks of B together), the
+   element loop and the step of preset at dt. Appended to it[]. Collective on B->comm. */
+static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, Item it[], PetscInt *nit)
+{
+  PetscMPIInt rank;
+  Item       *It = &it[*nit];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
+  PetscCall(PetscMemzero(B1, sizeof(*B1)));
+  PetscCallMPI(MPI_Comm_split(B->comm, rank ? MPI_UNDEFINED : 0, 0, &B1->comm));
+  B1->steps    = B->steps;
+  B1->products = B->products;
+  It[0].kind = IT_TRIAD, It[1].kind = IT_ELEMENTS, It[2].kind = IT_STEP;
+  PetscCall(PetscStrncpy(It[0].name, "triad", sizeof(It[0].name)));
+  PetscCall(PetscStrncpy(It[1].name, "element loop", sizeof(It[1].name)));
+  PetscCall(PetscSNPrintf(It[2].name, sizeof(It[2].name), "%s step", preset));
+  for (int j = 0; j < 3; j++)
+    It[j].single = PETSC_TRUE;
+  *nit += 3;
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(FlxMeshCreate(B1->comm, &B1->mesh));
+  PetscCall(FlxMeshSetFromOptions(B1->mesh));
+  PetscCall(FlxModelCreate(B1->mesh, &B1->model));
+  PetscCall(FlxModelSetFromOptions(B1->model));
+  PetscCall(FlxMeshSetUp(B1->mesh));
+  PetscCall(FlxModelSetUp(B1->model));
+  PetscCall(FlxModelCreateVector(B1->model, &B1->x));
+  PetscCall(VecDuplicate(B1->x, &B1->y));
+  PetscCall(VecGetSize(B1->x, &B1->N));
+  PetscCall(VecGetLocalSize(B1->x, &B1->nloc));
+  PetscCheck(B1->N == B->N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-bench_scaling: the one-rank model has %" PetscInt_FMT " DOFs, not %" PetscInt_FMT, B1->N, B->N);
+  PetscCall(TriadSetUp(B1));
+  PetscCall(VecSet(B1->x, 1e-3));
+  PetscCall(NewStepper(B1, B1->model, preset, dt, &It[2].ts, &It[2].degree));
+  PetscFunctionReturn(0);
+}
+
+/* -bench_scaling's report: each one-rank item's speed-up on the P ranks against the triad's, repetition by
+   repetition (medians and ranges). Collective on B->comm. */
+static PetscErrorCode ReportScaling(Bench *B, PetscInt reps, PetscInt nit, Item it[])
+{
+  Item       *tri = NULL, *tri1 = NULL;
+  PetscMPIInt size;
+  PetscReal   N = (PetscReal)B->N, tsp[MAXREP], isp[MAXREP], m1, m2, lo, hi, ts, tl, th, rel, rl, rh;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(B->comm, &size));
+  for (PetscInt q = 0; q < nit; q++) {
+    if (it[q].kind == IT_TRIAD && it[q].single) tri1 = &it[q];
+    if (it[q].kind == IT_TRIAD && !it[q].single) tri = &it[q];
+  }
+  if (!tri1) PetscFunctionReturn(0);
+  for (PetscInt r = 0; r < reps; r++)
+    tsp[r] = tri1->t[r] / tri->t[r];
+  Stats(reps, tsp, &ts, &tl, &th);
+  PetscCall(PetscPrintf(B->comm, "bench: scaling, 1 rank against %d, interleaved in this process: the triad's speed-up %.2f (%.2f .. %.2f)\n", size, (double)ts, (double)tl, (double)th));
+  for (PetscInt q = 0; q < nit; q++) {
+    Item *S = &it[q], *P = NULL;
+    if (!S->single || S == tri1) continue;
+    for (PetscInt k = 0; k < nit && !P; k++)
+      if (!it[k].single && it[k].kind == S->kind) P = &it[k]; /* the first preset's step is the first step item */
+    Stats(reps, S->t, &m1, &lo, &hi);
+    Stats(reps, P->t, &m2, &lo, &hi);
+    Ratio(reps, S->t, P->t, &ts, &tl, &th);
+    for (PetscInt r = 0; r < reps; r++)
+      isp[r] = S->t[r] / P->t[r] / tsp[r];
+    Stats(reps, isp, &rel, &rl, &rh);
+    PetscCall(PetscPrintf(B->comm, "bench: scaling, %s: 1 rank %.2f, %d ranks %.2f ns/DOF; speed-up %.2f (%.2f .. %.2f) = %.2f x the triad's (%.2f .. %.2f)\n", S->name, (double)(m1 / N * 1e9), size, (double)(m2 / N * 1e9), (double)ts, (double)tl, (double)th, (double)rel, (double)rl, (double)rh));
+  }
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  Bench                    B;
+  Bench                    B, B1;
   FlxMesh                  mesh;
   Item                     it[MAXITEM];
   PetscInt                 nit = 0, reps = 7, npre = 8, nlsteps = 0;
   char                    *presets[8];
-  PetscBool                set, nonlinear = PETSC_FALSE;
+  PetscBool                set, nonlinear = PETSC_FALSE, scaling = PETSC_FALSE;
   PetscMPIInt              size;
   PetscReal                heap0, heap1, heap2, heap3, peak, dt = 0;
   FlxInternalForcePath     path;
@@ -206,6 +325,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&B, sizeof(B)));
+  PetscCall(PetscMemzero(&B1, sizeof(B1)));
   PetscCall(PetscMemzero(it, sizeof(it)));
   B.comm     = PETSC_COMM_WORLD;
   B.steps    = 100;
@@ -217,6 +337,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
   PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
   PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset, at the linear model's step", "", nonlinear, &nonlinear, NULL));
+  PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's in one process", "", scaling, &scaling, NULL));
   PetscOptionsEnd();
   reps = PetscMax(1, PetscMin(reps, MAXREP));
   if (!set) {
@@ -279,6 +400,7 @@ int main(int argc, char **argv)
       PetscCall(PetscStrncpy(it[nit++].name, n[j], sizeof(it[0].name)));
     }
   }
+  if (scaling && size > 1) PetscCall(SetUpSingle(&B, &B1, presets[0], dt, it, &nit));
   if (nonlinear) { /* the co-rotational model */
     PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "nonlinear"));
     PetscCall(FlxModelCreate(mesh, &B.nlmodel));
@@ -296,26 +418,13 @@ int main(int argc, char **argv)
     nit++;
     nlsteps = 1;
   }
-  B.ntriad = 4 * B.nloc;
-  PetscCall(PetscMalloc3(B.ntriad, &B.ta, B.ntriad, &B.tb, B.ntriad, &B.tc));
-  for (PetscInt i = 0; i < B.ntriad; i++)
-    B.ta[i] = 0, B.tb[i] = 1, B.tc[i] = 2;
+  PetscCall(TriadSetUp(&B));
   PetscCall(VecSet(B.x, 1e-3));
   for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
     for (PetscInt q = 0; q < nit; q++) {
       Item     *It = &it[(q + (r < 0 ? 0 : r)) % nit]; /* the order rotates */
-      PetscReal s  = 0;
-      switch (It->kind) {
-      case IT_TRIAD:
-        PetscCall(Triad(&B, &s));
-        break;
-      case IT_STEP:
-      case IT_NLSTEP:
-        PetscCall(Solve(&B, It->ts, &s));
-        break;
-      default:
-        PetscCall(Products(&B, It->kind, &s));
-      }
+      PetscReal s = 0;
+      PetscCall(RunItem(&B, &B1, It, &s));
       if (r >= 0) It->t[r] = s;
     }
   }
@@ -323,6 +432,7 @@ int main(int argc, char **argv)
     Item     *tri = NULL, *mm = NULL, *el = NULL, *as = NULL, *s0 = NULL, *nlf = NULL, *nls = NULL;
     PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb, ebound;
     for (PetscInt q = 0; q < nit; q++) {
+      if (it[q].single) continue;
       if (it[q].kind == IT_TRIAD) tri = &it[q];
       if (it[q].kind == IT_MATMULT) mm = &it[q];
       if (it[q].kind == IT_ELEMENTS) el = &it[q];
@@ -344,7 +454,7 @@ int main(int argc, char **argv)
       Item     *It         = &it[q];
       PetscReal bound      = 0;
       char      extra[256] = "";
-      if (It->kind == IT_TRIAD) continue;
+      if (It->kind == IT_TRIAD || It->single) continue;
       Stats(reps, It->t, &med, &lo, &hi);
       Ratio(reps, It->t, mm->t, &rm, &rl, &rh);
       if (It->kind == IT_MATMULT || It->kind == IT_ASSEMBLED) bound = rf.kbytes / bw;
@@ -379,6 +489,7 @@ int main(int argc, char **argv)
     (void)nls;
     (void)nlsteps;
   }
+  PetscCall(ReportScaling(&B, reps, nit, it));
   for (PetscInt q = 0; q < nit; q++)
     PetscCall(FlxStepperDestroy(&it[q].ts));
   for (PetscInt k = 0; k < npre; k++)
@@ -390,6 +501,12 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&B.yn));
   PetscCall(FlxModelDestroy(&B.nlmodel));
   PetscCall(FlxModelDestroy(&B.model));
+  PetscCall(PetscFree3(B1.ta, B1.tb, B1.tc));
+  PetscCall(VecDestroy(&B1.x));
+  PetscCall(VecDestroy(&B1.y));
+  PetscCall(FlxModelDestroy(&B1.model));
+  PetscCall(FlxMeshDestroy(&B1.mesh));
+  if (B1.comm != MPI_COMM_NULL && B1.comm) PetscCallMPI(MPI_Comm_free(&B1.comm));
   PetscCall(FlxMeshDestroy(&mesh));
   PetscCall(PetscFinalize());
   return 0;
