@@ -168,7 +168,7 @@ static PetscErrorCode CheckKernels(MPI_Comm comm)
     if (k == 0)
       FlxBeamBatchForce(&bb, x, fe, en);
     else if (k == 1)
-      FlxQuadBatchForce(&qb, x, fe, en);
+      FlxQuadBatchForce(&qb, x, fe, en, &qb);
     else
       FlxTriBatchForce(&tb, x, fe, en);
     {

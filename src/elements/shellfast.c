@@ -168,9 +168,77 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
     }                                                                                                                           \
   }
 
-static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
+/* A quad batch in four SIMD passes (frame and offsets; membrane; bending; back to global axes), with a quarter of the
+   batch at pf (NULL: none) prefetched into the outer caches after each: a batch is 10.9 KB, and its 170 prefetches
+   issued at once stall the loop. */
+static inline void PrefetchPart(const char *pf, int part)
 {
-  SHELL_FORCE(4, SYMV(12, b->km, um, ym))
+  const size_t q = (sizeof(FlxQuadBatch) / 4 + 63) & ~(size_t)63;
+  if (!pf) return;
+  for (size_t o = part * q; o < PetscMin((part + 1) * q, sizeof(FlxQuadBatch)); o += 64)
+    __builtin_prefetch(pf + o, 0, 1);
+}
+
+static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy, const char *pf)
+{
+  PetscReal um[12][W], ub[12][W], ym[12][W], yb[12][W];
+
+  FLX_SIMD for (int l = 0; l < W; l++)
+  {
+    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l];
+    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;
+    _Pragma("GCC unroll 4") for (int a = 0; a < 4; a++)
+    {
+      const long      i = 6 * b->gi[a][l]; /* an index, not a pointer: GCC vectorizes the gathers */
+      const PetscReal h = b->h[a][l], u0 = x[i], u1 = x[i + 1], u2 = x[i + 2], u3 = x[i + 3], u4 = x[i + 4], u5 = x[i + 5];
+      const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5;
+      um[3 * a][l]     = x0 * u0 + x1 * u1 + x2 * u2 - h * ry;
+      um[3 * a + 1][l] = y0 * u0 + y1 * u1 + y2 * u2 + h * rx;
+      um[3 * a + 2][l] = z0 * u3 + z1 * u4 + z2 * u5;
+      ub[3 * a][l]     = z0 * u0 + z1 * u1 + z2 * u2;
+      ub[3 * a + 1][l] = rx;
+      ub[3 * a + 2][l] = ry;
+    }
+  }
+  PrefetchPart(pf, 0);
+  FLX_SIMD for (int l = 0; l < W; l++)
+  {
+    PetscReal u[12], y[12];
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) u[i] = um[i][l];
+    SYMV(12, b->km, u, y);
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) ym[i][l] = y[i];
+  }
+  PrefetchPart(pf, 1);
+  FLX_SIMD for (int l = 0; l < W; l++)
+  {
+    PetscReal u[12], y[12];
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) u[i] = ub[i][l];
+    SYMV(12, b->kb, u, y);
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) yb[i][l] = y[i];
+  }
+  PrefetchPart(pf, 2);
+  FLX_SIMD for (int l = 0; l < W; l++)
+  {
+    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l];
+    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;
+    _Pragma("GCC unroll 4") for (int a = 0; a < 4; a++)
+    {
+      const PetscReal h = b->h[a][l], fu = ym[3 * a][l], fv = ym[3 * a + 1][l], frz = ym[3 * a + 2][l], fw = yb[3 * a][l];
+      const PetscReal frx = yb[3 * a + 1][l] + h * fv, fry = yb[3 * a + 2][l] - h * fu;
+      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;
+      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;
+      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;
+      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;
+      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;
+      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;
+    }
+    if (energy) {
+      PetscReal e = 0;
+      _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) e += um[i][l] * ym[i][l] + ub[i][l] * yb[i][l];
+      en[l] = 0.5 * e;
+    }
+  }
+  PrefetchPart(pf, 3);
 }
 
 static inline __attribute__((always_inline)) void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
@@ -178,12 +246,12 @@ static inline __attribute__((always_inline)) void TriForce(const FlxTriBatch *re
   SHELL_FORCE(3, CST(um, ym))
 }
 
-void FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[])
+void FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[], const FlxQuadBatch *pf)
 {
   if (en)
-    QuadForce(b, x, fe, en, 1);
+    QuadForce(b, x, fe, en, 1, (const char *)pf);
   else
-    QuadForce(b, x, fe, NULL, 0);
+    QuadForce(b, x, fe, NULL, 0, (const char *)pf);
 }
 
 void FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][W], PetscReal en[])

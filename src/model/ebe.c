@@ -522,14 +522,11 @@ static void RunBeams(FlxEbe e, const FlxBeamBatch *B, PetscInt k0, PetscInt k1, 
 
 static void RunQuads(FlxEbe e, const FlxQuadBatch *B, PetscInt k0, PetscInt k1, const PetscReal *x, PetscReal *f, PetscReal *esum)
 {
-  PetscReal    fe[24][W], en[W];
-  const size_t half = sizeof(B[0]) / 2 & ~(size_t)63;
+  PetscReal fe[24][W], en[W];
 
   for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 10.9 KB: its prefetch paced in two halves around the kernel */
-    if (k + 2 < k1) Prefetch(&B[k + 2], half);
     if (k + 1 < k1) PrefetchX(4, B[k + 1].gi[0], x);
-    FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL);
-    if (k + 2 < k1) Prefetch((const char *)&B[k + 2] + half, sizeof(B[0]) - half);
+    FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL, k + 2 < k1 ? &B[k + 2] : NULL);
     Scatter(4, B[k].n, B[k].si, fe, f, e->slot);
     if (esum) Energy(B[k].n, B[k].own, en, esum);
   }

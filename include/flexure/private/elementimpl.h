@@ -125,7 +125,7 @@ typedef struct FLX_EBE_ALIGN {
    into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective. */
 PETSC_INTERN PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[]);
 PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const FlxSectionProps *p, const PetscReal Kl[]);
-PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
+PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[], const FlxQuadBatch *pf);
 PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
 #define FLX_QUAD_FLOPS (2 * 2 * 144 + 8 * 34 + 9)
 #define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
