@@ -298,17 +298,19 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
 
   for (PetscInt k = 0; k < nb && !(f && bad >= 0); k++) {
     const FlxCorotBeamBatch *bk = &b[k];
-    if (k + 7 < nb) /* software prefetch (the hardware's does not follow these streams): the batch data 8 KB ahead (prefetcht2, as ebe.c), */
+    /* Software prefetch (the hardware's does not follow these streams), issued between the gather, the kernel and
+       the scatter rather than at once (f_int on the 1e6-DOF tower 22.3 -> 21.3 ns/DOF): */
+    GatherStates(bk, s, st);
+    if (k + 7 < nb) /* the batch data 8 KB ahead (prefetcht2, as ebe.c), */
       for (size_t o = 0; o < sizeof(FlxCorotBeamBatch); o += 64)
         __builtin_prefetch((const char *)&b[k + 7] + o, 0, 1);
+    BatchForce(bk, st, fe, en, slow);
     if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
       for (int a = 0; a < 2; a++)
         for (int l = 0; l < W; l++) {
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
         }
-    GatherStates(bk, s, st);
-    BatchForce(bk, st, fe, en, slow);
     LaneForces(fe, fl);
     for (PetscInt l = 0; l < bk->n; l++) {
       PetscReal e = en[l];
