@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summary of scripts/bench's explicit part: for each model, the 2-rank speed-up of every timed item (median ns per
-DOF at 1 rank over that at 2 ranks) against the triad's own 2-rank speed-up, measured in the same processes.
+DOF at 1 rank over that at 2 ranks) against the triad's own 2-rank speed-up, measured in the same processes; then
+the same for the triad, the element loop and the first preset's step measured in the 2-rank process alone
+(flexure-bench -bench_scaling: 1 rank and 2 interleaved, repetition by repetition: the figure to quote).
 Usage: bench_summary.py DIR (files MODEL.1 and MODEL.2: the output of flexure-bench at 1 and 2 ranks)."""
 import glob
 import os
@@ -38,6 +40,9 @@ def main():
                 continue
             sp = v / r2[k]
             print(f"  {k:28s} speed-up {sp:.2f} = {sp / tri:.2f} x the triad's")
+        for line in open(two):
+            if line.startswith("bench: scaling"):
+                print("  in the 2-rank process: " + line[len("bench: scaling") :].lstrip(", ").rstrip())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,53 @@
+"""flexure-bench (scripts/bench's explicit part) on small models, 2 ranks, as scripts/bench runs it: every item is
+reported, the element loop agrees with the assembled K x to 1e-14 (random x), and -bench_scaling reports the speed-up
+of the triad, the element loop and the first preset's step from 1 rank to 2 in the same process, with the one-rank
+copy of the model of the same size. No timing is asserted (times on a shared machine are not a test); the numbers'
+relations that hold by construction are checked: each median lies in its range, and the ratio of two medians lies
+in the range of the repetitions' ratios (the median is monotone)."""
+import os
+import re
+import subprocess
+
+from flxtest import BIN, MPIEXEC, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, tower
+
+a = args_np_out()
+c = Checker()
+steel = ["-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850"]
+plate = ["-mesh_generate", "plate", "-mesh_plate_size", "1,1", "-mesh_divisions", "12,12"] + steel + [
+    "-section_names", "skin", "-section_skin_groups", "plate", "-section_skin_material", "steel", "-section_skin_thickness", "0.01",
+    "-bc_names", "x0", "-bc_x0_group", "x0", "-bc_x0_dofs", "clamped", "-load_names", "p", "-load_p_type", "pressure",
+    "-load_p_group", "plate", "-load_p_value", "1000"]
+common = ["-ts_omega_bound", "-ts_monitor_interval", "-1", "-bench_reps", "3", "-bench_steps", "5", "-bench_products", "2"]
+models = {"tower": tower("3,3,20", "4,4,80") + ["-bench_nonlinear"], "quads": plate, "triangles": plate + ["-mesh_triangles"]}
+num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
+for name, opts in models.items():
+    cmd = [MPIEXEC, "-np", str(a.np), os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=240 * TIMEOUT_SCALE)
+    c.check(p.returncode == 0, f"{name}: flexure-bench exits 0 ({p.stderr.strip()[-300:]})")
+    out = p.stdout
+    m = re.search(r"\|element loop - assembled K x\|_inf / \|K x\|_inf = " + num, out)
+    c.check(m is not None and float(m.group(1)) < 1e-14, f"{name}: element loop against assembled K x: {m.group(1) if m else 'missing'} < 1e-14")
+    items = re.findall(r"^bench: (.+?)\s+" + num + r" ns/DOF \(" + num + r" \.\. " + num + r"\)", out, re.M)
+    want = ["gcd3 step", "gcd4_a3/4 step", "gcd5 step", "PETSc MatMult", "flexure K x (assembled)", "element loop"]
+    if name == "tower":
+        want += ["co-rotational f_int", "co-rotational gcd3 step"]
+    got = {i[0].strip(): tuple(float(v) for v in i[1:]) for i in items}
+    c.check(all(w in got for w in want), f"{name}: every item reported ({sorted(got)})")
+    c.check(all(lo <= med <= hi and med > 0 for med, lo, hi in got.values()), f"{name}: each median positive and within its range")
+    c.check(re.search(r"^bench: roofline: element loop .* -> (memory|compute) bound", out, re.M) is not None, f"{name}: the element loop's roofline says which bound")
+    if a.np == 1:
+        continue
+    tri = re.search(r"^bench: scaling, 1 rank against (\d+), interleaved in this process: the triad's speed-up " + num, out, re.M)
+    c.check(tri is not None and int(tri.group(1)) == a.np and float(tri.group(2)) > 0, f"{name}: the triad's in-process speed-up reported")
+    for item in ["element loop", "gcd3 step"]:
+        s = re.search(r"^bench: scaling, " + re.escape(item) + r": 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF; speed-up " + num
+                      + r" \(" + num + r" \.\. " + num + r"\) = " + num + r" x the triad's", out, re.M)
+        ok = s is not None
+        if ok:
+            t1, t2, sp, lo, hi = (float(s.group(i)) for i in (1, 3, 4, 5, 6))
+            e = 0.005  # every figure is printed to two decimals; the ratio of the medians lies in the ratios' range
+            ok = t1 > e and t2 > e and lo <= sp <= hi and (t1 - e) / (t2 + e) <= hi + e and (t1 + e) / (t2 - e) >= lo - e and int(s.group(2)) == a.np
+            ok = ok and abs(t2 - got[item][0]) <= 0.01 * t2 + 0.006  # the P-rank figure is the item's own median (printed to 0.01)
+        c.check(ok, f"{name}: {item}'s speed-up from 1 rank to {a.np} in the same process: {s.group(0) if s else 'missing'}")
+c.done()
