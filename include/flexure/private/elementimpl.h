@@ -78,7 +78,7 @@ PETSC_INTERN void           FlxShellPressureLoad(const FlxShellFrame *f, const P
 /* Element-by-element internal force of linear elements (docs/methods.md, "Performance"; the loop, its halo exchange
    and its summation order are the model's, src/model/ebe.c). The cells of one kernel class are stored in batches of
    FLX_EBE_LANES, structure of arrays inside a batch (lane l of every array is one cell), with what does not change
-   during a run precomputed; one SIMD pass computes the nodal forces of a batch into fe[6 nn][FLX_EBE_LANES] (global
+   during a run precomputed; SIMD passes over the lanes (one; four for the quads) compute the nodal forces of a batch into fe[6 nn][FLX_EBE_LANES] (global
    axes, the cell's node a at rows 6 a .. 6 a + 5), from x (6 values per node) at the gather indices gi. The model
    adds them node by node (scatter indices si: >= 0 a local node, -1 none, <= -2 the slot -2 - si of a node whose
    sum is finished later) in the batches' order. n: cells in the batch (the free lanes of the last one repeat its
@@ -122,7 +122,9 @@ typedef struct FLX_EBE_ALIGN {
   FLX_EBE_HEAD(3, long);
 } FlxTriBatch;
 /* Pack the local stiffness Kl (6 nn square, row-major, local DOFs u v w rx ry rz per node) and frame f of a shell
-   into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective. */
+   into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective.
+   FlxQuadBatchForce prefetches the batch pf (NULL: none; the loop passes the one two ahead) into the outer caches,
+   a quarter after each of its four passes. */
 PETSC_INTERN PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[]);
 PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const FlxSectionProps *p, const PetscReal Kl[]);
 PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[], const FlxQuadBatch *pf);
