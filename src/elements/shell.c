@@ -95,7 +95,7 @@ PetscErrorCode FlxShellFrameCompute(PetscInt nn, const PetscReal xyz[], const Fl
     PetscReal r[3] = {xyz[3 * a] - c[0], xyz[3 * a + 1] - c[1], xyz[3 * a + 2] - c[2]};
     f->x[a]        = r[0] * f->R[0] + r[1] * f->R[1] + r[2] * f->R[2];
     f->y[a]        = r[0] * f->R[3] + r[1] * f->R[4] + r[2] * f->R[5];
-    f->h[a]        = r[0] * f->R[6] + r[1] * f->R[7] + r[2] * f->R[8];
+    f->h[a]        = nn == 3 ? 0 : r[0] * f->R[6] + r[1] * f->R[7] + r[2] * f->R[8]; /* a triangle is flat: round-off */
   }
   /* signed corner areas: all positive for a convex element in the order of its nodes */
   for (PetscInt a = 0; a < nn; a++) {

@@ -52,8 +52,9 @@ static void SetFrame(PetscInt nn, const FlxShellFrame *f, PetscInt l, PetscReal 
     e1[c][l] = f->R[c];
     e3[c][l] = f->R[6 + c];
   }
-  for (PetscInt a = 0; a < nn; a++)
-    h[a][l] = f->h[a];
+  if (h)
+    for (PetscInt a = 0; a < nn; a++)
+      h[a][l] = f->h[a];
 }
 
 PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[])
@@ -71,7 +72,7 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
   PetscReal       km[FLX_TRI_NK][W];
 
   PetscFunctionBegin;
-  SetFrame(3, f, l, b->e1, b->e3, b->h);
+  SetFrame(3, f, l, b->e1, b->e3, NULL);
   PetscCall(Pack(3, Kl, l, km, b->kb)); /* the bending block (and the check that the blocks do not couple) */
   b->dn[0][l] = (y21 - y31) / det;      /* dkt3.c's linear shape functions, d/dx then d/dy */
   b->dn[1][l] = y31 / det;
@@ -128,19 +129,24 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
     y[8] = g * ((1.0 / 6) * q0 + (1.0 / 6) * q1 + (2.0 / 3) * q2);                                                                    \
   } while (0)
 
+/* The offsets' terms: kept (quads) or left out (triangles, flat by construction: FlxShellFrameCompute sets their
+   offsets to zero). */
+#define SHELL_OFFSETS(...) __VA_ARGS__
+#define SHELL_FLAT(...)
+
 /* u_l = T u_e of the NN nodes of lane l: membrane um (u, v, theta_z per node) and bending ub (w, theta_x, theta_y);
-   IX: [l] when they are arrays of lanes, empty when they are the lane's own. */
-#define SHELL_GATHER(NN, IX)                                                                                                  \
+   IX: [l] when they are arrays of lanes, empty when they are the lane's own; OFF: SHELL_OFFSETS or SHELL_FLAT. */
+#define SHELL_GATHER(NN, IX, OFF)                                                                                                  \
   do {                                                                                                                        \
     const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
     const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                   \
     _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                      \
     {                                                                                                                         \
       const long      i = 6 * b->gi[a][l]; /* an index, not a pointer: GCC vectorizes the gathers */                          \
-      const PetscReal h = b->h[a][l], u0 = x[i], u1 = x[i + 1], u2 = x[i + 2], u3 = x[i + 3], u4 = x[i + 4], u5 = x[i + 5];   \
+      const PetscReal u0 = x[i], u1 = x[i + 1], u2 = x[i + 2], u3 = x[i + 3], u4 = x[i + 4], u5 = x[i + 5];                   \
       const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5;                                     \
-      um[3 * a] IX     = x0 * u0 + x1 * u1 + x2 * u2 - h * ry;                                                                \
-      um[3 * a + 1] IX = y0 * u0 + y1 * u1 + y2 * u2 + h * rx;                                                                \
+      um[3 * a] IX     = x0 * u0 + x1 * u1 + x2 * u2 OFF(-b->h[a][l] * ry);                                                   \
+      um[3 * a + 1] IX = y0 * u0 + y1 * u1 + y2 * u2 OFF(+b->h[a][l] * rx);                                                   \
       um[3 * a + 2] IX = z0 * u3 + z1 * u4 + z2 * u5;                                                                         \
       ub[3 * a] IX     = z0 * u0 + z1 * u1 + z2 * u2;                                                                         \
       ub[3 * a + 1] IX = rx;                                                                                                  \
@@ -149,14 +155,14 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
   } while (0)
 
 /* f_e = T^T f_l: per node, force R^T (f_u, f_v, f_w) and moment R^T (f_rx + h f_v, f_ry - h f_u, f_rz); the energy. */
-#define SHELL_SCATTER(NN, IX)                                                                                                 \
+#define SHELL_SCATTER(NN, IX, OFF)                                                                                                 \
   do {                                                                                                                        \
     const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
     const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                   \
     _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                      \
     {                                                                                                                         \
-      const PetscReal h = b->h[a][l], fu = ym[3 * a] IX, fv = ym[3 * a + 1] IX, frz = ym[3 * a + 2] IX, fw = yb[3 * a] IX;    \
-      const PetscReal frx = yb[3 * a + 1] IX + h * fv, fry = yb[3 * a + 2] IX - h * fu;                                       \
+      const PetscReal fu = ym[3 * a] IX, fv = ym[3 * a + 1] IX, frz = ym[3 * a + 2] IX, fw = yb[3 * a] IX;                    \
+      const PetscReal frx = yb[3 * a + 1] IX OFF(+b->h[a][l] * fv), fry = yb[3 * a + 2] IX OFF(-b->h[a][l] * fu);             \
       fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                                         \
       fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                                         \
       fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                                         \
@@ -172,15 +178,15 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
   } while (0)
 
 /* One batch of NN-node shells in one SIMD pass, the membrane's operation (um -> ym) after NN (a macro so that every
-   loop bound is a constant the compiler unrolls): the triangles. */
+   loop bound is a constant the compiler unrolls): the triangles, whose offsets are zero. */
 #define SHELL_FORCE(NN, ...)                                         \
   FLX_SIMD for (int l = 0; l < W; l++)                               \
   {                                                                  \
     PetscReal um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN];        \
-    SHELL_GATHER(NN, );                                              \
+    SHELL_GATHER(NN, , SHELL_FLAT);                                  \
     __VA_ARGS__;                                                     \
     SYMV(3 * NN, b->kb, ub, yb);                                     \
-    SHELL_SCATTER(NN, );                                             \
+    SHELL_SCATTER(NN, , SHELL_FLAT);                                 \
   }
 
 /* A quarter (part 0 .. 3) of the batch of bytes at pf (NULL: none) prefetched into the outer caches. */
@@ -210,13 +216,13 @@ static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *
 {
   PetscReal um[12][W], ub[12][W], ym[12][W], yb[12][W];
 
-  FLX_SIMD for (int l = 0; l < W; l++) SHELL_GATHER(4, [l]);
+  FLX_SIMD for (int l = 0; l < W; l++) SHELL_GATHER(4, [l], SHELL_OFFSETS);
   PrefetchPart(pf, sizeof(*b), 0);
   QUAD_BLOCK(b->km, um, ym);
   PrefetchPart(pf, sizeof(*b), 1);
   QUAD_BLOCK(b->kb, ub, yb);
   PrefetchPart(pf, sizeof(*b), 2);
-  FLX_SIMD for (int l = 0; l < W; l++) SHELL_SCATTER(4, [l]);
+  FLX_SIMD for (int l = 0; l < W; l++) SHELL_SCATTER(4, [l], SHELL_OFFSETS);
   PrefetchPart(pf, sizeof(*b), 3);
 }
 

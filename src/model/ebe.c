@@ -318,7 +318,6 @@ static void PadTri(FlxTriBatch *B)
     for (int c = 0; c < 3; c++) {
       B->e1[c][l] = B->e1[c][0];
       B->e3[c][l] = B->e3[c][0];
-      B->h[c][l]  = B->h[c][0];
     }
     for (int c = 0; c < 6; c++)
       B->dn[c][l] = B->dn[c][0];

@@ -118,7 +118,7 @@ typedef struct FLX_EBE_ALIGN {
   FLX_EBE_HEAD(4, long); /* 64-bit gather indices: GCC keeps the lanes' loop at the full vector width */
 } FlxQuadBatch;
 typedef struct FLX_EBE_ALIGN {
-  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[3][FLX_EBE_LANES], dn[6][FLX_EBE_LANES], mc[4][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES];
+  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], dn[6][FLX_EBE_LANES], mc[4][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES]; /* no offsets: flat */
   FLX_EBE_HEAD(3, long);
 } FlxTriBatch;
 /* Pack the local stiffness Kl (6 nn square, row-major, local DOFs u v w rx ry rz per node) and frame f of a shell
@@ -131,8 +131,8 @@ PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const Petsc
 PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
 #define FLX_QUAD_FLOPS (2 * 2 * 144 + 8 * 34 + 9)
 #define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
-#define FLX_TRI_FLOPS (2 * 81 + 75 + 6 * 34 + 9)
-#define FLX_TRI_BYTES ((PetscInt)((19 + FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
+#define FLX_TRI_FLOPS (2 * 81 + 75 + 6 * 30 + 9)
+#define FLX_TRI_BYTES ((PetscInt)((16 + FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
 /* The flat frame and local stiffness (before the transformation to global axes) of a MITC4 or DKT3 shell: the
    kernels of their stiffness op (mitc4.c, dkt3.c). Invalid geometry: PETSC_ERR_USER_INPUT with a reason in err. */
 PETSC_INTERN PetscErrorCode FlxMITC4LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len);
