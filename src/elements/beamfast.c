@@ -14,6 +14,7 @@
    These are the rows of beam3d's K_l (Przemieniecki's interdependent interpolation) written with the identities
    (4 + Phi) L^2 c + (2 - Phi) L^2 c = 6 L^2 c, so the result equals the assembled K x to round-off. */
 #include <flexure/private/elementimpl.h>
+#include <flexure/private/lanes.h>
 
 #define W FLX_EBE_LANES
 #if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
@@ -36,21 +37,18 @@ void FlxBeamBatchSet(FlxBeamBatch *b, PetscInt l, const FlxCorotBeamData *d)
 /* The batch's forces; energy: also the strain energies (a compile-time constant of the two callers). */
 static inline __attribute__((always_inline)) void Force(const FlxBeamBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
-  long idx[2][W]; /* 64-bit offsets: every value of the lanes' loop 8 bytes wide, so it vectorizes at the full width */
+  PetscReal xs[2][8][W] __attribute__((aligned(64)));
 
-  for (int a = 0; a < 2; a++)
-    for (int l = 0; l < W; l++)
-      idx[a][l] = 6L * b->gi[a][l];
+  FLX_GATHER6(2, b->gi, x, xs); /* contiguous loads and transposes rather than gathers */
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const long      i1 = idx[0][l], i2 = idx[1][l]; /* indices, not pointers: GCC vectorizes the gathers */
     const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l];
     const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0, il = b->il[l];
     const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
-    const PetscReal g0 = x[i1] - x[i2], g1 = x[i1 + 1] - x[i2 + 1], g2 = x[i1 + 2] - x[i2 + 2];
+    const PetscReal g0 = xs[0][0][l] - xs[1][0][l], g1 = xs[0][1][l] - xs[1][1][l], g2 = xs[0][2][l] - xs[1][2][l];
     const PetscReal dx = x0 * g0 + x1 * g1 + x2 * g2, dy = y0 * g0 + y1 * g1 + y2 * g2, dz = z0 * g0 + z1 * g1 + z2 * g2;
-    const PetscReal a1x = x0 * x[i1 + 3] + x1 * x[i1 + 4] + x2 * x[i1 + 5], a1y = y0 * x[i1 + 3] + y1 * x[i1 + 4] + y2 * x[i1 + 5], a1z = z0 * x[i1 + 3] + z1 * x[i1 + 4] + z2 * x[i1 + 5];
-    const PetscReal a2x = x0 * x[i2 + 3] + x1 * x[i2 + 4] + x2 * x[i2 + 5], a2y = y0 * x[i2 + 3] + y1 * x[i2 + 4] + y2 * x[i2 + 5], a2z = z0 * x[i2 + 3] + z1 * x[i2 + 4] + z2 * x[i2 + 5];
+    const PetscReal a1x = x0 * xs[0][3][l] + x1 * xs[0][4][l] + x2 * xs[0][5][l], a1y = y0 * xs[0][3][l] + y1 * xs[0][4][l] + y2 * xs[0][5][l], a1z = z0 * xs[0][3][l] + z1 * xs[0][4][l] + z2 * xs[0][5][l];
+    const PetscReal a2x = x0 * xs[1][3][l] + x1 * xs[1][4][l] + x2 * xs[1][5][l], a2y = y0 * xs[1][3][l] + y1 * xs[1][4][l] + y2 * xs[1][5][l], a2z = z0 * xs[1][3][l] + z1 * xs[1][4][l] + z2 * xs[1][5][l];
     const PetscReal bz = (k4 + k5) * il, az = 2 * bz * il, by = (k2 + k3) * il, ay = 2 * by * il;
     const PetscReal N = k0 * dx, T = k1 * (a1x - a2x);
     const PetscReal Vy = az * dy + bz * (a1z + a2z), M1z = bz * dy + k4 * a1z + k5 * a2z, M2z = bz * dy + k5 * a1z + k4 * a2z;

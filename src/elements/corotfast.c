@@ -12,6 +12,7 @@
    The forces are then added cell by cell in the cache's (natural) order: the nodal sums are those of the general
    loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
+#include <flexure/private/lanes.h>
 
 #define FLX_S PetscReal
 #define FLX_SQRT PetscSqrtReal
@@ -204,28 +205,6 @@ static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
-/* c[j] = column j of the 8 x 8 matrix of rows r[i]: three rounds of two-source permutes. */
-static inline void Transpose8(const __m512d r[8], __m512d c[8])
-{
-  const __m512i lo1 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-  const __m512i lo2 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi2 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-  __m512d       t[8], u[8];
-
-  for (int i = 0; i < 8; i += 2) {
-    t[i]     = _mm512_unpacklo_pd(r[i], r[i + 1]); /* (r_i, r_i+1) at columns 0, 2, 4, 6 */
-    t[i + 1] = _mm512_unpackhi_pd(r[i], r[i + 1]); /* at columns 1, 3, 5, 7 */
-  }
-  for (int i = 0; i < 8; i += 4) {
-    u[i]     = _mm512_permutex2var_pd(t[i], lo1, t[i + 2]); /* rows i .. i+3 at columns 0, 4 */
-    u[i + 1] = _mm512_permutex2var_pd(t[i + 1], lo1, t[i + 3]);
-    u[i + 2] = _mm512_permutex2var_pd(t[i], hi1, t[i + 2]); /* columns 2, 6 */
-    u[i + 3] = _mm512_permutex2var_pd(t[i + 1], hi1, t[i + 3]);
-  }
-  for (int j = 0; j < 4; j++) {
-    c[j]     = _mm512_permutex2var_pd(u[j], lo2, u[j + 4]);
-    c[j + 4] = _mm512_permutex2var_pd(u[j], hi2, u[j + 4]);
-  }
-}
 #endif
 
 /* st[a][c][l] = s[12 node[a][l] + c]: the batch's nodal states in lane order (AVX-512: contiguous loads and
@@ -239,10 +218,10 @@ static inline void GatherStates(const FlxCorotBeamBatch *b, const PetscReal *s, 
       r[l] = _mm512_loadu_pd(s + 12 * (size_t)b->node[a][l]);
       q[l] = _mm512_maskz_loadu_pd(0x0F, s + 12 * (size_t)b->node[a][l] + 8);
     }
-    Transpose8(r, c);
+    FlxTranspose8(r, c);
     for (int j = 0; j < 8; j++)
       _mm512_store_pd(st[a][j], c[j]);
-    Transpose8(q, c);
+    FlxTranspose8(q, c);
     for (int j = 0; j < 4; j++)
       _mm512_store_pd(st[a][8 + j], c[j]);
   }
@@ -261,14 +240,14 @@ static inline void LaneForces(const PetscReal fe[12][W], PetscReal fl[W][16])
   __m512d r[8], c[8];
   for (int i = 0; i < 8; i++)
     r[i] = _mm512_load_pd(fe[i]);
-  Transpose8(r, c);
+  FlxTranspose8(r, c);
   for (int l = 0; l < 8; l++)
     _mm512_store_pd(fl[l], c[l]);
   for (int i = 0; i < 4; i++)
     r[i] = _mm512_load_pd(fe[8 + i]);
   for (int i = 4; i < 8; i++)
     r[i] = _mm512_setzero_pd();
-  Transpose8(r, c);
+  FlxTranspose8(r, c);
   for (int l = 0; l < 8; l++)
     _mm512_store_pd(fl[l] + 8, c[l]);
 #else

@@ -14,8 +14,12 @@
 
    Every lane runs the same operations, so a cell's result does not depend on its batch. */
 #include <flexure/private/elementimpl.h>
+#include <flexure/private/lanes.h>
 
 #define W FLX_EBE_LANES
+#if W != 8
+#error "the shells' gather (lanes.h) takes batches of 8 cells"
+#endif
 #if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
 #define FLX_SIMD _Pragma("omp simd")
 #else
@@ -142,8 +146,7 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
     const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                   \
     _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                      \
     {                                                                                                                         \
-      const long      i = 6 * b->gi[a][l]; /* an index, not a pointer: GCC vectorizes the gathers */                          \
-      const PetscReal u0 = x[i], u1 = x[i + 1], u2 = x[i + 2], u3 = x[i + 3], u4 = x[i + 4], u5 = x[i + 5];                   \
+      const PetscReal u0 = xs[a][0][l], u1 = xs[a][1][l], u2 = xs[a][2][l], u3 = xs[a][3][l], u4 = xs[a][4][l], u5 = xs[a][5][l]; \
       const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5;                                     \
       um[3 * a] IX     = x0 * u0 + x1 * u1 + x2 * u2 OFF(-b->h[a][l] * ry);                                                   \
       um[3 * a + 1] IX = y0 * u0 + y1 * u1 + y2 * u2 OFF(+b->h[a][l] * rx);                                                   \
@@ -214,8 +217,9 @@ static inline void PrefetchPart(const char *pf, size_t bytes, int part)
    it). The triangles' smaller batches run faster in one pass (9.7 against 10.9 ns/DOF split). */
 static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy, const char *pf)
 {
-  PetscReal um[12][W], ub[12][W], ym[12][W], yb[12][W];
+  PetscReal um[12][W], ub[12][W], ym[12][W], yb[12][W], xs[4][8][W] __attribute__((aligned(64)));
 
+  FLX_GATHER6(4, b->gi, x, xs); /* contiguous loads and transposes: in cache 5.9 -> 5.0 ns/DOF (gathers) */
   FLX_SIMD for (int l = 0; l < W; l++) SHELL_GATHER(4, [l], SHELL_OFFSETS);
   PrefetchPart(pf, sizeof(*b), 0);
   QUAD_BLOCK(b->km, um, ym);
@@ -228,6 +232,9 @@ static inline __attribute__((always_inline)) void QuadForce(const FlxQuadBatch *
 
 static inline __attribute__((always_inline)) void TriForce(const FlxTriBatch *restrict b, const PetscReal *restrict x, PetscReal fe[][W], PetscReal *restrict en, const int energy)
 {
+  PetscReal xs[3][8][W] __attribute__((aligned(64)));
+
+  FLX_GATHER6(3, b->gi, x, xs); /* 6.9 -> 5.9 ns/DOF */
   SHELL_FORCE(3, CST(um, ym))
 }
 
