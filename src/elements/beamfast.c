@@ -17,6 +17,9 @@
 #include <flexure/private/lanes.h>
 
 #define W FLX_EBE_LANES
+#if W != 8
+#error "the beams' gather (lanes.h) takes batches of 8 cells"
+#endif
 #if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
 #define FLX_SIMD _Pragma("omp simd")
 #else

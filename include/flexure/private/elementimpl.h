@@ -115,7 +115,7 @@ PETSC_INTERN void FlxBeamBatchForce(const FlxBeamBatch *b, const PetscReal x[], 
 #define FLX_TRI_NK 45
 typedef struct FLX_EBE_ALIGN {
   PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[4][FLX_EBE_LANES], km[FLX_QUAD_NK][FLX_EBE_LANES], kb[FLX_QUAD_NK][FLX_EBE_LANES];
-  FLX_EBE_HEAD(4, long); /* 64-bit gather indices: GCC keeps the lanes' loop at the full vector width */
+  FLX_EBE_HEAD(4, long); /* node numbers (64-bit, as the kernels were tuned; the nodal values are read by FLX_GATHER6) */
 } FlxQuadBatch;
 typedef struct FLX_EBE_ALIGN {
   PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], dn[6][FLX_EBE_LANES], mc[4][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES]; /* no offsets: flat */

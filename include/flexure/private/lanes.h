@@ -31,7 +31,8 @@ static inline void FlxTranspose8(const __m512d r[8], __m512d c[8])
 #endif
 
 /* xs[a][c][l] = x[6 g[a][l] + c], c < 6, for the nn nodes of 8 cells (xs 64-byte aligned; rows 6, 7 are scratch):
-   the six values of each node by one masked contiguous load, then transposed. G: the index type of g. */
+   the six values of each node by one masked contiguous load, then transposed (g: local node numbers, any integer
+   type; x: 6 values per local node). */
 #if defined(__AVX512F__)
 #define FLX_GATHER6(nn, g, x, xs)                                              \
   do {                                                                         \
