@@ -274,7 +274,7 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
 static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, FlxInternalForcePath path, Item it[], PetscInt *nit)
 {
   PetscMPIInt          rank;
-  Item                *It = &it[*nit];
+  Item                *It      = &it[*nit];
   int                  code[2] = {0, 0};
   FlxInternalForcePath path1   = path;
 
@@ -292,9 +292,11 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   for (int j = 0; j < 3; j++)
     It[j].single = PETSC_TRUE;
   *nit += 3;
+  PetscCall(FlxPhaseEnd(B->comm)); /* the set-up phases' timer: closed on every rank, then on rank 0's own */
   if (!rank) {
     code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1); /* its error, if any, printed there */
     code[1] = (int)path1;
+    if (!code[0]) code[0] = (int)FlxPhaseEnd(B1->comm);
   }
   PetscCallMPI(MPI_Bcast(code, 2, MPI_INT, 0, B->comm));
   PetscCheck(!code[0], B->comm, PETSC_ERR_LIB, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0 (error %d, above)", code[0]);
@@ -453,7 +455,7 @@ int main(int argc, char **argv)
   for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
     for (PetscInt q = 0; q < nit; q++) {
       Item     *It = &it[(q + (r < 0 ? 0 : r)) % nit]; /* the order rotates */
-      PetscReal s = 0;
+      PetscReal s  = 0;
       PetscCall(RunItem(&B, &B1, It, &s));
       if (r >= 0) It->t[r] = s;
     }

@@ -5,9 +5,10 @@
    projection on the mean plane (the frame R, rows x, y, z, and the rigid link of the offset h along z:
    u_l = (R u)_x - h (R theta)_y, v_l = (R u)_y + h (R theta)_x), and K_l, computed on the flat projection,
    never couples the membrane DOFs (u, v and the drilling rotation theta_z) with the bending ones (w, theta_x,
-   theta_y). A cell keeps R's rows x and z (y = z x x, as shell.c builds it), its offsets and the two symmetric
-   blocks of K_l as upper triangles: 166 numbers for a quad (against 300 for the symmetric 24 x 24 global matrix and
-   about 3 x 24 x 24 for its share of the assembled rows), 99 for a triangle. The product is
+   theta_y). A quad keeps R's rows x and z (y = z x x, as shell.c builds it), its offsets and the two symmetric
+   blocks of K_l as upper triangles: 166 numbers (against 300 for the symmetric 24 x 24 global matrix and about
+   3 x 24 x 24 for its share of the assembled rows). A triangle is flat (no offsets) and keeps the bending block only,
+   its constant-strain membrane recomputed from 10 numbers: 61 in all. The product is
 
      u_l = T u_e, f_l = K_l u_l (the two blocks), f_e = T^T f_l:
      per node, force R^T (f_u, f_v, f_w) and moment R^T (f_rx + h f_v, f_ry - h f_u, f_rz).
@@ -138,58 +139,64 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
 #define SHELL_OFFSETS(...) __VA_ARGS__
 #define SHELL_FLAT(...)
 
-/* u_l = T u_e of the NN nodes of lane l: membrane um (u, v, theta_z per node) and bending ub (w, theta_x, theta_y);
-   IX: [l] when they are arrays of lanes, empty when they are the lane's own; OFF: SHELL_OFFSETS or SHELL_FLAT. */
-#define SHELL_GATHER(NN, IX, OFF)                                                                                                  \
-  do {                                                                                                                        \
-    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
-    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                   \
-    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                      \
-    {                                                                                                                         \
-      const PetscReal u0 = xs[a][0][l], u1 = xs[a][1][l], u2 = xs[a][2][l], u3 = xs[a][3][l], u4 = xs[a][4][l], u5 = xs[a][5][l]; \
-      const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5;                                     \
-      um[3 * a] IX     = x0 * u0 + x1 * u1 + x2 * u2 OFF(-b->h[a][l] * ry);                                                   \
-      um[3 * a + 1] IX = y0 * u0 + y1 * u1 + y2 * u2 OFF(+b->h[a][l] * rx);                                                   \
-      um[3 * a + 2] IX = z0 * u3 + z1 * u4 + z2 * u5;                                                                         \
-      ub[3 * a] IX     = z0 * u0 + z1 * u1 + z2 * u2;                                                                         \
-      ub[3 * a + 1] IX = rx;                                                                                                  \
-      ub[3 * a + 2] IX = ry;                                                                                                  \
-    }                                                                                                                         \
+/* The frame's axes x, y = z x x and z of lane l. */
+#define SHELL_AXES                                                                                                            \
+  const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
+  const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0
+
+/* u_l = T u_e of the NN nodes of lane l, from their values xs[a][c][l] (FLX_GATHER6): membrane um (u, v, theta_z
+   per node) and bending ub (w, theta_x, theta_y); IX: [l] when they are arrays of lanes, empty when they are the
+   lane's own; OFF: SHELL_OFFSETS or SHELL_FLAT. */
+// clang-format off
+#define SHELL_GATHER(NN, IX, OFF)                                                                         \
+  do {                                                                                                    \
+    SHELL_AXES;                                                                                           \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++) {                                                \
+      const PetscReal u0 = xs[a][0][l], u1 = xs[a][1][l], u2 = xs[a][2][l];                               \
+      const PetscReal u3 = xs[a][3][l], u4 = xs[a][4][l], u5 = xs[a][5][l];                               \
+      const PetscReal rx = x0 * u3 + x1 * u4 + x2 * u5, ry = y0 * u3 + y1 * u4 + y2 * u5;                 \
+      um[3 * a] IX     = x0 * u0 + x1 * u1 + x2 * u2 OFF(-b->h[a][l] * ry);                               \
+      um[3 * a + 1] IX = y0 * u0 + y1 * u1 + y2 * u2 OFF(+b->h[a][l] * rx);                               \
+      um[3 * a + 2] IX = z0 * u3 + z1 * u4 + z2 * u5;                                                     \
+      ub[3 * a] IX     = z0 * u0 + z1 * u1 + z2 * u2;                                                     \
+      ub[3 * a + 1] IX = rx;                                                                              \
+      ub[3 * a + 2] IX = ry;                                                                              \
+    }                                                                                                     \
   } while (0)
+// clang-format on
 
 /* f_e = T^T f_l: per node, force R^T (f_u, f_v, f_w) and moment R^T (f_rx + h f_v, f_ry - h f_u, f_rz); the energy. */
-#define SHELL_SCATTER(NN, IX, OFF)                                                                                                 \
-  do {                                                                                                                        \
-    const PetscReal x0 = b->e1[0][l], x1 = b->e1[1][l], x2 = b->e1[2][l], z0 = b->e3[0][l], z1 = b->e3[1][l], z2 = b->e3[2][l]; \
-    const PetscReal y0 = z1 * x2 - z2 * x1, y1 = z2 * x0 - z0 * x2, y2 = z0 * x1 - z1 * x0;                                   \
-    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                                      \
-    {                                                                                                                         \
-      const PetscReal fu = ym[3 * a] IX, fv = ym[3 * a + 1] IX, frz = ym[3 * a + 2] IX, fw = yb[3 * a] IX;                    \
-      const PetscReal frx = yb[3 * a + 1] IX OFF(+b->h[a][l] * fv), fry = yb[3 * a + 2] IX OFF(-b->h[a][l] * fu);             \
-      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                                         \
-      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                                         \
-      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                                         \
-      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;                                                                      \
-      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;                                                                      \
-      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;                                                                      \
-    }                                                                                                                         \
-    if (energy) {                                                                                                             \
-      PetscReal e = 0;                                                                                                        \
-      _Pragma("GCC unroll 12") for (int i = 0; i < 3 * NN; i++) e += um[i] IX * ym[i] IX + ub[i] IX * yb[i] IX;               \
-      en[l] = 0.5 * e;                                                                                                        \
-    }                                                                                                                         \
+#define SHELL_SCATTER(NN, IX, OFF)                                                                                \
+  do {                                                                                                            \
+    SHELL_AXES;                                                                                                   \
+    _Pragma("GCC unroll 4") for (int a = 0; a < NN; a++)                                                          \
+    {                                                                                                             \
+      const PetscReal fu = ym[3 * a] IX, fv = ym[3 * a + 1] IX, frz = ym[3 * a + 2] IX, fw = yb[3 * a] IX;        \
+      const PetscReal frx = yb[3 * a + 1] IX OFF(+b->h[a][l] * fv), fry = yb[3 * a + 2] IX OFF(-b->h[a][l] * fu); \
+      fe[6 * a][l]     = x0 * fu + y0 * fv + z0 * fw;                                                             \
+      fe[6 * a + 1][l] = x1 * fu + y1 * fv + z1 * fw;                                                             \
+      fe[6 * a + 2][l] = x2 * fu + y2 * fv + z2 * fw;                                                             \
+      fe[6 * a + 3][l] = x0 * frx + y0 * fry + z0 * frz;                                                          \
+      fe[6 * a + 4][l] = x1 * frx + y1 * fry + z1 * frz;                                                          \
+      fe[6 * a + 5][l] = x2 * frx + y2 * fry + z2 * frz;                                                          \
+    }                                                                                                             \
+    if (energy) {                                                                                                 \
+      PetscReal e = 0;                                                                                            \
+      _Pragma("GCC unroll 12") for (int i = 0; i < 3 * NN; i++) e += um[i] IX * ym[i] IX + ub[i] IX * yb[i] IX;   \
+      en[l] = 0.5 * e;                                                                                            \
+    }                                                                                                             \
   } while (0)
 
 /* One batch of NN-node shells in one SIMD pass, the membrane's operation (um -> ym) after NN (a macro so that every
    loop bound is a constant the compiler unrolls): the triangles, whose offsets are zero. */
-#define SHELL_FORCE(NN, ...)                                         \
-  FLX_SIMD for (int l = 0; l < W; l++)                               \
-  {                                                                  \
-    PetscReal um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN];        \
-    SHELL_GATHER(NN, , SHELL_FLAT);                                  \
-    __VA_ARGS__;                                                     \
-    SYMV(3 * NN, b->kb, ub, yb);                                     \
-    SHELL_SCATTER(NN, , SHELL_FLAT);                                 \
+#define SHELL_FORCE(NN, ...)                                  \
+  FLX_SIMD for (int l = 0; l < W; l++)                        \
+  {                                                           \
+    PetscReal um[3 * NN], ub[3 * NN], ym[3 * NN], yb[3 * NN]; \
+    SHELL_GATHER(NN, , SHELL_FLAT);                           \
+    __VA_ARGS__;                                              \
+    SYMV(3 * NN, b->kb, ub, yb);                              \
+    SHELL_SCATTER(NN, , SHELL_FLAT);                          \
   }
 
 /* A quarter (part 0 .. 3) of the batch of bytes at pf (NULL: none) prefetched into the outer caches. */
@@ -202,13 +209,13 @@ static inline void PrefetchPart(const char *pf, size_t bytes, int part)
 }
 
 /* yo = K ui for one 12 x 12 block of a quad whose upper triangle is k, lane by lane. */
-#define QUAD_BLOCK(k, ui, yo)                                                  \
-  FLX_SIMD for (int l = 0; l < W; l++)                                         \
-  {                                                                            \
-    PetscReal u[12], y[12];                                                    \
-    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) u[i] = ui[i][l];     \
-    SYMV(12, k, u, y);                                                         \
-    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) yo[i][l] = y[i];     \
+#define QUAD_BLOCK(k, ui, yo)                                              \
+  FLX_SIMD for (int l = 0; l < W; l++)                                     \
+  {                                                                        \
+    PetscReal u[12], y[12];                                                \
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) u[i] = ui[i][l]; \
+    SYMV(12, k, u, y);                                                     \
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++) yo[i][l] = y[i]; \
   }
 
 /* A quad batch in four SIMD passes (frame and offsets; membrane; bending; back to global axes), with a quarter of the

@@ -34,9 +34,9 @@ struct _FlxNonlinear {
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
-  PetscBool          samelayout;   /* the owned nodes lead xloc in x's order: the cached pass reads them from x */
-  PetscBool          evalid;       /* energy is the owned cells' strain energy at the state in xloc */
-  Vec                xlast;        /* the vector x of the last nodal states (a reference) and its object state then */
+  PetscBool          samelayout; /* the owned nodes lead xloc in x's order: the cached pass reads them from x */
+  PetscBool          evalid;     /* energy is the owned cells' strain energy at the state in xloc */
+  Vec                xlast;      /* the vector x of the last nodal states (a reference) and its object state then */
   PetscObjectState   xstate;
   PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
   FlxNodeRot         rot;          /* the nodes' rotations as cached quaternions (noderot.c) */
@@ -140,17 +140,22 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
 
   PetscFunctionBegin;
   m->nl->elin = 0;
-  zero        = (PetscBool)(m->nl->batch && !m->fint_elements && !m->kmultlin && !m->kmultC); /* co-rotational cells alone */
-  if (m->fint_elements) /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
+  /* zero: co-rotational cells alone, f zeroed in the nodal states' pass */
+  zero = (PetscBool)(m->nl->batch && !m->fint_elements && !m->kmultlin && !m->kmultC);
+  /* linear elements and springs: the element loop (their strain energy with it), or K_lin */
+  if (m->fint_elements)
     PetscCall(FlxEbeApply(m->ebe, x, f, PETSC_FALSE, &m->nl->elin));
   else if (m->kmultlin)
     PetscCall(FlxKMultApply(m->kmultlin, x, f));
-  else if (!zero) PetscCall(VecZeroEntries(f));
+  else if (!zero)
+    PetscCall(VecZeroEntries(f));
   if (m->kmultC) PetscCall(FlxKMultApplyAdd(m->kmultC, v, f));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   PetscCall(VecGetArray(f, &fa));
-  if (m->nl->batch) PetscCall(CachedStates(m, x, zero ? fa : NULL)); /* zero: f = 0 in the same pass over the nodes */
-  else PetscCall(LocalState(m, x, &xl, NULL));
+  if (m->nl->batch)
+    PetscCall(CachedStates(m, x, zero ? fa : NULL));
+  else
+    PetscCall(LocalState(m, x, &xl, NULL));
   if (m->nl->batch) { /* the fast path */
     char     err[256];
     PetscInt k = FlxCorotBeamAddForces(m->nl->nbatch, m->nl->batch, m->nl->s, nown, fa, &m->nl->energy, err, sizeof(err));
@@ -301,8 +306,9 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     PetscObjectState st   = 0;
     if (m->nl->evalid) PetscCall(PetscObjectStateGet((PetscObject)m->nl->xlast, &st));
     if (m->nl->evalid && st == m->nl->xstate) { /* the last f_int's x still holds its state */
-      if (x == m->nl->xlast) same = PETSC_TRUE;  /* the same vector: no pass over it */
-      else {                                     /* another vector (a copy?): compared bitwise */
+      if (x == m->nl->xlast)
+        same = PETSC_TRUE; /* the same vector: no pass over it */
+      else {               /* another vector (a copy?): compared bitwise */
         PetscInt n2;
         PetscCall(VecGetLocalSize(m->nl->xlast, &n2));
         if (n2 == n) {

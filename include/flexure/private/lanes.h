@@ -34,21 +34,24 @@ static inline void FlxTranspose8(const __m512d r[8], __m512d c[8])
    the six values of each node by one masked contiguous load, then transposed (g: local node numbers, any integer
    type; x: 6 values per local node). */
 #if defined(__AVX512F__)
-#define FLX_GATHER6(nn, g, x, xs)                                              \
-  do {                                                                         \
-    for (int a_ = 0; a_ < (nn); a_++) {                                        \
-      __m512d r_[8], c_[8];                                                    \
-      for (int l_ = 0; l_ < 8; l_++) r_[l_] = _mm512_maskz_loadu_pd(0x3F, (x) + 6 * (size_t)(g)[a_][l_]); \
-      FlxTranspose8(r_, c_);                                                   \
-      for (int j_ = 0; j_ < 6; j_++) _mm512_store_pd((xs)[a_][j_], c_[j_]);    \
-    }                                                                          \
+#define FLX_GATHER6(nn, g, x, xs)                                            \
+  do {                                                                       \
+    for (int a_ = 0; a_ < (nn); a_++) {                                      \
+      __m512d r_[8], c_[8];                                                  \
+      for (int l_ = 0; l_ < 8; l_++)                                         \
+        r_[l_] = _mm512_maskz_loadu_pd(0x3F, (x) + 6 * (size_t)(g)[a_][l_]); \
+      FlxTranspose8(r_, c_);                                                 \
+      for (int j_ = 0; j_ < 6; j_++)                                         \
+        _mm512_store_pd((xs)[a_][j_], c_[j_]);                               \
+    }                                                                        \
   } while (0)
 #else
-#define FLX_GATHER6(nn, g, x, xs)                                              \
-  do {                                                                         \
-    for (int a_ = 0; a_ < (nn); a_++)                                          \
-      for (int j_ = 0; j_ < 6; j_++)                                           \
-        for (int l_ = 0; l_ < 8; l_++) (xs)[a_][j_][l_] = (x)[6 * (size_t)(g)[a_][l_] + j_]; \
+#define FLX_GATHER6(nn, g, x, xs)                               \
+  do {                                                          \
+    for (int a_ = 0; a_ < (nn); a_++)                           \
+      for (int j_ = 0; j_ < 6; j_++)                            \
+        for (int l_ = 0; l_ < 8; l_++)                          \
+          (xs)[a_][j_][l_] = (x)[6 * (size_t)(g)[a_][l_] + j_]; \
   } while (0)
 #endif
 #endif
