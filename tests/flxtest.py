@@ -20,12 +20,14 @@ STATIC_TIP = P * L**3 / (3 * E * I) + P * L / (KAPPA * G * A)
 
 def tower(bays, size, wind="100,50,0", node=None):
     """Options of a generated steel lattice tower clamped at its base, with a wind load on its top nodes
-    (and a probe 'p' at a natural node)."""
+    (none when wind is None), and a probe 'p' at a natural node."""
     opts = ["-mesh_generate", "tower", "-mesh_tower_bays", bays, "-mesh_tower_size", size,
             "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850",
             "-section_names", "tube", "-section_tube_groups", "frame", "-section_tube_material", "steel", "-section_tube_A", "1.2e-3",
             "-section_tube_Iy", "1.0e-6", "-section_tube_Iz", "1.0e-6", "-section_tube_J", "2.0e-6",
-            "-bc_names", "base", "-bc_base_group", "base", "-load_names", "wind", "-load_wind_group", "top", "-load_wind_value", wind]
+            "-bc_names", "base", "-bc_base_group", "base"]
+    if wind is not None:
+        opts += ["-load_names", "wind", "-load_wind_group", "top", "-load_wind_value", wind]
     if node is not None:
         opts += ["-probe_names", "p", "-probe_p_node", str(node)]
     return opts

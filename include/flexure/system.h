@@ -110,6 +110,14 @@ PETSC_EXTERN PetscErrorCode FlxSystemGetNearNullSpace(FlxSystem sys, MatNullSpac
 PETSC_EXTERN PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmegaBoundFn fn, void *ctx);
 PETSC_EXTERN PetscErrorCode FlxSystemSetPowerStart(FlxSystem sys, Vec x0);
 
+/* Round-off scales (0, the default: none). length: the model's size L; its coordinates carry eps L of round-off, and
+   a Newton correction below 1e-13 L per DOF moves nothing an element can resolve. energy: the largest energy that
+   round-off displacements can hold; the stepper's blow-up and balance checks never compare against less. A
+   co-rotational f_int is zero at its reference configuration only to round-off, so a model at rest moves by
+   round-off and holds energy of that order while nothing was put in. Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemSetRoundoff(FlxSystem sys, PetscReal length, PetscReal energy);
+PETSC_EXTERN PetscErrorCode FlxSystemGetRoundoff(FlxSystem sys, PetscReal *length, PetscReal *energy);
+
 /* Evaluate f_int(t, x, v). Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeInternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f);
 /* Evaluate f_ext(t) (zero when none is set). Collective. */

@@ -9,6 +9,7 @@ const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
 static PetscErrorCode ConsistentMassProvider(FlxSystem, Mat *, void *);
 static PetscErrorCode StiffnessProvider(FlxSystem, Mat *, void *);
 static PetscErrorCode NearNullSpaceProvider(FlxSystem, MatNullSpace *, void *);
+static PetscErrorCode SetRoundoff(FlxModel);
 
 PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model)
 {
@@ -308,6 +309,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(FlxSystemSetConsistentMassFunction(m->sys, ConsistentMassProvider, m));
   PetscCall(FlxSystemSetNearNullSpaceFunction(m->sys, NearNullSpaceProvider, m));
   PetscCall(FlxSystemSetRayleigh(m->sys, m->aM, m->bK));
+  PetscCall(SetRoundoff(m));
   PetscCall(FlxModelSetUpReactions(m));
   PetscCall(FlxModelSetUpNonlinear(m));
   PetscCall(VecDestroy(&m->kdiag));
@@ -354,16 +356,21 @@ static PetscErrorCode NearNullSpaceProvider(FlxSystem sys, MatNullSpace *nsp, vo
   PetscFunctionReturn(0);
 }
 
-/* Total mass (of the translations along x, point masses included), centre of mass and bounding box: a unit slip
-   (E in MPa in an SI model, a mesh in mm) shows at once. */
-static PetscErrorCode ViewSummary(FlxModel m, PetscViewer viewer)
+/* Total mass of the translations along x (point masses included), its first moments s[1..3], and the bounding box
+   of the nodes. Collective. */
+static PetscErrorCode MassAndBox(FlxModel m, PetscReal s[4], PetscReal lo[3], PetscReal hi[3])
 {
   const PetscScalar *ms;
   const PetscReal   *X;
   PetscInt           nown;
-  PetscReal          s[4] = {0, 0, 0, 0}, lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL};
 
   PetscFunctionBegin;
+  for (int d = 0; d < 4; d++)
+    s[d] = 0;
+  for (int d = 0; d < 3; d++) {
+    lo[d] = PETSC_MAX_REAL;
+    hi[d] = PETSC_MIN_REAL;
+  }
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   PetscCall(VecGetArrayRead(m->mass, &ms));
@@ -379,6 +386,33 @@ static PetscErrorCode ViewSummary(FlxModel m, PetscViewer viewer)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s, 4, MPIU_REAL, MPI_SUM, m->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, lo, 3, MPIU_REAL, MPI_MIN, m->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPIU_REAL, MPI_MAX, m->comm));
+  PetscFunctionReturn(0);
+}
+
+/* The system's round-off scales (FlxSystemSetRoundoff): L the bounding box's diagonal, and the largest energy that
+   displacements of delta = 1e3 eps L can hold, 3 M omega_bound^2 delta^2 (M the total mass, omega_bound >=
+   omega_max). A co-rotational f_int is zero at its reference configuration only to round-off of the nodal
+   coordinates (eps L), and the steps add their own: 1e3 eps leaves room for both, and stays far below any
+   displacement an engineer would read (2e-13 L). Collective. */
+static PetscErrorCode SetRoundoff(FlxModel m)
+{
+  PetscReal s[4], lo[3], hi[3], L2 = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MassAndBox(m, s, lo, hi));
+  for (int d = 0; d < 3; d++)
+    L2 += hi[d] > lo[d] ? PetscSqr(hi[d] - lo[d]) : 0;
+  PetscCall(FlxSystemSetRoundoff(m->sys, PetscSqrtReal(L2), 3 * s[0] * PetscSqr(m->omega_bound) * PetscSqr(1e3 * PETSC_MACHINE_EPSILON) * L2));
+  PetscFunctionReturn(0);
+}
+
+/* Total mass, centre of mass and bounding box: a unit slip (E in MPa in an SI model, a mesh in mm) shows at once. */
+static PetscErrorCode ViewSummary(FlxModel m, PetscViewer viewer)
+{
+  PetscReal s[4], lo[3], hi[3];
+
+  PetscFunctionBegin;
+  PetscCall(MassAndBox(m, s, lo, hi));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  total mass %.6g kg, centre of mass (%.6g, %.6g, %.6g), bounding box (%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g)\n", (double)s[0], (double)(s[0] > 0 ? s[1] / s[0] : 0), (double)(s[0] > 0 ? s[2] / s[0] : 0), (double)(s[0] > 0 ? s[3] / s[0] : 0), (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]));
   PetscFunctionReturn(0);
 }

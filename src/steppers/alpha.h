@@ -98,7 +98,8 @@ struct _FlxAlphaNewton {
   /* iterations and step control */
   PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
   PetscReal hJ, fref, fcur, dxn, xn, dun, dun0, work0, work;
-  PetscReal hcur; /* error control: the next sub-step */
+  PetscReal dfloor; /* a correction at the coordinates' round-off: 1e-13 L sqrt(N) (FlxSystemGetRoundoff) */
+  PetscReal hcur;   /* error control: the next sub-step */
   PetscInt  level, ngood;
   PetscReal hist[NEWTON_HIST];
   PetscInt  nhist, its;

@@ -138,6 +138,23 @@ PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmegaBoundFn fn, v
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxSystemSetRoundoff(FlxSystem sys, PetscReal length, PetscReal energy)
+{
+  PetscFunctionBegin;
+  PetscCheck(length >= 0 && energy >= 0 && !PetscIsInfOrNanReal(length) && !PetscIsInfOrNanReal(energy), sys->comm, PETSC_ERR_ARG_OUTOFRANGE, "FlxSystemSetRoundoff: the length %g and the energy %g must be finite and >= 0", (double)length, (double)energy);
+  sys->rlen   = length;
+  sys->efloor = energy;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetRoundoff(FlxSystem sys, PetscReal *length, PetscReal *energy)
+{
+  PetscFunctionBegin;
+  if (length) *length = sys->rlen;
+  if (energy) *energy = sys->efloor;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxSystemSetPowerStart(FlxSystem sys, Vec x0)
 {
   PetscFunctionBegin;

@@ -32,49 +32,50 @@ typedef struct {
 /* ==== end of constraints (issue 16) ==== */
 
 struct _p_FlxSystem {
-  MPI_Comm              comm;
-  Vec                   mass, free, x0;
-  Mat                   K;
-  FlxSystemInternalFn   fint;
-  FlxSystemExternalFn   fext, fextrate;
-  FlxSystemOmegaBoundFn bound;
-  void                 *fintctx, *fextctx, *boundctx;
-  PetscBool             linear, vdep;
-  PetscReal             aM, bK;
-  FlxSystemMatFn        mcfn;  /* consistent mass, assembled on first request */
-  FlxSystemNullSpaceFn  nspfn; /* near-null space (rigid-body modes), built on first request */
-  void                 *mcctx, *nspctx;
-  Mat                   Mc;
-  MatNullSpace          nsp;
-  Mat                   Cd;    /* extra damping matrix (discrete dampers) */
-  PetscReal             crate; /* bound of lambda_max(M^-1 C_d) */
-  FlxSystemDampingFn    cmult; /* deterministic (b_K K + C_d) v */
-  void                 *cctx;
-  FlxSystemReactionFn   reac;
-  void                 *reacctx;
-  Vec                   rw[2]; /* work of the reaction fallback */
-  PetscInt              nmov;  /* prescribed motion: local moving DOFs */
-  PetscInt             *mov;
-  PetscBool             hasmov; /* on any rank */
-  PetscReal            *movbuf;
-  FlxSystemMotionFn     movfn;
-  void                 *movctx;
-  FlxSystemDofNameFn    namefn;
-  void                 *namectx;
-  FlxSystemUpdateFn     update; /* configuration update x (+) dx (NULL: additive) */
-  void                 *updatectx;
+  MPI_Comm               comm;
+  Vec                    mass, free, x0;
+  Mat                    K;
+  FlxSystemInternalFn    fint;
+  FlxSystemExternalFn    fext, fextrate;
+  FlxSystemOmegaBoundFn  bound;
+  void                  *fintctx, *fextctx, *boundctx;
+  PetscBool              linear, vdep;
+  PetscReal              aM, bK;
+  PetscReal              rlen, efloor; /* round-off scales: the model's size (m), the energy of round-off displacements (J); 0: none */
+  FlxSystemMatFn         mcfn;         /* consistent mass, assembled on first request */
+  FlxSystemNullSpaceFn   nspfn;        /* near-null space (rigid-body modes), built on first request */
+  void                  *mcctx, *nspctx;
+  Mat                    Mc;
+  MatNullSpace           nsp;
+  Mat                    Cd;    /* extra damping matrix (discrete dampers) */
+  PetscReal              crate; /* bound of lambda_max(M^-1 C_d) */
+  FlxSystemDampingFn     cmult; /* deterministic (b_K K + C_d) v */
+  void                  *cctx;
+  FlxSystemReactionFn    reac;
+  void                  *reacctx;
+  Vec                    rw[2]; /* work of the reaction fallback */
+  PetscInt               nmov;  /* prescribed motion: local moving DOFs */
+  PetscInt              *mov;
+  PetscBool              hasmov; /* on any rank */
+  PetscReal             *movbuf;
+  FlxSystemMotionFn      movfn;
+  void                  *movctx;
+  FlxSystemDofNameFn     namefn;
+  void                  *namectx;
+  FlxSystemUpdateFn      update; /* configuration update x (+) dx (NULL: additive) */
+  void                  *updatectx;
   FlxSystemUpdateLocalFn updatelocal; /* its form on a range of the local arrays (NULL: none) */
-  FlxSystemJacobianFn   jac; /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
-  void                 *jacctx;
-  FlxSystemMatFn        kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
-  void                 *kctx;
-  FlxSystemProductFn    k0; /* f = K_0 x, the initial (linearized) stiffness of a nonlinear system, unassembled */
-  void                 *k0ctx;
-  FlxSystemEnergyFn     energy; /* strain energy of nonlinear systems */
-  void                 *energyctx;
-  Vec                   jw;      /* work of FlxSystemComputeJacobian */
-  FlxSystemCons         cons;    /* constraints and M(t, x) (issue 16) */
-  struct _FlxInertia   *inertia; /* nodal rotary inertia tensors (src/steppers/inertia.c; NULL: none) */
+  FlxSystemJacobianFn    jac;         /* tangent of f_int (NULL: linear systems, K + shiftV (b_K K + C_d)) */
+  void                  *jacctx;
+  FlxSystemMatFn         kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
+  void                  *kctx;
+  FlxSystemProductFn     k0; /* f = K_0 x, the initial (linearized) stiffness of a nonlinear system, unassembled */
+  void                  *k0ctx;
+  FlxSystemEnergyFn      energy; /* strain energy of nonlinear systems */
+  void                  *energyctx;
+  Vec                    jw;      /* work of FlxSystemComputeJacobian */
+  FlxSystemCons          cons;    /* constraints and M(t, x) (issue 16) */
+  struct _FlxInertia    *inertia; /* nodal rotary inertia tensors (src/steppers/inertia.c; NULL: none) */
 };
 
 /* Free what the constraints hold (systemcons.c). Collective. */
