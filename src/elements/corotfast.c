@@ -65,14 +65,14 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
   LocalRot  o;
   PetscReal R0 = Dot(r1, t0), R1 = Dot(r1, t1), R2 = Dot(r1, t2), R3 = Dot(r2, t0), R4 = Dot(r2, t1), R5 = Dot(r2, t2);
   PetscReal R6 = Dot(r3, t0), R7 = Dot(r3, t1), R8 = Dot(r3, t2), tr = R0 + R4 + R8;
-  PetscReal q0 = 0.5 * PetscSqrtReal(1 + tr), iq = 1 / q0, h = 0.25 * iq, q1 = (R7 - R5) * h, q2 = (R2 - R6) * h, q3 = (R3 - R1) * h;
-  PetscReal s2 = q1 * q1 + q2 * q2 + q3 * q3, y2 = s2 * (iq * iq);
-  PetscReal f = 2 * iq * RealAtanRatio(y2);
+  PetscReal w = 1 / (1 + tr), d1 = R7 - R5, d2 = R2 - R6, d3 = R3 - R1;
+  PetscReal y2 = (d1 * d1 + d2 * d2 + d3 * d3) * (w * w);
+  PetscReal f  = 2 * w * RealAtanRatio(y2);
 
   o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < 0.02);
-  o.th.x = f * q1;
-  o.th.y = f * q2;
-  o.th.z = f * q3;
+  o.th.x = f * d1;
+  o.th.y = f * d2;
+  o.th.z = f * d3;
   return o;
 }
 

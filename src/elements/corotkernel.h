@@ -30,7 +30,10 @@ static inline FLX_S FLX_FN(CotSeries)(FLX_S a2)
 /* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
    the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series
    sum_k (-1)^k y2^k / (2k + 1), k <= 10, below y2 = 0.02 (angles below 0.28 rad; error below y2^11/23 = 9e-21),
-   else by atan. corotfast.c repeats the branch of a dominant trace with the series: keep the two in step. */
+   else by atan. With a dominant trace and the series, the quaternion cancels: q_v = dv / (4 q0), dv the
+   antisymmetric part's axial vector (R7 - R5, R2 - R6, R3 - R1), and 4 q0^2 = 1 + tr, so y2 = |dv|^2 w^2 and
+   psi = 2 w (atan(y)/y) dv with w = 1 / (1 + tr): a division and no square root. corotfast.c repeats that branch:
+   keep the two in step. */
 static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
 {
   FLX_S     q[4], s2, y2, f, h, iq, tr = R[0] + R[4] + R[8];
@@ -43,6 +46,14 @@ static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
       k = i;
     }
   if (k < 0) {
+    FLX_S w = 1 / (1 + tr), dv[3] = {R[7] - R[5], R[2] - R[6], R[3] - R[1]};
+    y2 = FLX_FN(Dot)(dv, dv) * (w * w); /* tan^2 of half the angle: |q_v|^2 / q0^2, q0^2 = (1 + tr) / 4 */
+    if (FLX_RE(y2) < 0.02) {            /* psi = 2 atan(y) / (y q0) q_v = 2 w (atan(y) / y) dv, no square root */
+      f = 2 * w * FLX_FN(AtanRatio)(y2);
+      for (int c = 0; c < 3; c++)
+        psi[c] = f * dv[c];
+      return;
+    }
     q[0] = 0.5 * FLX_SQRT(1 + tr);
     h    = 0.25 / q[0];
     q[1] = (R[7] - R[5]) * h;
