@@ -5,7 +5,7 @@
    Each lane repeats the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c) operation by
    operation, in the same order, for the branches a deforming beam takes: the local rotation's matrix has the
    dominant trace (Spurrier's first case: local rotations below 90 degrees at least) and the local rotations are
-   below 0.28 rad (the series of the logarithm's atan) and 0.32 rad (the series of T^-T's coefficient). A lane
+   below 0.141 rad (the series of the logarithm's atan and of T^-T's coefficient, FLX_COROT_Y2_SERIES). A lane
    outside them (larger local rotations, degenerate geometry, NaN) is done again by the general kernel (included
    here), so the result is the general kernel's for every state, to round-off at most (the two may differ by
    contractions into fused multiply-adds the compiler chooses differently; test nonlinear_fast_force measures 0).
@@ -69,7 +69,7 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
   PetscReal y2 = (d1 * d1 + d2 * d2 + d3 * d3) * (w * w);
   PetscReal f  = 2 * w * RealAtanRatio(y2);
 
-  o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < 0.02);
+  o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < FLX_COROT_Y2_SERIES);
   o.th.x = f * d1;
   o.th.y = f * d2;
   o.th.z = f * d3;
@@ -77,7 +77,7 @@ static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
 }
 
 /* mt = T(th)^-T m with the series of the coefficient (corotkernel.h's TinvT): the lane is slow unless
-   |th|^2 < 0.1. */
+   |th|^2 < FLX_COROT_A2_SERIES. */
 static inline V3 TinvT(V3 th, V3 m)
 {
   PetscReal a2 = Dot(th, th), c = RealCotSeries(a2);
@@ -156,7 +156,7 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     m2.z = f6;
     mt1  = TinvT(o1.th, m1); /* eq. (C5) */
     mt2  = TinvT(o2.th, m2);
-    sl |= !(Dot(o1.th, o1.th) < 0.1) | !(Dot(o2.th, o2.th) < 0.1);
+    sl |= !(Dot(o1.th, o1.th) < FLX_COROT_A2_SERIES) | !(Dot(o2.th, o2.th) < FLX_COROT_A2_SERIES);
     sm.x      = mt1.x + mt2.x;
     sm.y      = mt1.y + mt2.y;
     sm.z      = mt1.z + mt2.z;

@@ -15,28 +15,35 @@ static inline FLX_S FLX_FN(Dot)(const FLX_S a[3], const FLX_S b[3])
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* atan(y)/y as a function of y2 = y^2, by its series (y2 < 0.02: 11 terms), in Estrin's scheme: pairs of terms
-   combined by powers y2^2, y2^4, y2^8, so that the chain of dependent operations is 5 long instead of Horner's 10
-   (the co-rotational kernel waits on it; the small terms come last, as in Horner's). */
+/* Where the kernels use the series below (else atan, cot): y2, the squared tangent of half a local rotation, below
+   0.005 (local rotations below 0.141 rad, 8.1 degrees), and a2, the squared local rotation, below 0.02. An element's
+   ends turn against its chord by far less in a mesh that resolves the deformation; corotfast.c's SIMD lanes take
+   these branches and leave larger local rotations to the general kernel. */
+#define FLX_COROT_Y2_SERIES 0.005
+#define FLX_COROT_A2_SERIES 0.02
+
+/* atan(y)/y as a function of y2 = y^2, by its series sum_k (-1)^k y2^k / (2k + 1), k <= 6 (y2 < 0.005: truncation
+   below y2^7/15 = 5e-18), in Estrin's scheme: pairs of terms combined by y2^2 and y2^4, so that the chain of
+   dependent operations is 3 long instead of Horner's 6 (the co-rotational kernel waits on it). */
 static inline FLX_S FLX_FN(AtanRatio)(FLX_S y2)
 {
-  FLX_S z2 = y2 * y2, z4 = z2 * z2, z8 = z4 * z4;
-  FLX_S p0 = 1 - y2 * (1.0 / 3), p1 = 1.0 / 5 - y2 * (1.0 / 7), p2 = 1.0 / 9 - y2 * (1.0 / 11), p3 = 1.0 / 13 - y2 * (1.0 / 15), p4 = 1.0 / 17 - y2 * (1.0 / 19);
-  return (p0 + z2 * p1) + z4 * (p2 + z2 * p3) + z8 * (p4 + z2 * (1.0 / 21));
+  FLX_S z2 = y2 * y2, z4 = z2 * z2;
+  FLX_S p0 = 1 - y2 * (1.0 / 3), p1 = 1.0 / 5 - y2 * (1.0 / 7), p2 = 1.0 / 9 - y2 * (1.0 / 11);
+  return (p0 + z2 * p1) + z4 * (p2 + z2 * (1.0 / 13));
 }
 
-/* (1 - (a/2) cot(a/2)) / a^2 as a function of a2 = a^2, by its series (a2 < 0.1: 7 terms), in Estrin's scheme. */
+/* (1 - (a/2) cot(a/2)) / a^2 as a function of a2 = a^2, by its series sum_k |B_2k| a^(2k-2) / (2k)!, k <= 5
+   (a2 < 0.02: relative truncation below 3e-17; B the Bernoulli numbers), in Estrin's scheme. */
 static inline FLX_S FLX_FN(CotSeries)(FLX_S a2)
 {
-  FLX_S b2 = a2 * a2, b4 = b2 * b2;
-  FLX_S p0 = 1.0 / 12 + a2 * (1.0 / 720), p1 = 1.0 / 30240 + a2 * (1.0 / 1209600), p2 = 1.0 / 47900160 + a2 * (691.0 / 1307674368000);
-  return (p0 + b2 * p1) + b4 * (p2 + b2 * (1.0 / 74724249600));
+  FLX_S b2 = a2 * a2;
+  FLX_S p0 = 1.0 / 12 + a2 * (1.0 / 720), p1 = 1.0 / 30240 + a2 * (1.0 / 1209600);
+  return (p0 + b2 * p1) + (b2 * b2) * (1.0 / 47900160);
 }
 
 /* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
-   the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series
-   sum_k (-1)^k y2^k / (2k + 1), k <= 10, below y2 = 0.02 (angles below 0.28 rad; error below y2^11/23 = 9e-21),
-   else by atan. With a dominant trace and the series, the quaternion cancels: q_v = dv / (4 q0), dv the
+   the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series below
+   FLX_COROT_Y2_SERIES, else by atan. With a dominant trace and the series, the quaternion cancels: q_v = dv / (4 q0), dv the
    antisymmetric part's axial vector (R7 - R5, R2 - R6, R3 - R1), and 4 q0^2 = 1 + tr, so y2 = |dv|^2 w^2 and
    psi = 2 w (atan(y)/y) dv with w = 1 / (1 + tr): a division and no square root. corotfast.c repeats that branch:
    keep the two in step. */
@@ -54,7 +61,7 @@ static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
   if (k < 0) {
     FLX_S w = 1 / (1 + tr), dv[3] = {R[7] - R[5], R[2] - R[6], R[3] - R[1]};
     y2 = FLX_FN(Dot)(dv, dv) * (w * w); /* tan^2 of half the angle: |q_v|^2 / q0^2, q0^2 = (1 + tr) / 4 */
-    if (FLX_RE(y2) < 0.02) {            /* psi = 2 atan(y) / (y q0) q_v = 2 w (atan(y) / y) dv, no square root */
+    if (FLX_RE(y2) < FLX_COROT_Y2_SERIES) { /* psi = 2 atan(y) / (y q0) q_v = 2 w (atan(y) / y) dv, no square root */
       f = 2 * w * FLX_FN(AtanRatio)(y2);
       for (int c = 0; c < 3; c++)
         psi[c] = f * dv[c];
@@ -80,7 +87,7 @@ static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
   iq = 1 / q[0];
   s2 = q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
   y2 = s2 * (iq * iq);
-  if (FLX_RE(y2) < 0.02)
+  if (FLX_RE(y2) < FLX_COROT_Y2_SERIES)
     f = 2 * iq * FLX_FN(AtanRatio)(y2);
   else {
     FLX_S s = FLX_SQRT(s2);
@@ -91,13 +98,12 @@ static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
 }
 
 /* mt = T(psi)^-T m = m + psi x m / 2 + c psi x (psi x m), c = (1 - (a/2) cot(a/2)) / a^2 (FlxRotTangentInverse);
-   below a^2 = 0.1 (a < 0.32 rad) c by its series sum_k |B_2k| a^(2k-2) / (2k)!, k <= 7 (B the Bernoulli numbers;
-   relative error below 4e-19). */
+   below a^2 = FLX_COROT_A2_SERIES c by its series (CotSeries). */
 static inline void FLX_FN(TinvT)(const FLX_S psi[3], const FLX_S m[3], FLX_S mt[3])
 {
   FLX_S a2 = FLX_FN(Dot)(psi, psi), c, pm[3], ppm[3];
 
-  if (FLX_RE(a2) < 0.1)
+  if (FLX_RE(a2) < FLX_COROT_A2_SERIES)
     c = FLX_FN(CotSeries)(a2);
   else {
     FLX_S a = FLX_SQRT(a2);
