@@ -140,14 +140,7 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     f4     = -k1 * o1.th.x + k1 * o2.th.x;
     f5     = k3 * o1.th.y + k2 * o2.th.y;
     f6     = k5 * o1.th.z + k4 * o2.th.z;
-    energy = 0;
-    energy += 0.5 * p0 * f0;
-    energy += 0.5 * o1.th.x * f1;
-    energy += 0.5 * o1.th.y * f2;
-    energy += 0.5 * o1.th.z * f3;
-    energy += 0.5 * o2.th.x * f4;
-    energy += 0.5 * o2.th.y * f5;
-    energy += 0.5 * o2.th.z * f6;
+    energy = 0.5 * ((p0 * f0 + (o1.th.x * f1 + o1.th.y * f2 + o1.th.z * f3)) + (o2.th.x * f4 + o2.th.y * f5 + o2.th.z * f6));
     m1.x = f1;
     m1.y = f2;
     m1.z = f3;

@@ -180,9 +180,7 @@ static inline int FLX_FN(CorotForce)(const FlxCorotBeamData *cd, const FLX_S n1[
   fl[4]   = -cd->k[1] * p[1] + cd->k[1] * p[4];
   fl[5]   = cd->k[3] * p[2] + cd->k[2] * p[5];
   fl[6]   = cd->k[5] * p[3] + cd->k[4] * p[6];
-  *energy = 0;
-  for (int i = 0; i < 7; i++)
-    *energy += 0.5 * p[i] * fl[i];
+  *energy = 0.5 * ((p[0] * fl[0] + (p[1] * fl[1] + p[2] * fl[2] + p[3] * fl[3])) + (p[4] * fl[4] + p[5] * fl[5] + p[6] * fl[6])); /* p . K_l p / 2 */
   FLX_FN(TinvT)
   (th[0], fl + 1, mt[0]); /* moments conjugate to the local spins (eq. (C5)) */
   FLX_FN(TinvT)
