@@ -111,7 +111,8 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetOmegaBound(FlxSystem sys, FlxSystemOmega
 PETSC_EXTERN PetscErrorCode FlxSystemSetPowerStart(FlxSystem sys, Vec x0);
 
 /* Round-off scales (0, the default: none). length: the model's size L; its coordinates carry eps L of round-off, and
-   a Newton correction below 1e-13 L per DOF moves nothing an element can resolve. energy: the largest energy that
+   when the state itself is at round-off (a model at rest: |x| + |dx| <= 1e-10 L sqrt(N)) the implicit Newton takes a
+   correction below 1e-13 L sqrt(N) (2-norm, N DOFs; about 450 eps L per DOF) as converged. energy: the largest energy that
    round-off displacements can hold; the stepper's blow-up and balance checks never compare against less. A
    co-rotational f_int is zero at its reference configuration only to round-off, so a model at rest moves by
    round-off and holds energy of that order while nothing was put in. Logically collective. */

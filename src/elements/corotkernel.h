@@ -23,7 +23,7 @@ static inline FLX_S FLX_FN(Dot)(const FLX_S a[3], const FLX_S b[3])
 #define FLX_COROT_A2_SERIES 0.02
 
 /* atan(y)/y as a function of y2 = y^2, by its series sum_k (-1)^k y2^k / (2k + 1), k <= 6 (y2 < 0.005: truncation
-   below y2^7/15 = 5e-18), in Estrin's scheme: pairs of terms combined by y2^2 and y2^4, so that the chain of
+   y2^7/15 = 5.2e-18), in Estrin's scheme: pairs of terms combined by y2^2 and y2^4, so that the chain of
    dependent operations is 3 long instead of Horner's 6 (the co-rotational kernel waits on it). */
 static inline FLX_S FLX_FN(AtanRatio)(FLX_S y2)
 {
@@ -60,7 +60,7 @@ static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
     }
   if (k < 0) {
     FLX_S w = 1 / (1 + tr), dv[3] = {R[7] - R[5], R[2] - R[6], R[3] - R[1]};
-    y2 = FLX_FN(Dot)(dv, dv) * (w * w); /* tan^2 of half the angle: |q_v|^2 / q0^2, q0^2 = (1 + tr) / 4 */
+    y2 = FLX_FN(Dot)(dv, dv) * (w * w);     /* tan^2 of half the angle: |q_v|^2 / q0^2, q0^2 = (1 + tr) / 4 */
     if (FLX_RE(y2) < FLX_COROT_Y2_SERIES) { /* psi = 2 atan(y) / (y q0) q_v = 2 w (atan(y) / y) dv, no square root */
       f = 2 * w * FLX_FN(AtanRatio)(y2);
       for (int c = 0; c < 3; c++)

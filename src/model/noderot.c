@@ -125,7 +125,7 @@ PetscErrorCode FlxNodeRotCreate(FlxModel m, FlxNodeRot *out)
 static void UpdateNode(PetscInt, const PetscReal *, const PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 
 /* atan(t)/t as a function of z = t^2, |t| <= tan(pi/12): its Taylor series to t^24 (truncation below 5e-17), in
-   Estrin's scheme (pairs of terms combined by z^2, z^4, z^8: a dependent chain 5 long instead of Horner's 12). */
+   Estrin's scheme (pairs of terms combined by z^2, z^4, z^8: a dependent chain 4 long instead of Horner's 12). */
 static inline PetscReal AtanSeries(PetscReal z)
 {
   const PetscReal z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;

@@ -98,7 +98,7 @@ struct _FlxAlphaNewton {
   /* iterations and step control */
   PetscBool Jvalid, stale; /* a tangent is set up; the last try started from one of an earlier iterate */
   PetscReal hJ, fref, fcur, dxn, xn, dun, dun0, work0, work;
-  PetscReal dfloor; /* a correction at the coordinates' round-off: 1e-13 L sqrt(N) (FlxSystemGetRoundoff) */
+  PetscReal dfloor; /* 1e-13 L sqrt(N) (FlxSystemGetRoundoff): a correction at round-off of a state itself at round-off (below 1e3 dfloor) */
   PetscReal hcur;   /* error control: the next sub-step */
   PetscInt  level, ngood;
   PetscReal hist[NEWTON_HIST];

@@ -38,8 +38,9 @@
      that fails from an earlier tangent is repeated once with a fresh one before the step is halved.
    Convergence (as flexure static): |r|_2 <= rtol f_ref + atol and the last correction |delta|_2 <= stol |dx|_2,
    f_ref the largest of |f_ext|, |f_int|, |M a| (free DOFs) over the converged states so far and the iterate; or,
-   when the force stalls at the round-off of stiff members, the correction at round-off (1e-13 (|x| + |dx| + L sqrt(N)),
-   L the model's size from FlxSystemGetRoundoff, N the number of DOFs: a model at rest has |x| at round-off) or its
+   when the force stalls at the round-off of stiff members, the correction at round-off (1e-13 (|x| + |dx|); or, for a
+   state itself at round-off, |x| + |dx| <= 1e-10 L sqrt(N), below 1e-13 L sqrt(N), L the model's size from
+   FlxSystemGetRoundoff, N the number of DOFs: a model at rest) or its
    work |delta . r| below 1e-14 of the first one.
    Step control: the stepper core's step (-ts_dt, or its -ts_alpha_dt_ratios multiples) is kept, so output frames
    and histories land at the requested times; inside it a step whose Newton fails (iterations, a non-finite or
@@ -484,7 +485,7 @@ static PetscErrorCode Converged(FlxStepper ts, PetscInt k, PetscReal rn, PetscRe
   }
   if (nw->monitor) PetscCall(PetscPrintf(ts->comm, "    Newton %2" PetscInt_FMT " (t = %.6g s): out-of-balance force %.3e (tolerance %.3e), correction %.3e of the increment %.3e\n", k, (double)t1, (double)rn, (double)tol, k ? (double)nw->dun : 0.0, k ? (double)nw->dxn : 0.0));
   *conv = (PetscBool)(rn == 0);
-  if (k > 0) *conv = (PetscBool)(*conv || (rn <= tol && nw->dun <= nw->stol * nw->dxn) || nw->dun <= 1e-13 * (nw->xn + nw->dxn) + nw->dfloor || (nw->dun <= nw->stol * nw->dxn && nw->work <= 1e-14 * nw->work0));
+  if (k > 0) *conv = (PetscBool)(*conv || (rn <= tol && nw->dun <= nw->stol * nw->dxn) || nw->dun <= 1e-13 * (nw->xn + nw->dxn) || (nw->xn + nw->dxn <= 1e3 * nw->dfloor && nw->dun <= nw->dfloor) || (nw->dun <= nw->stol * nw->dxn && nw->work <= 1e-14 * nw->work0));
   if (!*conv && k >= 2 && fresh && rn >= 0.5 * rprev && nw->dun <= 0.1 * nw->dun0 && (nw->dun <= 1e-3 * nw->dxn || r0 <= 1e3 * rn)) {
     *conv = PETSC_TRUE;
     nw->nfloor++;

@@ -465,15 +465,21 @@ static PetscErrorCode Flush(FlxStepper ts)
     err       = ts->ledger_direct ? B - ts->B0 : PetscAbsReal(B - ts->B0); /* implicit: numerical dissipation is not an error, energy creation is */
     if (!linear) continue;
     if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, PetscAbsReal(B - ts->B0) / PetscMax(PetscMax(ts->peak, ts->scale), floor));
-    if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(PetscMax(ts->scale, floor), PETSC_SMALL * ts->peak) && ts->scale > 0) {
+    if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(PetscMax(ts->scale, floor), PETSC_SMALL * ts->peak) && PetscMax(ts->scale, floor) > 0) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J %s)", (double)r->time, (double)err, (double)PetscMax(ts->scale, floor), ts->scale >= floor ? "put in" : "of round-off, with nothing put in"));
+      if (ts->scale >= floor)
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J put in)", (double)r->time, (double)err, (double)ts->scale));
+      else
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against the round-off floor %g J; %g J put in)", (double)r->time, (double)err, (double)floor, (double)ts->scale));
     }
     /* a passive structure cannot hold more energy than it was given (the check that still works when the
        damping work is the residual of a solved step) */
-    if (ts->reason >= 0 && ts->input > 0 && r->kinetic + r->strain > ts->max_energy_error * PetscMax(ts->input, floor)) {
+    if (ts->reason >= 0 && PetscMax(ts->input, floor) > 0 && r->kinetic + r->strain > ts->max_energy_error * PetscMax(ts->input, floor)) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against %g J %s)", (double)r->time, (double)(r->kinetic + r->strain), (double)PetscMax(ts->input, floor), ts->input >= floor ? "put in" : "of round-off, with nothing put in"));
+      if (ts->input >= floor)
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)ts->input));
+      else
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against the round-off floor %g J; %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)floor, (double)ts->input));
     }
   }
   if (ts->nprobe) PetscCallMPI(MPI_Reduce(ts->pbuf, ts->pred, (PetscMPIInt)(3 * ts->nprobe * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
