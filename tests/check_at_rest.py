@@ -2,10 +2,11 @@
 only to round-off (here 2.7 m bays of a 31 m tower, coordinates not exact in binary), so the structure moves by
 round-off and holds about 1e-20 J while nothing was put in. Before the round-off floor, the explicit run stopped as
 unstable after 150 steps and the implicit runs stopped after 23 steps (energy) or failed Newton at the smallest step.
-- explicit gcd3, 4000 steps at the automatic step: exit 0, every displacement below 1e-12 of the model's size;
+- explicit gcd3, 4000 steps at the automatic step: exit 0, every displacement below 1e-13 of the model's size (measured 5e-15);
 - implicit newmark and genalpha (full Newton), 40 steps: exit 0, no step halved, one Newton iteration per step;
-- at 1.05 of the critical step (-ts_allow_unstable) the round-off grows: the run still stops as unstable (exit 2),
-  and says the energy is measured against the round-off floor (nothing was put in)."""
+- at 1.05 of the critical step (-ts_allow_unstable) the round-off grows: the run still stops as unstable (exit 2)
+  within 150 steps (measured 100: a floor set too high would let the growth run on), and says the energy is measured
+  against the round-off floor (nothing was put in)."""
 import os
 import re
 
@@ -27,7 +28,7 @@ umax = np.max(np.abs(f["fields/displacement"][:]))
 e = f["energy"]
 held = np.max(e["kinetic"][:] + e["strain"][:])
 c.check(rc == 0 and len(e["time"]) == 4001, f"explicit gcd3 at rest: exit {rc}, {len(e['time']) - 1} steps {se.strip()[-300:] if rc else ''}")
-c.check(umax < 1e-12 * L, f"explicit gcd3 at rest: largest displacement {umax:.3e} m = {umax / L:.2e} of the model's size {L:.2f} m (< 1e-12), energy held {held:.3e} J")
+c.check(umax < 1e-13 * L, f"explicit gcd3 at rest: largest displacement {umax:.3e} m = {umax / L:.2e} of the model's size {L:.2f} m (< 1e-13), energy held {held:.3e} J")
 hcrit = float(f.attrs["critical_step"])
 
 for t in ("newmark", "genalpha"):
@@ -35,13 +36,13 @@ for t in ("newmark", "genalpha"):
     rc, so, se = run(a.np, M + ["-ts_type", t, "-ts_dt", "1e-3", "-ts_max_steps", "40", "-output_frames", "4", "-output_file", out], check=False)
     m = re.search(r"(\d+) halvings .*?Newton iterations per step ([\d.]+) on average", so)
     umax = np.max(np.abs(h5py.File(out, "r")["fields/displacement"][:])) if rc == 0 else np.inf
-    c.check(rc == 0 and m is not None and m.group(1) == "0" and float(m.group(2)) <= 1.0 and umax < 1e-12 * L,
+    c.check(rc == 0 and m is not None and m.group(1) == "0" and float(m.group(2)) <= 1.0 and umax < 1e-13 * L,
             f"implicit {t} at rest: exit {rc}, {m.group(1) if m else '?'} halvings, {m.group(2) if m else '?'} Newton iterations per step, largest displacement {umax:.3e} m {se.strip()[-300:] if rc else ''}")
 
 out = os.path.join(d, "unstable.h5")
 rc, so, se = run(a.np, M + ["-ts_dt", f"{1.05 * hcrit:.4g}", "-ts_allow_unstable", "-ts_max_steps", "20000", "-output_interval", "10", "-output_file", out], check=False)
 lines = [ln for ln in se.splitlines() if ln.startswith("flexure: error:")]
 m = re.search(r"after (\d+) steps", lines[0]) if lines else None
-c.check(rc == 2 and len(lines) == 1 and "unstable" in lines[0] and "against the round-off floor" in lines[0] and m and int(m.group(1)) < 2000,
+c.check(rc == 2 and len(lines) == 1 and "unstable" in lines[0] and "against the round-off floor" in lines[0] and m and int(m.group(1)) < 150,
         f"1.05 h_crit at rest: exit {rc}, stopped after {m.group(1) if m else '?'} steps: {lines[0][:260] if lines else se[-300:]!r}")
 c.done()

@@ -141,14 +141,14 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     f5     = k3 * o1.th.y + k2 * o2.th.y;
     f6     = k5 * o1.th.z + k4 * o2.th.z;
     energy = 0.5 * ((p0 * f0 + (o1.th.x * f1 + o1.th.y * f2 + o1.th.z * f3)) + (o2.th.x * f4 + o2.th.y * f5 + o2.th.z * f6));
-    m1.x = f1;
-    m1.y = f2;
-    m1.z = f3;
-    m2.x = f4;
-    m2.y = f5;
-    m2.z = f6;
-    mt1  = TinvT(o1.th, m1); /* eq. (C5) */
-    mt2  = TinvT(o2.th, m2);
+    m1.x   = f1;
+    m1.y   = f2;
+    m1.z   = f3;
+    m2.x   = f4;
+    m2.y   = f5;
+    m2.z   = f6;
+    mt1    = TinvT(o1.th, m1); /* eq. (C5) */
+    mt2    = TinvT(o2.th, m2);
     sl |= !(Dot(o1.th, o1.th) < FLX_COROT_A2_SERIES) | !(Dot(o2.th, o2.th) < FLX_COROT_A2_SERIES);
     sm.x      = mt1.x + mt2.x;
     sm.y      = mt1.y + mt2.y;
@@ -195,10 +195,6 @@ static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d
   for (int i = 0; i < 6; i++)
     d->k[i] = b->k[i][l];
 }
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
 
 /* st[a][c][l] = s[12 node[a][l] + c]: the batch's nodal states in lane order (AVX-512: contiguous loads and
    transposes instead of 24 gathers; the same values). */

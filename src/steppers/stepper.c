@@ -413,14 +413,14 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
    time-integration.md), detect blow-up and hand the rows to the flush callback. */
 static PetscErrorCode Flush(FlxStepper ts)
 {
-  PetscReal h = ts->dt, floor;
+  PetscReal h = ts->dt, efloor;
   PetscBool linear;
 
   PetscFunctionBegin;
   if (!ts->nbuf) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(FLX_LedgerFlush, 0, 0, 0, 0));
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
-  PetscCall(FlxSystemGetRoundoff(ts->sys, NULL, &floor));             /* round-off energies: never an instability */
+  PetscCall(FlxSystemGetRoundoff(ts->sys, NULL, &efloor));            /* round-off energies: never an instability */
   if (!linear) PetscCall(FlxSystemHasStrainEnergy(ts->sys, &linear)); /* a nonlinear system's ledger holds with its strain energy */
   PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(6 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
   for (PetscInt k = 0; k < ts->nbuf; k++) {
@@ -464,22 +464,22 @@ static PetscErrorCode Flush(FlxStepper ts)
     ts->peak  = PetscMax(ts->peak, r->kinetic + r->strain);
     err       = ts->ledger_direct ? B - ts->B0 : PetscAbsReal(B - ts->B0); /* implicit: numerical dissipation is not an error, energy creation is */
     if (!linear) continue;
-    if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, PetscAbsReal(B - ts->B0) / PetscMax(PetscMax(ts->peak, ts->scale), floor));
-    if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(PetscMax(ts->scale, floor), PETSC_SMALL * ts->peak) && PetscMax(ts->scale, floor) > 0) {
+    if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, PetscAbsReal(B - ts->B0) / PetscMax(PetscMax(ts->peak, ts->scale), efloor));
+    if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(PetscMax(ts->scale, efloor), PETSC_SMALL * ts->peak) && PetscMax(ts->scale, efloor) > 0) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      if (ts->scale >= floor)
+      if (ts->scale >= efloor)
         PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J put in)", (double)r->time, (double)err, (double)ts->scale));
       else
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against the round-off floor %g J; %g J put in)", (double)r->time, (double)err, (double)floor, (double)ts->scale));
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against the round-off floor %g J; %g J put in)", (double)r->time, (double)err, (double)efloor, (double)ts->scale));
     }
     /* a passive structure cannot hold more energy than it was given (the check that still works when the
        damping work is the residual of a solved step) */
-    if (ts->reason >= 0 && PetscMax(ts->input, floor) > 0 && r->kinetic + r->strain > ts->max_energy_error * PetscMax(ts->input, floor)) {
+    if (ts->reason >= 0 && PetscMax(ts->input, efloor) > 0 && r->kinetic + r->strain > ts->max_energy_error * PetscMax(ts->input, efloor)) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      if (ts->input >= floor)
+      if (ts->input >= efloor)
         PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)ts->input));
       else
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against the round-off floor %g J; %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)floor, (double)ts->input));
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against the round-off floor %g J; %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)efloor, (double)ts->input));
     }
   }
   if (ts->nprobe) PetscCallMPI(MPI_Reduce(ts->pbuf, ts->pred, (PetscMPIInt)(3 * ts->nprobe * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
