@@ -2,13 +2,14 @@
    of FLX_COROT_LANES cells at once, one SIMD lane per cell, from a model's cache of the cells' constant data
    (FlxCorotBeamBatch) and the nodal states built once per evaluation (nonlinear.c).
 
-   Each lane repeats the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c) operation by
-   operation, in the same order, for the branches a deforming beam takes: the local rotation's matrix has the
-   dominant trace (Spurrier's first case: local rotations below 90 degrees at least) and the local rotations are
-   below 0.141 rad (the series of the logarithm's atan and of T^-T's coefficient, FLX_COROT_Y2_SERIES). A lane
-   outside them (larger local rotations, degenerate geometry, NaN) is done again by the general kernel (included
-   here), so the result is the general kernel's for every state, to round-off at most (the two may differ by
-   contractions into fused multiply-adds the compiler chooses differently; test nonlinear_fast_force measures 0).
+   Each lane evaluates the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c), rearranged for
+   the latency of the chain of dependent operations (BatchForce: the same quantities, results to round-off), for the
+   branches a deforming beam takes: the local rotation's matrix has the dominant trace (Spurrier's first case) and
+   the local rotations are below 0.141 rad (the series of the logarithm's atan and of T^-T's coefficient,
+   FLX_COROT_Y2_SERIES). A lane outside them (larger local rotations, degenerate geometry, NaN) is done again by the
+   general kernel (included here), so the result is the general kernel's for every state, to round-off (test
+   nonlinear_fast_force: 5e-16 of the largest force). A lane's result depends on its own cell's values only, never
+   on its batch: histories stay bit-identical across rank counts.
    The forces are then added cell by cell in the cache's (natural) order: the nodal sums are those of the general
    loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
@@ -53,41 +54,35 @@ static inline V3 Triad(const PetscReal n[12][W], int l, PetscReal e0, PetscReal 
   return t;
 }
 
-typedef struct {
-  V3   th;
-  long slow; /* 8 bytes, as every value of the lanes' loop: it vectorizes at the full width */
-} LocalRot;
-
-/* theta = log(Rbar), Rbar = R_r^T [t0 t1 t2] (Rbar_ib = r_i . t_b), by corotkernel.h's Log in its first branch with
-   the series; slow when the lane needs another branch. */
-static inline LocalRot LogFirstBranch(V3 r1, V3 r2, V3 r3, V3 t0, V3 t1, V3 t2)
+/* The trace tr and the antisymmetric part's axial vector dv (R7 - R5, R2 - R6, R3 - R1) of Rbar = R_r^T [t0 t1 t2]
+   (Rbar_ib = r_i . t_b): what the logarithm's first branch reads. */
+static inline V3 AxialTrace(V3 v1, V3 v2, V3 v3, PetscReal s1, PetscReal s2, PetscReal s3, V3 t0, V3 t1, V3 t2, PetscReal *tr)
 {
-  LocalRot  o;
-  PetscReal R0 = Dot(r1, t0), R1 = Dot(r1, t1), R2 = Dot(r1, t2), R3 = Dot(r2, t0), R4 = Dot(r2, t1), R5 = Dot(r2, t2);
-  PetscReal R6 = Dot(r3, t0), R7 = Dot(r3, t1), R8 = Dot(r3, t2), tr = R0 + R4 + R8;
-  PetscReal w = 1 / (1 + tr), d1 = R7 - R5, d2 = R2 - R6, d3 = R3 - R1;
-  PetscReal y2 = (d1 * d1 + d2 * d2 + d3 * d3) * (w * w);
-  PetscReal f  = 2 * w * RealAtanRatio(y2);
+  V3 dv = {s3 * Dot(v3, t1) - s2 * Dot(v2, t2), s1 * Dot(v1, t2) - s3 * Dot(v3, t0), s2 * Dot(v2, t0) - s1 * Dot(v1, t1)};
 
-  o.slow = (R0 > tr) | (R4 > tr) | (R8 > tr) | !(y2 < FLX_COROT_Y2_SERIES);
-  o.th.x = f * d1;
-  o.th.y = f * d2;
-  o.th.z = f * d3;
-  return o;
+  *tr = s1 * Dot(v1, t0) + s2 * Dot(v2, t1) + s3 * Dot(v3, t2);
+  return dv;
 }
 
-/* mt = T(th)^-T m with the series of the coefficient (corotkernel.h's TinvT): the lane is slow unless
-   |th|^2 < FLX_COROT_A2_SERIES. */
-static inline V3 TinvT(V3 th, V3 m)
+/* mt = T(th)^-T m with the coefficient's series at a2 = |th|^2 (corotkernel.h's TinvT). */
+static inline V3 TinvT(V3 th, PetscReal a2, V3 m)
 {
-  PetscReal a2 = Dot(th, th), c = RealCotSeries(a2);
+  PetscReal c  = RealCotSeries(a2);
   V3        pm = Cross(th, m), ppm = Cross(th, pm), mt = {m.x + 0.5 * pm.x + c * ppm.x, m.y + 0.5 * pm.y + c * ppm.y, m.z + 0.5 * pm.z + c * ppm.z};
 
   return mt;
 }
 
 /* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch whose nodal states
-   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l). */
+   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l). The formulas of corotkernel.h's
+   CorotForce, rearranged (results change by round-off only; each measured in interleaved runs, the kernel being
+   bound by the latency of its chain of dependent operations more than by their number):
+   - the frame's axes r1 = d / |d|, r3 = d x q / |d x q| and r2 = r3 x r1 = ((d x q) x d) / (|d| |d x q|), and
+     q . r2 = |d x q| / |d| (one division fewer): the rows of Rbar are dotted unnormalized while the square roots
+     and divisions that scale them are under way (f_int in cache 16.4 -> 16.0 ns/DOF);
+   - |theta_a|^2 = f_a^2 |dv_a|^2 (theta_a = f_a dv_a) instead of a dot product;
+   - no test of Spurrier's case: y2 = tan^2(angle / 2) < FLX_COROT_Y2_SERIES makes tr > 2.98 > every diagonal
+     entry (at most 1) of the orthogonal Rbar, so the first branch is the general kernel's own. */
 static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
   FLX_SIMD
@@ -95,20 +90,14 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
     const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
     const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
-    PetscReal       ln, il, n3, qx, qy, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g;
-    V3              d, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, m1, m2, mt1, mt2, sm, qr;
-    LocalRot        o1, o2;
+    PetscReal       dd, dq, i2, ln, il, nc, inc, qx, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g, tr1, tr2, u1, u2, w1, w2, s1, s2, y1, y2, h1, h2, a1, a2;
+    V3              d, c, gv, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, dv1, dv2, th1, th2, m1, m2, mt1, mt2, sm, qr;
     long            sl;
 
     d.x  = st[1][0][l] - st[0][0][l]; /* chord and frame, eq. (C2) */
     d.y  = st[1][1][l] - st[0][1][l];
     d.z  = st[1][2][l] - st[0][2][l];
-    ln   = PetscSqrtReal(Dot(d, d));
-    sl   = !(ln > 1e-8 * l0);
-    il   = 1 / ln;
-    r1.x = d.x * il;
-    r1.y = d.y * il;
-    r1.z = d.z * il;
+    dd   = Dot(d, d);
     t10  = Triad(st[0], l, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
     t11  = Triad(st[0], l, e3, e4, e5);
     t12  = Triad(st[0], l, e6, e7, e8);
@@ -118,38 +107,66 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     q.x  = 0.5 * (t11.x + t21.x);
     q.y  = 0.5 * (t11.y + t21.y);
     q.z  = 0.5 * (t11.z + t21.z);
-    r3   = Cross(r1, q);
-    n3   = PetscSqrtReal(Dot(r3, r3));
-    sl |= !(n3 > 1e-6);
-    n3   = 1 / n3;
-    r3.x = r3.x * n3;
-    r3.y = r3.y * n3;
-    r3.z = r3.z * n3;
-    r2   = Cross(r3, r1);
-    qx   = Dot(r1, q);
-    qy   = Dot(r2, q);
-    iqy  = 1 / qy;
-    o1   = LogFirstBranch(r1, r2, r3, t10, t11, t12); /* eq. (C3) */
-    o2   = LogFirstBranch(r1, r2, r3, t20, t21, t22);
-    sl |= o1.slow | o2.slow;
+    dq   = Dot(d, q);
+    c    = Cross(d, q); /* r1 = d / |d|, r3 = c / |c|, r2 = r3 x r1 = gv / (|d| |c|) with gv = (d x q) x d */
+    gv.x = q.x * dd - d.x * dq;
+    gv.y = q.y * dd - d.y * dq;
+    gv.z = q.z * dd - d.z * dq;
+    ln   = PetscSqrtReal(dd);
+    nc   = PetscSqrtReal(Dot(c, c));
+    il   = 1 / ln;
+    inc  = 1 / nc;
+    i2   = il * inc;
+    sl   = !(ln > 1e-8 * l0) | !(nc > 1e-6 * ln);
+    dv1  = AxialTrace(d, gv, c, il, i2, inc, t10, t11, t12, &tr1); /* eq. (C3), corotkernel.h's Log */
+    dv2  = AxialTrace(d, gv, c, il, i2, inc, t20, t21, t22, &tr2);
+    r1.x = d.x * il;
+    r1.y = d.y * il;
+    r1.z = d.z * il;
+    r2.x = gv.x * i2;
+    r2.y = gv.y * i2;
+    r2.z = gv.z * i2;
+    r3.x = c.x * inc;
+    r3.y = c.y * inc;
+    r3.z = c.z * inc;
+    qx   = dq * il; /* q . r1 */
+    iqy  = ln * inc; /* 1 / (q . r2) = |d| / |d x q| */
+    u1   = 1 + tr1;
+    u2   = 1 + tr2;
+    w1   = 1 / u1;
+    w2   = 1 / u2;
+    s1   = Dot(dv1, dv1);
+    s2   = Dot(dv2, dv2);
+    y1   = s1 * (w1 * w1);
+    y2   = s2 * (w2 * w2);
+    h1   = 2 * w1 * RealAtanRatio(y1);
+    h2   = 2 * w2 * RealAtanRatio(y2);
+    th1.x = h1 * dv1.x;
+    th1.y = h1 * dv1.y;
+    th1.z = h1 * dv1.z;
+    th2.x = h2 * dv2.x;
+    th2.y = h2 * dv2.y;
+    th2.z = h2 * dv2.z;
+    a1    = (h1 * h1) * s1;
+    a2    = (h2 * h2) * s2;
+    sl |= !(y1 < FLX_COROT_Y2_SERIES) | !(y2 < FLX_COROT_Y2_SERIES) | !(a1 < FLX_COROT_A2_SERIES) | !(a2 < FLX_COROT_A2_SERIES);
     p0     = ln - l0; /* eq. (C4) */
     f0     = k0 * p0;
-    f1     = k1 * o1.th.x - k1 * o2.th.x;
-    f2     = k2 * o1.th.y + k3 * o2.th.y;
-    f3     = k4 * o1.th.z + k5 * o2.th.z;
-    f4     = -k1 * o1.th.x + k1 * o2.th.x;
-    f5     = k3 * o1.th.y + k2 * o2.th.y;
-    f6     = k5 * o1.th.z + k4 * o2.th.z;
-    energy = 0.5 * ((p0 * f0 + (o1.th.x * f1 + o1.th.y * f2 + o1.th.z * f3)) + (o2.th.x * f4 + o2.th.y * f5 + o2.th.z * f6));
+    f1     = k1 * th1.x - k1 * th2.x;
+    f2     = k2 * th1.y + k3 * th2.y;
+    f3     = k4 * th1.z + k5 * th2.z;
+    f4     = -k1 * th1.x + k1 * th2.x;
+    f5     = k3 * th1.y + k2 * th2.y;
+    f6     = k5 * th1.z + k4 * th2.z;
+    energy = 0.5 * ((p0 * f0 + (th1.x * f1 + th1.y * f2 + th1.z * f3)) + (th2.x * f4 + th2.y * f5 + th2.z * f6));
     m1.x   = f1;
     m1.y   = f2;
     m1.z   = f3;
     m2.x   = f4;
     m2.y   = f5;
     m2.z   = f6;
-    mt1    = TinvT(o1.th, m1); /* eq. (C5) */
-    mt2    = TinvT(o2.th, m2);
-    sl |= !(Dot(o1.th, o1.th) < FLX_COROT_A2_SERIES) | !(Dot(o2.th, o2.th) < FLX_COROT_A2_SERIES);
+    mt1    = TinvT(th1, a1, m1); /* eq. (C5) */
+    mt2    = TinvT(th2, a2, m2);
     sm.x      = mt1.x + mt2.x;
     sm.y      = mt1.y + mt2.y;
     sm.z      = mt1.z + mt2.z;
@@ -258,6 +275,45 @@ static inline void AddNode(PetscReal *fa, const PetscReal *fe)
 #endif
 }
 
+/* f[6 n + c] += fe[6 a + c][l] at the nodes n = node[a][l], lane by lane, end 0 then end 1: AddNode's additions,
+   from the transposed registers (no round trip through memory, whose stores the loads would wait on). */
+static inline void ScatterPlain(const FlxCorotBeamBatch *b, const PetscReal fe[12][W], PetscReal f[])
+{
+#if defined(__AVX512F__) && W == 8
+  __m512d r[8], c0[8], c1[8];
+  for (int i = 0; i < 6; i++)
+    r[i] = _mm512_load_pd(fe[i]);
+  r[6] = r[7] = _mm512_setzero_pd();
+  FlxTranspose8(r, c0);
+  for (int i = 0; i < 6; i++)
+    r[i] = _mm512_load_pd(fe[6 + i]);
+  FlxTranspose8(r, c1);
+  for (int l = 0; l < 8; l++)
+    for (int a = 0; a < 2; a++) {
+      PetscReal    *fa = f + 6 * b->node[a][l];
+      const __m512d v  = a ? c1[l] : c0[l];
+      _mm256_storeu_pd(fa, _mm256_add_pd(_mm256_loadu_pd(fa), _mm512_castpd512_pd256(v)));
+      _mm_storeu_pd(fa + 4, _mm_add_pd(_mm_loadu_pd(fa + 4), _mm512_extractf64x2_pd(v, 2)));
+    }
+#else
+  PetscReal fl[W][16];
+  LaneForces(fe, fl);
+  for (int l = 0; l < W; l++)
+    for (int a = 0; a < 2; a++)
+      AddNode(f + 6 * b->node[a][l], fl[l] + 6 * a);
+#endif
+}
+
+/* Whether batch b is full, every lane owned, in the SIMD branches, and every node owned (f added to at both ends). */
+static inline PetscBool Plain(const FlxCorotBeamBatch *b, const long slow[W], PetscInt nown)
+{
+  long bad = b->n != W;
+
+  for (int l = 0; l < W; l++)
+    bad |= slow[l] | !b->owned[l] | (b->node[0][l] >= nown) | (b->node[1][l] >= nown);
+  return bad ? PETSC_FALSE : PETSC_TRUE;
+}
+
 PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
   PetscReal esum = 0, fe[12][W] __attribute__((aligned(64))), en[W], st[2][12][W] __attribute__((aligned(64))), fl[W][16] __attribute__((aligned(64)));
@@ -279,6 +335,12 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
           __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
         }
+    if (f && Plain(bk, slow, nown)) { /* the common batch: straight-line, the same additions in the same order */
+      for (int l = 0; l < W; l++)
+        esum += en[l];
+      ScatterPlain(bk, fe, f);
+      continue;
+    }
     LaneForces(fe, fl);
     for (PetscInt l = 0; l < bk->n; l++) {
       PetscReal e = en[l];
