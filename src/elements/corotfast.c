@@ -280,21 +280,11 @@ static inline void AddNode(PetscReal *fa, const PetscReal *fe)
 static inline void ScatterPlain(const FlxCorotBeamBatch *b, const PetscReal fe[12][W], PetscReal f[])
 {
 #if defined(__AVX512F__) && W == 8
-  __m512d r[8], c0[8], c1[8];
-  for (int i = 0; i < 6; i++)
-    r[i] = _mm512_load_pd(fe[i]);
-  r[6] = r[7] = _mm512_setzero_pd();
-  FlxTranspose8(r, c0);
-  for (int i = 0; i < 6; i++)
-    r[i] = _mm512_load_pd(fe[6 + i]);
-  FlxTranspose8(r, c1);
+  __m512d c[2][8];
+  FlxNodeForces(2, fe, c);
   for (int l = 0; l < 8; l++)
-    for (int a = 0; a < 2; a++) {
-      PetscReal    *fa = f + 6 * b->node[a][l];
-      const __m512d v  = a ? c1[l] : c0[l];
-      _mm256_storeu_pd(fa, _mm256_add_pd(_mm256_loadu_pd(fa), _mm512_castpd512_pd256(v)));
-      _mm_storeu_pd(fa + 4, _mm_add_pd(_mm_loadu_pd(fa + 4), _mm512_extractf64x2_pd(v, 2)));
-    }
+    for (int a = 0; a < 2; a++)
+      FlxAddNode6(f + 6 * b->node[a][l], c[a][l]);
 #else
   PetscReal fl[W][16];
   LaneForces(fe, fl);

@@ -54,4 +54,28 @@ static inline void FlxTranspose8(const __m512d r[8], __m512d c[8])
           (xs)[a_][j_][l_] = (x)[6 * (size_t)(g)[a_][l_] + j_]; \
   } while (0)
 #endif
+
+#if defined(__AVX512F__)
+/* c[a][l] = (fe[6 a][l], ..., fe[6 a + 5][l], 0, 0): the forces of node a of lane l in one register, for the nn nodes
+   of 8 lanes (fe: one row of 8 lanes per component, 6 components per node). */
+static inline void FlxNodeForces(int nn, const double fe[][8], __m512d c[][8])
+{
+  for (int a = 0; a < nn; a++) {
+    __m512d r[8];
+    for (int i = 0; i < 6; i++)
+      r[i] = _mm512_loadu_pd(fe[6 * a + i]);
+    r[6] = r[7] = _mm512_setzero_pd();
+    FlxTranspose8(r, c[a]);
+  }
+}
+
+/* f[i] += v[i], i < 6: each component one addition, as a scalar loop would do it. From the registers, so that no
+   load waits on the stores of a round trip through memory (co-rotational f_int in cache 15.9 -> 15.2 ns/DOF; the
+   linear loops' scalar additions from fe are faster than this: triangles 6.3 against 6.9 ns/DOF in cache). */
+static inline void FlxAddNode6(double *f, __m512d v)
+{
+  _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), _mm512_castpd512_pd256(v)));
+  _mm_storeu_pd(f + 4, _mm_add_pd(_mm_loadu_pd(f + 4), _mm512_extractf64x2_pd(v, 2)));
+}
+#endif
 #endif
