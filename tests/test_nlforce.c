@@ -6,7 +6,7 @@
    K_lin x and C_d v are part of f_int). States: (a) the whole tower turned rigidly by 1.24 rad about a skew axis and
    moved, plus small deformations (local rotations below 1e-3 rad: every cell in the SIMD lanes); (b) the same with
    the nodal rotations of its upper half perturbed by up to 0.5 rad about each axis (local rotations up to about
-   1.5 rad: the SIMD lanes' series up to 0.28 rad, beyond them and Spurrier's first case the lanes the general
+   1.5 rad: the SIMD lanes' series up to 0.141 rad, beyond them and Spurrier's first case the lanes the general
    kernel redoes). Checks at each: the strain energy first (no f_int before it: the cached loop), then f_int (forces
    relative to the largest force, moments to the largest force times the bay height: the moments of a nearly rigid
    turn are differences of nearly equal rotations, known to round-off of that scale) and the strain energy again

@@ -4,12 +4,12 @@
 
    Each lane evaluates the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c), rearranged for
    the latency of the chain of dependent operations (BatchForce: the same quantities, results to round-off), for the
-   branches a deforming beam takes: the local rotation's matrix has the dominant trace (Spurrier's first case) and
-   the local rotations are below 0.141 rad (the series of the logarithm's atan and of T^-T's coefficient,
-   FLX_COROT_Y2_SERIES). A lane outside them (larger local rotations, degenerate geometry, NaN) is done again by the
-   general kernel (included here), so the result is the general kernel's for every state, to round-off (test
-   nonlinear_fast_force: 5e-16 of the largest force). A lane's result depends on its own cell's values only, never
-   on its batch: histories stay bit-identical across rank counts.
+   branches a deforming beam takes: the local rotation's matrix has the dominant trace (Spurrier's first case,
+   tested as a trace above 2) and the local rotations are below 0.141 rad (the series of the logarithm's atan and of
+   T^-T's coefficient, FLX_COROT_Y2_SERIES). A lane outside them (larger local rotations, an end turned over,
+   degenerate geometry, NaN) is done again by the general kernel (included here), so the result is the general
+   kernel's for every state, to round-off (test nonlinear_fast_force: 5e-16 of the largest force). A lane's result
+   depends on its own cell's values only, never on its batch: histories stay bit-identical across rank counts.
    The forces are then added cell by cell in the cache's (natural) order: the nodal sums are those of the general
    loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
@@ -79,10 +79,13 @@ static inline V3 TinvT(V3 th, PetscReal a2, V3 m)
    bound by the latency of its chain of dependent operations more than by their number):
    - the frame's axes r1 = d / |d|, r3 = d x q / |d x q| and r2 = r3 x r1 = ((d x q) x d) / (|d| |d x q|), and
      q . r2 = |d x q| / |d| (one division fewer): the rows of Rbar are dotted unnormalized while the square roots
-     and divisions that scale them are under way (f_int in cache 16.4 -> 16.0 ns/DOF);
+     and divisions that scale them are under way (f_int in cache 16.4 -> 16.0 ns/DOF; 17.2 -> 16.0 with the items
+     below);
    - |theta_a|^2 = f_a^2 |dv_a|^2 (theta_a = f_a dv_a) instead of a dot product;
-   - no test of Spurrier's case: y2 = tan^2(angle / 2) < FLX_COROT_Y2_SERIES makes tr > 2.98 > every diagonal
-     entry (at most 1) of the orthogonal Rbar, so the first branch is the general kernel's own. */
+   - Spurrier's case tested as tr > 2 (every diagonal entry of the orthogonal Rbar is at most 1, so the trace
+     dominates: the general kernel's first branch; a lane in the series has tr > 2.98): off the chain, and it
+     also catches an end turned by pi, where 1 + tr and dv are both round-off and y2 could fall anywhere (test
+     corotational_objectivity, "turned over"). */
 static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
   FLX_SIMD
@@ -94,53 +97,53 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     V3              d, c, gv, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, dv1, dv2, th1, th2, m1, m2, mt1, mt2, sm, qr;
     long            sl;
 
-    d.x  = st[1][0][l] - st[0][0][l]; /* chord and frame, eq. (C2) */
-    d.y  = st[1][1][l] - st[0][1][l];
-    d.z  = st[1][2][l] - st[0][2][l];
-    dd   = Dot(d, d);
-    t10  = Triad(st[0], l, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
-    t11  = Triad(st[0], l, e3, e4, e5);
-    t12  = Triad(st[0], l, e6, e7, e8);
-    t20  = Triad(st[1], l, e0, e1, e2);
-    t21  = Triad(st[1], l, e3, e4, e5);
-    t22  = Triad(st[1], l, e6, e7, e8);
-    q.x  = 0.5 * (t11.x + t21.x);
-    q.y  = 0.5 * (t11.y + t21.y);
-    q.z  = 0.5 * (t11.z + t21.z);
-    dq   = Dot(d, q);
-    c    = Cross(d, q); /* r1 = d / |d|, r3 = c / |c|, r2 = r3 x r1 = gv / (|d| |c|) with gv = (d x q) x d */
-    gv.x = q.x * dd - d.x * dq;
-    gv.y = q.y * dd - d.y * dq;
-    gv.z = q.z * dd - d.z * dq;
-    ln   = PetscSqrtReal(dd);
-    nc   = PetscSqrtReal(Dot(c, c));
-    il   = 1 / ln;
-    inc  = 1 / nc;
-    i2   = il * inc;
-    sl   = !(ln > 1e-8 * l0) | !(nc > 1e-6 * ln);
-    dv1  = AxialTrace(d, gv, c, il, i2, inc, t10, t11, t12, &tr1); /* eq. (C3), corotkernel.h's Log */
-    dv2  = AxialTrace(d, gv, c, il, i2, inc, t20, t21, t22, &tr2);
-    r1.x = d.x * il;
-    r1.y = d.y * il;
-    r1.z = d.z * il;
-    r2.x = gv.x * i2;
-    r2.y = gv.y * i2;
-    r2.z = gv.z * i2;
-    r3.x = c.x * inc;
-    r3.y = c.y * inc;
-    r3.z = c.z * inc;
-    qx   = dq * il; /* q . r1 */
-    iqy  = ln * inc; /* 1 / (q . r2) = |d| / |d x q| */
-    u1   = 1 + tr1;
-    u2   = 1 + tr2;
-    w1   = 1 / u1;
-    w2   = 1 / u2;
-    s1   = Dot(dv1, dv1);
-    s2   = Dot(dv2, dv2);
-    y1   = s1 * (w1 * w1);
-    y2   = s2 * (w2 * w2);
-    h1   = 2 * w1 * RealAtanRatio(y1);
-    h2   = 2 * w2 * RealAtanRatio(y2);
+    d.x   = st[1][0][l] - st[0][0][l]; /* chord and frame, eq. (C2) */
+    d.y   = st[1][1][l] - st[0][1][l];
+    d.z   = st[1][2][l] - st[0][2][l];
+    dd    = Dot(d, d);
+    t10   = Triad(st[0], l, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
+    t11   = Triad(st[0], l, e3, e4, e5);
+    t12   = Triad(st[0], l, e6, e7, e8);
+    t20   = Triad(st[1], l, e0, e1, e2);
+    t21   = Triad(st[1], l, e3, e4, e5);
+    t22   = Triad(st[1], l, e6, e7, e8);
+    q.x   = 0.5 * (t11.x + t21.x);
+    q.y   = 0.5 * (t11.y + t21.y);
+    q.z   = 0.5 * (t11.z + t21.z);
+    dq    = Dot(d, q);
+    c     = Cross(d, q); /* r1 = d / |d|, r3 = c / |c|, r2 = r3 x r1 = gv / (|d| |c|) with gv = (d x q) x d */
+    gv.x  = q.x * dd - d.x * dq;
+    gv.y  = q.y * dd - d.y * dq;
+    gv.z  = q.z * dd - d.z * dq;
+    ln    = PetscSqrtReal(dd);
+    nc    = PetscSqrtReal(Dot(c, c));
+    il    = 1 / ln;
+    inc   = 1 / nc;
+    i2    = il * inc;
+    sl    = !(ln > 1e-8 * l0) | !(nc > 1e-6 * ln);
+    dv1   = AxialTrace(d, gv, c, il, i2, inc, t10, t11, t12, &tr1); /* eq. (C3), corotkernel.h's Log */
+    dv2   = AxialTrace(d, gv, c, il, i2, inc, t20, t21, t22, &tr2);
+    r1.x  = d.x * il;
+    r1.y  = d.y * il;
+    r1.z  = d.z * il;
+    r2.x  = gv.x * i2;
+    r2.y  = gv.y * i2;
+    r2.z  = gv.z * i2;
+    r3.x  = c.x * inc;
+    r3.y  = c.y * inc;
+    r3.z  = c.z * inc;
+    qx    = dq * il;  /* q . r1 */
+    iqy   = ln * inc; /* 1 / (q . r2) = |d| / |d x q| */
+    u1    = 1 + tr1;
+    u2    = 1 + tr2;
+    w1    = 1 / u1;
+    w2    = 1 / u2;
+    s1    = Dot(dv1, dv1);
+    s2    = Dot(dv2, dv2);
+    y1    = s1 * (w1 * w1);
+    y2    = s2 * (w2 * w2);
+    h1    = 2 * w1 * RealAtanRatio(y1);
+    h2    = 2 * w2 * RealAtanRatio(y2);
     th1.x = h1 * dv1.x;
     th1.y = h1 * dv1.y;
     th1.z = h1 * dv1.z;
@@ -149,24 +152,24 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
     th2.z = h2 * dv2.z;
     a1    = (h1 * h1) * s1;
     a2    = (h2 * h2) * s2;
-    sl |= !(y1 < FLX_COROT_Y2_SERIES) | !(y2 < FLX_COROT_Y2_SERIES) | !(a1 < FLX_COROT_A2_SERIES) | !(a2 < FLX_COROT_A2_SERIES);
-    p0     = ln - l0; /* eq. (C4) */
-    f0     = k0 * p0;
-    f1     = k1 * th1.x - k1 * th2.x;
-    f2     = k2 * th1.y + k3 * th2.y;
-    f3     = k4 * th1.z + k5 * th2.z;
-    f4     = -k1 * th1.x + k1 * th2.x;
-    f5     = k3 * th1.y + k2 * th2.y;
-    f6     = k5 * th1.z + k4 * th2.z;
-    energy = 0.5 * ((p0 * f0 + (th1.x * f1 + th1.y * f2 + th1.z * f3)) + (th2.x * f4 + th2.y * f5 + th2.z * f6));
-    m1.x   = f1;
-    m1.y   = f2;
-    m1.z   = f3;
-    m2.x   = f4;
-    m2.y   = f5;
-    m2.z   = f6;
-    mt1    = TinvT(th1, a1, m1); /* eq. (C5) */
-    mt2    = TinvT(th2, a2, m2);
+    sl |= !(tr1 > 2) | !(tr2 > 2) | !(y1 < FLX_COROT_Y2_SERIES) | !(y2 < FLX_COROT_Y2_SERIES) | !(a1 < FLX_COROT_A2_SERIES) | !(a2 < FLX_COROT_A2_SERIES);
+    p0        = ln - l0; /* eq. (C4) */
+    f0        = k0 * p0;
+    f1        = k1 * th1.x - k1 * th2.x;
+    f2        = k2 * th1.y + k3 * th2.y;
+    f3        = k4 * th1.z + k5 * th2.z;
+    f4        = -k1 * th1.x + k1 * th2.x;
+    f5        = k3 * th1.y + k2 * th2.y;
+    f6        = k5 * th1.z + k4 * th2.z;
+    energy    = 0.5 * ((p0 * f0 + (th1.x * f1 + th1.y * f2 + th1.z * f3)) + (th2.x * f4 + th2.y * f5 + th2.z * f6));
+    m1.x      = f1;
+    m1.y      = f2;
+    m1.z      = f3;
+    m2.x      = f4;
+    m2.y      = f5;
+    m2.z      = f6;
+    mt1       = TinvT(th1, a1, m1); /* eq. (C5) */
+    mt2       = TinvT(th2, a2, m2);
     sm.x      = mt1.x + mt2.x;
     sm.y      = mt1.y + mt2.y;
     sm.z      = mt1.z + mt2.z;

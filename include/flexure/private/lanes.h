@@ -1,6 +1,7 @@
-/* SIMD helper shared by the batched element loops (corotfast.c, shellfast.c, beamfast.c): an 8 x 8 transpose of
+/* SIMD helpers shared by the batched element loops (corotfast.c, shellfast.c, beamfast.c): an 8 x 8 transpose of
    AVX-512 registers, which turns the nodal values of a batch's 8 cells (one contiguous row per cell) into one register
-   per component (lane l = cell l) with contiguous loads instead of gathers. */
+   per component (lane l = cell l) with contiguous loads instead of gathers, and back (the forces of a node of each
+   cell, added from registers). */
 #ifndef FLEXURE_PRIVATE_LANES_H
 #define FLEXURE_PRIVATE_LANES_H
 #if defined(__AVX512F__)
@@ -75,7 +76,7 @@ static inline void FlxNodeForces(int nn, const double fe[][8], __m512d c[][8])
 static inline void FlxAddNode6(double *f, __m512d v)
 {
   _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), _mm512_castpd512_pd256(v)));
-  _mm_storeu_pd(f + 4, _mm_add_pd(_mm_loadu_pd(f + 4), _mm512_extractf64x2_pd(v, 2)));
+  _mm_storeu_pd(f + 4, _mm_add_pd(_mm_loadu_pd(f + 4), _mm256_castpd256_pd128(_mm512_extractf64x4_pd(v, 1)))); /* AVX512F alone */
 }
 #endif
 #endif
