@@ -94,7 +94,7 @@ static PetscErrorCode TurnedOver(const FlxSectionProps *p, PetscInt n, PetscInt 
   for (PetscInt k = 0; k < n; k++) {
     FlxCorotBeamBatch b;
     FlxCorotBeamData  d;
-    PetscReal         X0[6], s[24], f[12], e, psi[3], pq[3], R[9], Q[9], QR[9], u = 0.37 + 0.61 * k;
+    PetscReal         X0[6], s[2 * FLX_COROT_STATE], f[12], e, psi[3], pq[3], R[9], Q[9], QR[9], u = 0.37 + 0.61 * k;
     char              err[256];
     X0[0] = X0[1] = X0[2] = 0; /* a chord in a direction of its own, 0.5 to 1.5 long */
     X0[3]                 = (0.5 + 0.5 * PetscSinReal(3.1 * u)) * PetscCosReal(7.3 * u);
@@ -108,14 +108,13 @@ static PetscErrorCode TurnedOver(const FlxSectionProps *p, PetscInt n, PetscInt 
     FlxRotExp(psi, R);
     FlxRotExp(pq, Q);
     FlxRotCompose(Q, R, QR);
-    for (int c = 0; c < 3; c++) {
-      s[c]      = 0;
-      s[12 + c] = Q[3 * c] * X0[3] + Q[3 * c + 1] * X0[4] + Q[3 * c + 2] * X0[5];
+    for (int c = 0; c < 3; c++) { /* the nodal states: position, quaternion, 0 */
+      s[c]                   = 0;
+      s[FLX_COROT_STATE + c] = Q[3 * c] * X0[3] + Q[3 * c + 1] * X0[4] + Q[3 * c + 2] * X0[5];
     }
-    for (int i = 0; i < 9; i++) {
-      s[3 + i]  = Q[i];
-      s[15 + i] = QR[i];
-    }
+    FlxRotToQuaternion(Q, s + 3);
+    FlxRotToQuaternion(QR, s + FLX_COROT_STATE + 3);
+    s[7] = s[FLX_COROT_STATE + 7] = 0;
     for (int l = 0; l < FLX_COROT_LANES; l++)
       FlxCorotBeamBatchSet(&b, l, 0, 1, k, PETSC_TRUE, &d);
     b.n = FLX_COROT_LANES;

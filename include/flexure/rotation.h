@@ -14,6 +14,9 @@ PETSC_EXTERN void FlxRotExp(const PetscReal psi[3], PetscReal R[9]);
 PETSC_EXTERN void FlxRotLog(const PetscReal R[9], PetscReal psi[3]);
 /* Unit quaternion q = (q0, q1, q2, q3), q0 >= 0, of a rotation matrix (Spurrier, J. Guid. Control 1 (1978) 440). */
 PETSC_EXTERN void FlxRotToQuaternion(const PetscReal R[9], PetscReal q[4]);
+/* Row-major rotation matrix R of the unit quaternion q (q0 the scalar part): FlxRotToQuaternion's inverse. Not
+   collective. */
+PETSC_EXTERN void FlxRotFromQuaternion(const PetscReal q[4], PetscReal R[9]);
 /* C = A B (C may alias neither). */
 PETSC_EXTERN void FlxRotCompose(const PetscReal A[9], const PetscReal B[9], PetscReal C[9]);
 /* psinew = log(exp(skew(dtheta)) exp(skew(psi))): a spatial increment dtheta applied to the rotation vector psi. */

@@ -1,6 +1,8 @@
 /* Explicit fast path of the co-rotational beam (corotbeam.c, docs/nonlinear.md "Performance"): the internal force
    of FLX_COROT_LANES cells at once, one SIMD lane per cell, from a model's cache of the cells' constant data
-   (FlxCorotBeamBatch) and the nodal states built once per evaluation (nonlinear.c).
+   (FlxCorotBeamBatch) and the nodal states built once per evaluation (nonlinear.c, noderot.c: position and unit
+   quaternion, one cache line per node; the element frame E by its quaternion too, 4 numbers instead of 9: the
+   nodal triads R_a E^T from one quaternion product and its matrix per end, Triads).
 
    Each lane evaluates the general kernel's formulas (corotkernel.h, eqs. (C2)-(C7) of corotbeam.c), rearranged for
    the latency of the chain of dependent operations (BatchForce: the same quantities, results to round-off), for the
@@ -14,6 +16,7 @@
    loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
 #include <flexure/private/lanes.h>
+#include <flexure/rotation.h>
 
 #define FLX_S PetscReal
 #define FLX_SQRT PetscSqrtReal
@@ -46,11 +49,25 @@ static inline PetscReal Dot(V3 a, V3 b)
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-/* Column b of R_a E^T, R_a e_b (e_b row b of E): t_i = R[3i] E[3b] + R[3i+1] E[3b+1] + R[3i+2] E[3b+2], R[j] = n[3 + j][l]
-   (n: one end's nodal states, component-major). */
-static inline V3 Triad(const PetscReal n[12][W], int l, PetscReal e0, PetscReal e1, PetscReal e2)
+/* The nodal triad of one end of lane l: the columns t0, t1, t2 of R_a E^T = R(q_a e*) (t_b = R_a e_b, e_b row b of
+   E), from the end's quaternion q_a = n[3 .. 6][l] and the element frame's e (Hamilton's product, then the matrix of
+   the unit quaternion p; corotkernel.h's states carry R_a itself). */
+typedef struct {
+  V3 t0, t1, t2;
+} Triad3;
+
+static inline Triad3 Triads(const PetscReal n[FLX_COROT_STATE][W], int l, PetscReal e0, PetscReal e1, PetscReal e2, PetscReal e3)
 {
-  V3 t = {n[3][l] * e0 + n[4][l] * e1 + n[5][l] * e2, n[6][l] * e0 + n[7][l] * e1 + n[8][l] * e2, n[9][l] * e0 + n[10][l] * e1 + n[11][l] * e2};
+  const PetscReal a0 = n[3][l], a1 = n[4][l], a2 = n[5][l], a3 = n[6][l];
+  const PetscReal p0 = a0 * e0 + a1 * e1 + a2 * e2 + a3 * e3, p1 = a1 * e0 - a0 * e1 - a2 * e3 + a3 * e2;
+  const PetscReal p2 = a2 * e0 - a0 * e2 + a1 * e3 - a3 * e1, p3 = a3 * e0 - a0 * e3 - a1 * e2 + a2 * e1;
+  const PetscReal u1 = 2 * p1, u2 = 2 * p2, u3 = 2 * p3;
+  const PetscReal xx = p1 * u1, yy = p2 * u2, zz = p3 * u3, xy = p1 * u2, xz = p1 * u3, yz = p2 * u3, wx = p0 * u1, wy = p0 * u2, wz = p0 * u3;
+  Triad3          t = {
+               {1 - (yy + zz), xy + wz, xz - wy},
+               {xy - wz, 1 - (xx + zz), yz + wx},
+               {xz + wy, yz - wx, 1 - (xx + yy)}};
+
   return t;
 }
 
@@ -74,7 +91,7 @@ static inline V3 TinvT(V3 th, PetscReal a2, V3 m)
 }
 
 /* Forces fe (12 per lane), energies and the lanes to redo with the general kernel, for one batch whose nodal states
-   (position, rotation matrix) are st[a][c][l] (end a, component c, lane l). The formulas of corotkernel.h's
+   (position, unit quaternion) are st[a][c][l] (end a, component c, lane l). The formulas of corotkernel.h's
    CorotForce, rearranged (results change by round-off only; each measured in interleaved runs, the kernel being
    bound by the latency of its chain of dependent operations more than by their number):
    - the frame's axes r1 = d / |d|, r3 = d x q / |d x q| and r2 = r3 x r1 = ((d x q) x d) / (|d| |d x q|), and
@@ -86,27 +103,29 @@ static inline V3 TinvT(V3 th, PetscReal a2, V3 m)
      dominates: the general kernel's first branch; a lane in the series has tr > 2.98): off the chain, and it
      also catches an end turned by pi, where 1 + tr and dv are both round-off and y2 could fall anywhere (test
      corotational_objectivity, "turned over"). */
-static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][12][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
+static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2][FLX_COROT_STATE][W], PetscReal fe[12][W], PetscReal en[W], long slow[W])
 {
   FLX_SIMD
   for (int l = 0; l < W; l++) {
-    const PetscReal l0 = b->l0[l], e0 = b->E[0][l], e1 = b->E[1][l], e2 = b->E[2][l], e3 = b->E[3][l], e4 = b->E[4][l];
-    const PetscReal e5 = b->E[5][l], e6 = b->E[6][l], e7 = b->E[7][l], e8 = b->E[8][l];
+    const PetscReal l0 = b->l0[l], e0 = b->e[0][l], e1 = b->e[1][l], e2 = b->e[2][l], e3 = b->e[3][l];
     const PetscReal k0 = b->k[0][l], k1 = b->k[1][l], k2 = b->k[2][l], k3 = b->k[3][l], k4 = b->k[4][l], k5 = b->k[5][l];
     PetscReal       dd, dq, i2, ln, il, nc, inc, qx, iqy, p0, f0, f1, f2, f3, f4, f5, f6, energy, g, tr1, tr2, u1, u2, w1, w2, s1, s2, y1, y2, h1, h2, a1, a2;
     V3              d, c, gv, r1, r2, r3, q, t10, t11, t12, t20, t21, t22, dv1, dv2, th1, th2, m1, m2, mt1, mt2, sm, qr;
+    Triad3          T1, T2;
     long            sl;
 
     d.x   = st[1][0][l] - st[0][0][l]; /* chord and frame, eq. (C2) */
     d.y   = st[1][1][l] - st[0][1][l];
     d.z   = st[1][2][l] - st[0][2][l];
     dd    = Dot(d, d);
-    t10   = Triad(st[0], l, e0, e1, e2); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
-    t11   = Triad(st[0], l, e3, e4, e5);
-    t12   = Triad(st[0], l, e6, e7, e8);
-    t20   = Triad(st[1], l, e0, e1, e2);
-    t21   = Triad(st[1], l, e3, e4, e5);
-    t22   = Triad(st[1], l, e6, e7, e8);
+    T1    = Triads(st[0], l, e0, e1, e2, e3); /* t_ab = R_a e_b: t_a1 = q_a, the nodal y axis */
+    T2    = Triads(st[1], l, e0, e1, e2, e3);
+    t10   = T1.t0;
+    t11   = T1.t1;
+    t12   = T1.t2;
+    t20   = T2.t0;
+    t21   = T2.t1;
+    t22   = T2.t2;
     q.x   = 0.5 * (t11.x + t21.x);
     q.y   = 0.5 * (t11.y + t21.y);
     q.z   = 0.5 * (t11.z + t21.z);
@@ -195,13 +214,16 @@ static void BatchForce(const FlxCorotBeamBatch *restrict b, const PetscReal st[2
 
 void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d)
 {
+  PetscReal e[4];
+
+  FlxRotToQuaternion(d->E, e);
   b->node[0][l] = node0;
   b->node[1][l] = node1;
   b->cell[l]    = cell;
   b->owned[l]   = owned ? 1 : 0;
   b->l0[l]      = d->l0;
-  for (int i = 0; i < 9; i++)
-    b->E[i][l] = d->E[i];
+  for (int i = 0; i < 4; i++)
+    b->e[i][l] = e[i];
   for (int i = 0; i < 6; i++)
     b->k[i][l] = d->k[i];
 }
@@ -209,37 +231,41 @@ void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, Pets
 /* The constant data of lane l. */
 static void LaneData(const FlxCorotBeamBatch *b, PetscInt l, FlxCorotBeamData *d)
 {
+  const PetscReal e[4] = {b->e[0][l], b->e[1][l], b->e[2][l], b->e[3][l]};
+
   d->l0 = b->l0[l];
-  for (int i = 0; i < 9; i++)
-    d->E[i] = b->E[i][l];
+  FlxRotFromQuaternion(e, d->E);
   for (int i = 0; i < 6; i++)
     d->k[i] = b->k[i][l];
 }
 
-/* st[a][c][l] = s[12 node[a][l] + c]: the batch's nodal states in lane order (AVX-512: contiguous loads and
-   transposes instead of 24 gathers; the same values). */
-static inline void GatherStates(const FlxCorotBeamBatch *b, const PetscReal *s, PetscReal st[2][12][W])
+/* st[a][c][l] = s[FLX_COROT_STATE node[a][l] + c]: the batch's nodal states in lane order (AVX-512: one cache line
+   per node, a contiguous load and a transpose per end instead of 16 gathers; the same values). */
+static inline void GatherStates(const FlxCorotBeamBatch *b, const PetscReal *s, PetscReal st[2][FLX_COROT_STATE][W])
 {
-#if defined(__AVX512F__) && W == 8
+#if defined(__AVX512F__) && W == 8 && FLX_COROT_STATE == 8
   for (int a = 0; a < 2; a++) {
-    __m512d r[8], q[8], c[8];
-    for (int l = 0; l < 8; l++) {
-      r[l] = _mm512_loadu_pd(s + 12 * (size_t)b->node[a][l]);
-      q[l] = _mm512_maskz_loadu_pd(0x0F, s + 12 * (size_t)b->node[a][l] + 8);
-    }
+    __m512d r[8], c[8];
+    for (int l = 0; l < 8; l++)
+      r[l] = _mm512_loadu_pd(s + FLX_COROT_STATE * (size_t)b->node[a][l]);
     FlxTranspose8(r, c);
     for (int j = 0; j < 8; j++)
       _mm512_store_pd(st[a][j], c[j]);
-    FlxTranspose8(q, c);
-    for (int j = 0; j < 4; j++)
-      _mm512_store_pd(st[a][8 + j], c[j]);
   }
 #else
   for (int a = 0; a < 2; a++)
-    for (int c = 0; c < 12; c++)
+    for (int c = 0; c < FLX_COROT_STATE; c++)
       for (int l = 0; l < W; l++)
-        st[a][c][l] = s[12 * (size_t)b->node[a][l] + c];
+        st[a][c][l] = s[FLX_COROT_STATE * (size_t)b->node[a][l] + c];
 #endif
+}
+
+/* The general kernel's state of a node (12: position, rotation matrix) from its state s (position, quaternion). */
+static inline void FullState(const PetscReal *s, PetscReal n[12])
+{
+  for (int c = 0; c < 3; c++)
+    n[c] = s[c];
+  FlxRotFromQuaternion(s + 3, n + 3);
 }
 
 /* fl[l][i] = fe[i][l]: the forces of each lane contiguous (12 of 16). */
@@ -309,7 +335,7 @@ static inline PetscBool Plain(const FlxCorotBeamBatch *b, const long slow[W], Pe
 
 PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len)
 {
-  PetscReal esum = 0, fe[12][W] __attribute__((aligned(64))), en[W], st[2][12][W] __attribute__((aligned(64))), fl[W][16] __attribute__((aligned(64)));
+  PetscReal esum = 0, fe[12][W] __attribute__((aligned(64))), en[W], st[2][FLX_COROT_STATE][W] __attribute__((aligned(64))), fl[W][16] __attribute__((aligned(64)));
   long      slow[W];
   PetscInt  bad = -1;
 
@@ -325,8 +351,7 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
     if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
       for (int a = 0; a < 2; a++)
         for (int l = 0; l < W; l++) {
-          __builtin_prefetch(s + 12 * b[k + 2].node[a][l], 0, 3);
-          __builtin_prefetch(s + 12 * b[k + 2].node[a][l] + 11, 0, 3);
+          __builtin_prefetch(s + FLX_COROT_STATE * b[k + 2].node[a][l], 0, 3);
         }
     if (f && Plain(bk, slow, nown)) { /* the common batch: straight-line, the same additions in the same order */
       for (int l = 0; l < W; l++)
@@ -341,8 +366,11 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
       if (slow[l]) { /* another branch, or degenerate: the general kernel */
         FlxCorotBeamData d;
         int              code;
+        PetscReal        n1[12], n2[12];
         LaneData(bk, l, &d);
-        code = RealCorotForce(&d, s + 12 * bk->node[0][l], s + 12 * bk->node[1][l], fl[l], &e);
+        FullState(s + FLX_COROT_STATE * bk->node[0][l], n1);
+        FullState(s + FLX_COROT_STATE * bk->node[1][l], n2);
+        code = RealCorotForce(&d, n1, n2, fl[l], &e);
         if (code) {
           if (bad < 0) {
             FlxCorotBeamReason(code, err, len);

@@ -8,12 +8,14 @@
    - update: q_{n+1} = q(dtheta) q_n (the increment's quaternion by its series: |dtheta| is small; q_n the cached one
      when psi_n is the cached vector, bit for bit), normalized, q0 >= 0, and psi_{n+1} = 2 atan2(|v|, q0) v / |v|
      (one arctangent, no sine or cosine);
-   - nodal states of f_int: R = R(q) (products only) from the cached quaternion of every owned node whose psi is the
-     cached one (else q = exp(psi), which then becomes the cached pair); ghost nodes receive their owner's quaternion,
-     so every rank holds the same R for a node and the results stay bit-identical at 1, 2 and 4 ranks.
+   - nodal states of f_int: the cached quaternion itself of every owned node whose psi is the cached one (else
+     q = exp(psi), which then becomes the cached pair), with the position: one cache line per node (the co-rotational
+     kernel takes the nodal triads from it, corotfast.c); ghost nodes receive their owner's quaternion, so every rank
+     holds the same state for a node and the results stay bit-identical at 1, 2 and 4 ranks.
    The quaternions the chain carries and exp(psi) of the psi it writes agree to round-off, not bit for bit. Only the
    node's owner computes its pair, in the same sequence of calls at any number of ranks. */
 #include <flexure/private/modelimpl.h>
+#include <flexure/private/elementimpl.h>
 
 struct _FlxNodeRot {
   PetscInt   nown, nghost;
@@ -60,22 +62,6 @@ static inline void QuatLog(const PetscReal q[4], PetscReal p[3])
   p[0] = f * q[1];
   p[1] = f * q[2];
   p[2] = f * q[3];
-}
-
-/* Row-major rotation matrix of a unit quaternion. */
-static inline void QuatMatrix(const PetscReal q[4], PetscReal R[9])
-{
-  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
-
-  R[0] = 1 - 2 * (y * y + z * z);
-  R[1] = 2 * (x * y - w * z);
-  R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z);
-  R[4] = 1 - 2 * (x * x + z * z);
-  R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y);
-  R[7] = 2 * (y * z + w * x);
-  R[8] = 1 - 2 * (x * x + y * y);
 }
 
 static inline PetscBool Same(const PetscReal a[3], const PetscReal b[3])
@@ -269,9 +255,11 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscR
       for (int c = 0; c < 3; c++)
         r->psi[3 * i + c] = psi[c];
     }
-    for (int c = 0; c < 3; c++) /* one pass over s: position, then rotation */
-      s[12 * i + c] = X[3 * i + c] + xo[6 * i + c];
-    QuatMatrix(Q + 4 * i, s + 12 * i + 3);
+    for (int c = 0; c < 3; c++) /* one pass over s: position, quaternion */
+      s[FLX_COROT_STATE * i + c] = X[3 * i + c] + xo[6 * i + c];
+    for (int c = 0; c < 4; c++)
+      s[FLX_COROT_STATE * i + 3 + c] = Q[4 * i + c];
+    s[FLX_COROT_STATE * i + 7] = 0;
     if (fzero)
       for (int c = 0; c < 6; c++)
         fzero[6 * i + c] = 0;
@@ -283,8 +271,10 @@ PetscErrorCode FlxNodeRotStates(FlxNodeRot r, const PetscReal xo[], const PetscR
   for (PetscInt i = r->nown; i < r->nown + r->nghost; i++) {
     const PetscInt g = i - r->nown;
     for (int c = 0; c < 3; c++)
-      s[12 * i + c] = X[3 * i + c] + xg[6 * g + c];
-    QuatMatrix(Qg + 4 * g, s + 12 * i + 3);
+      s[FLX_COROT_STATE * i + c] = X[3 * i + c] + xg[6 * g + c];
+    for (int c = 0; c < 4; c++)
+      s[FLX_COROT_STATE * i + 3 + c] = Qg[4 * g + c];
+    s[FLX_COROT_STATE * i + 7] = 0;
   }
   PetscCall(VecRestoreArrayRead(r->Qg, &Qg));
   PetscFunctionReturn(0);

@@ -13,7 +13,7 @@
    the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
    of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
    (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position,
-   rotation matrix) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
+   unit quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
    arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
    energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
    (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank), as the explicit
@@ -30,7 +30,7 @@ struct _FlxNonlinear {
   Vec                xloc;
   VecScatter         toghost; /* -> the ghost nodes only, when the owned ones lead xloc in x's order (NULL: else) */
   Vec                xg;
-  PetscReal         *s; /* state of every local node: current position, rotation matrix (12 each) */
+  PetscReal         *s; /* state of every local node: current position, unit quaternion, 0 (FLX_COROT_STATE each) */
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
@@ -54,7 +54,7 @@ static PetscErrorCode Remember(FlxNonlinear nl, Vec x)
   PetscFunctionReturn(0);
 }
 
-/* Scatter x to the local nodes and build their states: position X + u and rotation matrix exp(skew(psi)); fzero (may
+/* Scatter x to the local nodes and build their states: position X + u and the quaternion of exp(skew(psi)); fzero (may
    be NULL) is zeroed at the owned nodes' DOFs in the same pass. */
 static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl, PetscScalar *fzero)
 {
@@ -67,7 +67,7 @@ static PetscErrorCode LocalState(FlxModel m, Vec x, const PetscScalar **xl, Pets
   PetscCall(VecScatterBegin(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nl->toloc, x, nl->xloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(nl->xloc, xl));
-  PetscCall(FlxNodeRotStates(nl->rot, *xl, *xl + 6 * nl->nown, X, nl->s, fzero)); /* R = exp(skew(psi)), from the cached quaternions */
+  PetscCall(FlxNodeRotStates(nl->rot, *xl, *xl + 6 * nl->nown, X, nl->s, fzero)); /* the quaternions of exp(skew(psi)), cached */
   PetscFunctionReturn(0);
 }
 
@@ -106,8 +106,7 @@ static PetscErrorCode CellState(FlxModel m, PetscInt c, const PetscScalar *xl, c
   for (PetscInt a = 0; a < *nn; a++) {
     for (int d = 0; d < 6; d++)
       u[6 * a + d] = xl[6 * (*nodes)[a] + d];
-    for (int d = 0; d < 9; d++)
-      R[9 * a + d] = m->nl->s[12 * (*nodes)[a] + 3 + d];
+    FlxRotFromQuaternion(m->nl->s + FLX_COROT_STATE * (*nodes)[a] + 3, R + 9 * a);
   }
   PetscFunctionReturn(0);
 }
@@ -433,8 +432,8 @@ static PetscErrorCode BuildCache(FlxModel m)
       b->cell[l]  = b->cell[0];
       b->owned[l] = 0;
       b->l0[l]    = b->l0[0];
-      for (int i = 0; i < 9; i++)
-        b->E[i][l] = b->E[i][0];
+      for (int i = 0; i < 4; i++)
+        b->e[i][l] = b->e[i][0];
       for (int i = 0; i < 6; i++)
         b->k[i][l] = b->k[i][0];
     }
@@ -474,7 +473,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1(12 * nl->nloc + 1, &nl->s));
+  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 1, &nl->s));
   PetscCall(FlxNodeRotCreate(m, &nl->rot));
   nl->nown = nown;
   {

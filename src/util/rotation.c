@@ -83,6 +83,21 @@ void FlxRotToQuaternion(const PetscReal R[9], PetscReal q[4])
   }
 }
 
+void FlxRotFromQuaternion(const PetscReal q[4], PetscReal R[9])
+{
+  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
+
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
 void FlxRotLog(const PetscReal R[9], PetscReal psi[3])
 {
   PetscReal q[4], s, a, f;

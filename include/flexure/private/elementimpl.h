@@ -26,19 +26,22 @@ PETSC_INTERN void FlxCorotBeamReason(int code, char err[], size_t len);
 
 /* Explicit fast path (corotfast.c): a model's co-rotational cells in batches of FLX_COROT_LANES, structure of arrays
    inside a batch (lane l of every array is one cell), so that one SIMD pass computes a batch. Per cell: its two
-   local nodes, its local cell number, whether this rank owns it (its strain energy counts here), its constant data.
+   local nodes, its local cell number, whether this rank owns it (its strain energy counts here), its constant data
+   (the element frame E by its unit quaternion e: 4 numbers instead of 9).
    n: cells in the batch (FLX_COROT_LANES except in the last one, whose free lanes repeat its first cell). */
 #define FLX_COROT_LANES 8
+#define FLX_COROT_STATE 8
 typedef struct {
-  PetscReal l0[FLX_COROT_LANES], E[9][FLX_COROT_LANES], k[6][FLX_COROT_LANES];
+  PetscReal l0[FLX_COROT_LANES], e[4][FLX_COROT_LANES], k[6][FLX_COROT_LANES];
   PetscInt  node[2][FLX_COROT_LANES], cell[FLX_COROT_LANES], owned[FLX_COROT_LANES], n;
 } FlxCorotBeamBatch;
 /* Put a cell into lane l of batch b. Not collective. */
 PETSC_INTERN void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d);
 /* f[6 i + d] += the internal forces of the cells of the nb batches, in order, at their local nodes i < nown; energy
-   (may be NULL) = the sum of the owned cells' strain energies in cell order. s: the state of every local node (12
-   each: current position, then the rotation matrix, row-major). Arithmetic: the general kernel's formulas (lanes
-   that need its rarer branches, large local rotations or degenerate geometry, go through it). Returns -1, or the
+   (may be NULL) = the sum of the owned cells' strain energies in cell order. s: the state of every local node
+   (FLX_COROT_STATE = 8 each, one cache line: current position, the unit quaternion of the rotation, 0).
+   Arithmetic: the general kernel's formulas (lanes that need its rarer branches, large local rotations or
+   degenerate geometry, go through it). Returns -1, or the
    local cell number of the first degenerate cell with the reason in err: with f the loop stops there (forces added
    up to it), with f NULL (the energy only, owned cells) it goes on and degenerate cells add nothing. Not
    collective. */

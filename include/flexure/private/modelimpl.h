@@ -45,7 +45,7 @@ PETSC_INTERN PetscErrorCode FlxEbeDestroy(FlxEbe *);
 typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (nonlinear.c) */
 /* Nodal rotations of nonlinear models as unit quaternions cached per owned node (noderot.c): Update: x_new = x (+) dx
    over the owned nodes start .. start + n - 1 (whole arrays of the DOF vectors; x_new may alias x; not collective);
-   States: the states s (position, rotation matrix: 12 per local node) of the local nodes from their DOFs (6 per node:
+   States: the states s (position, unit quaternion, 0: FLX_COROT_STATE per local node) of the local nodes from their DOFs (6 per node:
    xown for the owned nodes, xghost for the ghosts; collective: the ghosts' quaternions come from their owners), and
    fzero (may be NULL) zeroed at the owned nodes' DOFs in the same pass. */
 typedef struct _FlxNodeRot   *FlxNodeRot;
