@@ -10,7 +10,7 @@
    tested as a trace above 2) and the local rotations are below 0.141 rad (the series of the logarithm's atan and of
    T^-T's coefficient, FLX_COROT_Y2_SERIES). A lane outside them (larger local rotations, an end turned over,
    degenerate geometry, NaN) is done again by the general kernel (included here), so the result is the general
-   kernel's for every state, to round-off (test nonlinear_fast_force: 5e-16 of the largest force). A lane's result
+   kernel's for every state, to round-off (test nonlinear_fast_force: 1.2e-15 of the largest force). A lane's result
    depends on its own cell's values only, never on its batch: histories stay bit-identical across rank counts.
    The forces are then added cell by cell in the cache's (natural) order: the nodal sums are those of the general
    loop. Keep this file in step with corotkernel.h. */
