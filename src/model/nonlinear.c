@@ -30,7 +30,7 @@ struct _FlxNonlinear {
   Vec                xloc;
   VecScatter         toghost; /* -> the ghost nodes only, when the owned ones lead xloc in x's order (NULL: else) */
   Vec                xg;
-  PetscReal         *s; /* state of every local node: current position, unit quaternion, 0 (FLX_COROT_STATE each) */
+  PetscReal         *s, *sraw; /* state of every local node: current position, unit quaternion, 0 (FLX_COROT_STATE each, 64-byte aligned in sraw) */
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
@@ -418,6 +418,7 @@ static PetscErrorCode BuildCache(FlxModel m)
     if (ierr == PETSC_ERR_USER_INPUT) {
       PetscCall(ElementFailure(m, c, 0, err, msg, sizeof(msg)));
       bad = PETSC_TRUE;
+      break; /* d not set: reported below */
     } else
       PetscCall(ierr);
     FlxCorotBeamBatchSet(b, n % FLX_COROT_LANES, nodes[0], nodes[1], c, owned, &d);
@@ -473,7 +474,8 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 1, &nl->s));
+  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 8, &nl->sraw)); /* s on a 64-byte boundary: a node's state in one cache line */
+  nl->s = (PetscReal *)(((uintptr_t)nl->sraw + 63) & ~(uintptr_t)63);
   PetscCall(FlxNodeRotCreate(m, &nl->rot));
   nl->nown = nown;
   {
@@ -514,7 +516,7 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscCall(VecScatterDestroy(&m->nl->toghost));
   PetscCall(VecDestroy(&m->nl->xg));
   PetscCall(VecDestroy(&m->nl->xlast));
-  PetscCall(PetscFree(m->nl->s));
+  PetscCall(PetscFree(m->nl->sraw));
   PetscCall(FlxNodeRotDestroy(&m->nl->rot));
   PetscCall(PetscFree(m->nl->batch));
   PetscCall(PetscFree(m->nl));
