@@ -43,10 +43,10 @@ static inline FLX_S FLX_FN(CotSeries)(FLX_S a2)
 
 /* Rotation vector of a rotation matrix of angle below pi (Spurrier's quaternion, as FlxRotLog), analytic in R:
    the factor angle / |q_v| = 2 atan(y) / (y q0), y^2 = y2 = |q_v|^2 / q0^2, with atan(y)/y by its series below
-   FLX_COROT_Y2_SERIES, else by atan. With a dominant trace and the series, the quaternion cancels: q_v = dv / (4 q0), dv the
-   antisymmetric part's axial vector (R7 - R5, R2 - R6, R3 - R1), and 4 q0^2 = 1 + tr, so y2 = |dv|^2 w^2 and
-   psi = 2 w (atan(y)/y) dv with w = 1 / (1 + tr): a division and no square root. corotfast.c repeats that branch:
-   keep the two in step. */
+   FLX_COROT_Y2_SERIES, else by atan. With a dominant trace and the series, the quaternion cancels: q_v = dv / (4 q0),
+   dv the antisymmetric part's axial vector (R7 - R5, R2 - R6, R3 - R1), and 4 q0^2 = 1 + tr, so y2 = |dv|^2 w^2 and
+   psi = 2 w (atan(y)/y) dv with w = 1 / (1 + tr): a division and no square root. corotfast.c repeats that branch
+   (rearranged: its BatchForce): keep the two in step. */
 static inline void FLX_FN(Log)(const FLX_S R[9], FLX_S psi[3])
 {
   FLX_S     q[4], s2, y2, f, h, iq, tr = R[0] + R[4] + R[8];

@@ -13,8 +13,8 @@
    the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
    of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
    (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position,
-   unit quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or complex arithmetic. The
-   arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
+   unit quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or
+   complex arithmetic. The arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
    energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
    (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank), as the explicit
    steppers' ledger does every step. The nodal states read the owned nodes' DOFs from x (only the ghosts scattered)
@@ -30,7 +30,7 @@ struct _FlxNonlinear {
   Vec                xloc;
   VecScatter         toghost; /* -> the ghost nodes only, when the owned ones lead xloc in x's order (NULL: else) */
   Vec                xg;
-  PetscReal         *s, *sraw; /* state of every local node: current position, unit quaternion, 0 (FLX_COROT_STATE each, 64-byte aligned in sraw) */
+  PetscReal         *s, *sraw; /* state of every local node: position, unit quaternion, 0 (FLX_COROT_STATE each); s: sraw on 64 bytes */
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
@@ -474,7 +474,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 8, &nl->sraw)); /* s on a 64-byte boundary: a node's state in one cache line */
+  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 8, &nl->sraw)); /* s on 64 bytes: a node's state in one line */
   nl->s = (PetscReal *)(((uintptr_t)nl->sraw + 63) & ~(uintptr_t)63);
   PetscCall(FlxNodeRotCreate(m, &nl->rot));
   nl->nown = nown;

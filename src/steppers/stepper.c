@@ -409,12 +409,23 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
   PetscFunctionReturn(0);
 }
 
+/* What a blow-up check compared against, for its message: the energy put in, or the round-off floor when that is
+   larger (FlxSystemSetRoundoff). */
+static PetscErrorCode Against(PetscReal given, PetscReal efloor, char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (given >= efloor) PetscCall(PetscSNPrintf(buf, len, "%g J put in", (double)given));
+  else PetscCall(PetscSNPrintf(buf, len, "the round-off floor %g J; %g J put in", (double)efloor, (double)given));
+  PetscFunctionReturn(0);
+}
+
 /* Reduce the buffered ledger and probes, turn them into energies (the exact discrete ledger of
    time-integration.md), detect blow-up and hand the rows to the flush callback. */
 static PetscErrorCode Flush(FlxStepper ts)
 {
   PetscReal h = ts->dt, efloor;
   PetscBool linear;
+  char      against[96];
 
   PetscFunctionBegin;
   if (!ts->nbuf) PetscFunctionReturn(0);
@@ -467,19 +478,15 @@ static PetscErrorCode Flush(FlxStepper ts)
     if (ts->peak > 0) ts->maxrel = PetscMax(ts->maxrel, PetscAbsReal(B - ts->B0) / PetscMax(PetscMax(ts->peak, ts->scale), efloor));
     if (ts->reason >= 0 && err > ts->max_energy_error * PetscMax(PetscMax(ts->scale, efloor), PETSC_SMALL * ts->peak) && PetscMax(ts->scale, efloor) > 0) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      if (ts->scale >= efloor)
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %g J put in)", (double)r->time, (double)err, (double)ts->scale));
-      else
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against the round-off floor %g J; %g J put in)", (double)r->time, (double)err, (double)efloor, (double)ts->scale));
+      PetscCall(Against(ts->scale, efloor, against, sizeof(against)));
+      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (balance error %g J against %s)", (double)r->time, (double)err, against));
     }
     /* a passive structure cannot hold more energy than it was given (the check that still works when the
        damping work is the residual of a solved step) */
     if (ts->reason >= 0 && PetscMax(ts->input, efloor) > 0 && r->kinetic + r->strain > ts->max_energy_error * PetscMax(ts->input, efloor)) {
       ts->reason = FLX_STEPPER_DIVERGED_ENERGY;
-      if (ts->input >= efloor)
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)ts->input));
-      else
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against the round-off floor %g J; %g J put in)", (double)r->time, (double)(r->kinetic + r->strain), (double)efloor, (double)ts->input));
+      PetscCall(Against(ts->input, efloor, against, sizeof(against)));
+      PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the energy grew without bound at t = %g s (%g J held against %s)", (double)r->time, (double)(r->kinetic + r->strain), against));
     }
   }
   if (ts->nprobe) PetscCallMPI(MPI_Reduce(ts->pbuf, ts->pred, (PetscMPIInt)(3 * ts->nprobe * ts->nbuf), MPIU_REAL, MPI_SUM, 0, ts->comm));
