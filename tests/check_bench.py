@@ -1,7 +1,8 @@
 """flexure-bench (scripts/bench's explicit part) on small models at 1, 2 and 4 ranks, as scripts/bench runs it: every
 item is reported, the element loop's roofline says which bound, the element loop agrees with the assembled K x to 1e-14 (random x), and -bench_scaling reports the speed-up
-of the triad, the element loop and the first preset's step from 1 rank to 2 in the same process, with the one-rank
-copy of the model of the same size. No timing is asserted (times on a shared machine are not a test); the numbers'
+of the triad (over -bench_triad_mb per array), the element loop and the first preset's step from 1 rank to 2 in the
+same process, with the one-rank copy of the model of the same size, and each one's speed-up against its roofline
+bound's. No timing is asserted (times on a shared machine are not a test); the numbers'
 relations that hold by construction are checked: each median lies in its range, and the ratio of two medians lies
 in the range of the repetitions' ratios (the median is monotone)."""
 import os
@@ -17,7 +18,7 @@ plate = ["-mesh_generate", "plate", "-mesh_plate_size", "1,1", "-mesh_divisions"
     "-section_names", "skin", "-section_skin_groups", "plate", "-section_skin_material", "steel", "-section_skin_thickness", "0.01",
     "-bc_names", "x0", "-bc_x0_group", "x0", "-bc_x0_dofs", "clamped", "-load_names", "p", "-load_p_type", "pressure",
     "-load_p_group", "plate", "-load_p_value", "1000"]
-common = ["-ts_omega_bound", "-ts_monitor_interval", "-1", "-bench_reps", "3", "-bench_steps", "5", "-bench_products", "2"]
+common = ["-ts_omega_bound", "-ts_monitor_interval", "-1", "-bench_reps", "3", "-bench_steps", "5", "-bench_products", "2", "-bench_triad_mb", "16"]
 models = {"tower": tower("3,3,20", "4,4,80") + ["-bench_nonlinear"], "quads": plate, "triangles": plate + ["-mesh_triangles"]}
 num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
 for name, opts in models.items():
@@ -38,8 +39,8 @@ for name, opts in models.items():
     c.check(re.search(r"^bench: roofline: element loop .* -> (memory|compute) bound", out, re.M) is not None, f"{name}: the element loop's roofline says which bound")
     if a.np == 1:
         continue
-    tri = re.search(r"^bench: scaling, 1 rank against (\d+), interleaved in this process: the triad's speed-up " + num, out, re.M)
-    c.check(tri is not None and int(tri.group(1)) == a.np, f"{name}: the triad's in-process speed-up reported")
+    tri = re.search(r"^bench: scaling, 1 rank against (\d+), interleaved in this process: the triad's speed-up " + num + r" .*; (\d+) MB per array", out, re.M)
+    c.check(tri is not None and int(tri.group(1)) == a.np and int(tri.group(3)) == 16, f"{name}: the triad's in-process speed-up reported, over -bench_triad_mb 16 MB per array")
     for item in ["element loop", "gcd3 step"]:
         s = re.search(r"^bench: scaling, " + re.escape(item) + r": 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF; speed-up " + num
                       + r" \(" + num + r" \.\. " + num + r"\) = " + num + r" x the triad's", out, re.M)
@@ -51,4 +52,8 @@ for name, opts in models.items():
             own = got.get(item)  # the P-rank figure is the item's own median (printed to 0.01)
             ok = ok and own is not None and abs(t2 - own[0]) <= 0.01 * t2 + 0.006
         c.check(ok, f"{name}: {item}'s speed-up from 1 rank to {a.np} in the same process: {s.group(0) if s else 'missing'}")
+        b = re.search(r"^bench: scaling, " + re.escape(item) + r": .*; its bound's speed-up " + num + r" \(" + num + r" \.\. " + num + r"\): " + num
+                      + r" x it \(" + num + r" \.\. " + num + r"\)$", out, re.M)
+        ok = b is not None and all(float(b.group(i + 1)) - 0.005 <= float(b.group(i)) <= float(b.group(i + 2)) + 0.005 for i in (1, 4))
+        c.check(ok, f"{name}: {item}'s speed-up against its roofline bound's, each median within its range: {b.group(0) if b else 'missing'}")
 c.done()

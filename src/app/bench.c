@@ -8,7 +8,8 @@
    move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound.
    With -bench_scaling on P > 1 ranks, the triad, the element loop and the first preset's step are also timed on rank 0
    alone (the same mesh set up on a one-process communicator, the other ranks waiting), interleaved with the P-rank
-   items: the speed-up of each against the triad's own, repetition by repetition, in one process. */
+   items: the speed-up of each against the triad's own and against its roofline bound's, repetition by repetition,
+   in one process. The triad's arrays: at least -bench_triad_mb (256 MB) each over all ranks (STREAM's rule). */
 #include <flexure/flexure.h>
 
 static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
@@ -43,7 +44,9 @@ typedef struct {
   Vec        x, y, xn, yn;
   PetscInt   N, nloc, products, steps;
   PetscReal *ta, *tb, *tc; /* triad arrays */
-  PetscInt   ntriad;
+  PetscInt   ntriad;      /* doubles per array on this rank */
+  PetscReal  triadbytes;  /* -bench_triad_mb: bytes per array at least, over all ranks of the run */
+  FlxInternalForceRoofline rf; /* the model's roofline: bytes, flops, the element loop's time in cache */
 } Bench;
 
 /* a = b + s c over n doubles per rank: seconds of one pass (24 bytes per entry: two reads and one write). */
@@ -195,6 +198,26 @@ static PetscReal StepVectorBytes(PetscInt d)
   return 8.0 * (11 + 2 * (d - 3)) + 8.0;
 }
 
+/* The roofline bound of one run of It (seconds) at bandwidth bw (bytes per second, all ranks) with roofline rf on the
+   internal-force path path: bytes over bw for the assembled products, the larger of that and the in-cache time for
+   the element loop, and a step's f_int plus its vector bytes; 0 for the other items. */
+static PetscReal ItemBound(const FlxInternalForceRoofline *rf, FlxInternalForcePath path, const Item *It, PetscReal N, PetscReal bw)
+{
+  PetscReal e = PetscMax(rf->ebytes / bw, rf->ecompute), k = rf->kbytes / bw;
+
+  switch (It->kind) {
+  case IT_MATMULT:
+  case IT_ASSEMBLED:
+    return k;
+  case IT_ELEMENTS:
+    return e;
+  case IT_STEP:
+    return (path == FLX_FINT_ELEMENTS ? e : k) + StepVectorBytes(It->degree) * N / bw;
+  default:
+    return 0;
+  }
+}
+
 /* One timed run of It: on every rank of B, or (It->single) on rank 0 alone with B1 while the other ranks wait idle
    (polling every 50 us, not spinning: a one-rank run leaves the other cores free); the seconds on every rank.
    Collective on B->comm. */
@@ -233,11 +256,17 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
   PetscFunctionReturn(0);
 }
 
-/* Triad arrays of 4 nloc doubles, initialised. */
+/* Triad arrays, initialised: each of T doubles in all over the P ranks of the run (p: the ranks of B->comm, P or 1),
+   T the larger of 4 N and -bench_triad_mb. STREAM's rule (each array at least 4 times the last-level caches in use):
+   with arrays of 4 N doubles (32 MB at 1e6 DOFs) against this VM's 32 MB L3 per core group, the 2-rank triad ran from
+   cache in part and its speed-up over 1 rank swung 1.3 .. 2.3 (docs/methods.md). Not collective. */
 static PetscErrorCode TriadSetUp(Bench *B)
 {
+  PetscMPIInt p;
+
   PetscFunctionBegin;
-  B->ntriad = 4 * B->nloc;
+  PetscCallMPI(MPI_Comm_size(B->comm, &p));
+  B->ntriad = (PetscInt)(PetscMax(4.0 * B->N, B->triadbytes / sizeof(PetscReal)) / p);
   PetscCall(PetscMalloc3(B->ntriad, &B->ta, B->ntriad, &B->tb, B->ntriad, &B->tc));
   for (PetscInt i = 0; i < B->ntriad; i++)
     B->ta[i] = 0, B->tb[i] = 1, B->tc[i] = 2;
@@ -262,6 +291,7 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
   PetscCall(VecGetLocalSize(B1->x, &B1->nloc));
   PetscCheck(B1->N == B->N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-bench_scaling: the one-rank model has %" PetscInt_FMT " DOFs, not %" PetscInt_FMT, B1->N, B->N);
   PetscCall(TriadSetUp(B1));
+  PetscCall(FlxModelGetInternalForceRoofline(B1->model, PETSC_TRUE, &B1->rf)); /* its compute bound at 1 rank */
   PetscCall(VecSet(B1->x, 1e-3));
   PetscCall(NewStepper(B1, B1->model, preset, dt, &step->ts, &step->degree));
   PetscFunctionReturn(0);
@@ -283,8 +313,9 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
   PetscCall(PetscMemzero(B1, sizeof(*B1)));
   PetscCallMPI(MPI_Comm_split(B->comm, rank ? MPI_UNDEFINED : 0, 0, &B1->comm));
-  B1->steps    = B->steps;
-  B1->products = B->products;
+  B1->steps      = B->steps;
+  B1->products   = B->products;
+  B1->triadbytes = B->triadbytes;
   It[0].kind = IT_TRIAD, It[1].kind = IT_ELEMENTS, It[2].kind = IT_STEP;
   PetscCall(PetscStrncpy(It[0].name, "triad", sizeof(It[0].name)));
   PetscCall(PetscStrncpy(It[1].name, "element loop", sizeof(It[1].name)));
@@ -300,17 +331,21 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   }
   PetscCallMPI(MPI_Bcast(code, 2, MPI_INT, 0, B->comm));
   PetscCheck(!code[0], B->comm, PETSC_ERR_LIB, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0 (error %d, above)", code[0]);
+  PetscCallMPI(MPI_Bcast(&B1->rf, sizeof(B1->rf) / sizeof(PetscReal), MPIU_REAL, 0, B->comm));
+  PetscCallMPI(MPI_Bcast(&B1->ntriad, 1, MPIU_INT, 0, B->comm));
   PetscCheck(code[1] == (int)path, B->comm, PETSC_ERR_PLIB, "-bench_scaling: the one-rank copy chose another internal-force path than the %s model: give -model_internal_force", "P-rank");
   PetscFunctionReturn(0);
 }
 
-/* -bench_scaling's report: each one-rank item's speed-up on the P ranks against the triad's, repetition by
-   repetition (medians and ranges). Collective on B->comm. */
-static PetscErrorCode ReportScaling(Bench *B, PetscInt reps, PetscInt nit, Item it[])
+/* -bench_scaling's report: each one-rank item's speed-up on the P ranks against the triad's, and against the speed-up
+   of its own roofline bound (ItemBound at each repetition's triad bandwidths, with the one-rank copy's in-cache time at
+   1 rank): a kernel compute bound at 1 rank and memory bound at P is not held to the triad's speed-up; a memory-bound
+   one's bound moves with the triad. Repetition by repetition; medians and ranges. Collective on B->comm. */
+static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath path, PetscInt reps, PetscInt nit, Item it[])
 {
   Item       *tri = NULL, *tri1 = NULL;
   PetscMPIInt size;
-  PetscReal   N = (PetscReal)B->N, tsp[MAXREP], isp[MAXREP], m1, m2, lo, hi, ts, tl, th, rel, rl, rh;
+  PetscReal   N = (PetscReal)B->N, tsp[MAXREP], isp[MAXREP], bsp[MAXREP], m1, m2, lo, hi, ts, tl, th, rel, rl, rh, bs, bl, bh;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(B->comm, &size));
@@ -322,7 +357,8 @@ static PetscErrorCode ReportScaling(Bench *B, PetscInt reps, PetscInt nit, Item 
   for (PetscInt r = 0; r < reps; r++)
     tsp[r] = tri1->t[r] / tri->t[r];
   Stats(reps, tsp, &ts, &tl, &th);
-  PetscCall(PetscPrintf(B->comm, "bench: scaling, 1 rank against %d, interleaved in this process: the triad's speed-up %.2f (%.2f .. %.2f)\n", size, (double)ts, (double)tl, (double)th));
+  PetscCall(PetscPrintf(B->comm, "bench: scaling, 1 rank against %d, interleaved in this process: the triad's speed-up %.2f (%.2f .. %.2f); %.0f MB per array\n", size, (double)ts, (double)tl, (double)th, (double)(8.0 * B->ntriad * size / 1e6)));
+  PetscCall(PetscPrintf(B->comm, "bench: scaling, element loop's compute bound (in cache): 1 rank %.2f, %d ranks %.2f ns/DOF\n", (double)(B1->rf.ecompute / N * 1e9), size, (double)(B->rf.ecompute / N * 1e9)));
   for (PetscInt q = 0; q < nit; q++) {
     Item *S = &it[q], *P = NULL;
     if (!S->single || S == tri1) continue;
@@ -331,10 +367,18 @@ static PetscErrorCode ReportScaling(Bench *B, PetscInt reps, PetscInt nit, Item 
     Stats(reps, S->t, &m1, &lo, &hi);
     Stats(reps, P->t, &m2, &lo, &hi);
     Ratio(reps, S->t, P->t, &ts, &tl, &th);
-    for (PetscInt r = 0; r < reps; r++)
+    for (PetscInt r = 0; r < reps; r++) {
+      PetscReal b1 = ItemBound(&B1->rf, path, S, N, 24.0 * B1->ntriad / tri1->t[r]), b2 = ItemBound(&B->rf, path, P, N, 24.0 * B->ntriad * size / tri->t[r]);
       isp[r] = S->t[r] / P->t[r] / tsp[r];
+      bsp[r] = b1 / b2;
+    }
     Stats(reps, isp, &rel, &rl, &rh);
-    PetscCall(PetscPrintf(B->comm, "bench: scaling, %s: 1 rank %.2f, %d ranks %.2f ns/DOF; speed-up %.2f (%.2f .. %.2f) = %.2f x the triad's (%.2f .. %.2f)\n", S->name, (double)(m1 / N * 1e9), size, (double)(m2 / N * 1e9), (double)ts, (double)tl, (double)th, (double)rel, (double)rl, (double)rh));
+    PetscCall(PetscPrintf(B->comm, "bench: scaling, %s: 1 rank %.2f, %d ranks %.2f ns/DOF; speed-up %.2f (%.2f .. %.2f) = %.2f x the triad's (%.2f .. %.2f)", S->name, (double)(m1 / N * 1e9), size, (double)(m2 / N * 1e9), (double)ts, (double)tl, (double)th, (double)rel, (double)rl, (double)rh));
+    Stats(reps, bsp, &bs, &bl, &bh);
+    for (PetscInt r = 0; r < reps; r++)
+      isp[r] = S->t[r] / P->t[r] / bsp[r];
+    Stats(reps, isp, &rel, &rl, &rh);
+    PetscCall(PetscPrintf(B->comm, "; its bound's speed-up %.2f (%.2f .. %.2f): %.2f x it (%.2f .. %.2f)\n", (double)bs, (double)bl, (double)bh, (double)rel, (double)rl, (double)rh));
   }
   PetscFunctionReturn(0);
 }
@@ -348,7 +392,7 @@ int main(int argc, char **argv)
   char                    *presets[8];
   PetscBool                set, nonlinear = PETSC_FALSE, scaling = PETSC_FALSE;
   PetscMPIInt              size;
-  PetscReal                heap0, heap1, heap2, heap3, peak, dt = 0;
+  PetscReal                heap0, heap1, heap2, heap3, peak, dt = 0, triadmb = 256;
   FlxInternalForcePath     path;
   FlxInternalForceRoofline rf;
   PetscLogDouble           t0, t1;
@@ -359,7 +403,7 @@ int main(int argc, char **argv)
   PetscCall(PetscMemzero(it, sizeof(it)));
   B.comm     = PETSC_COMM_WORLD;
   B.steps    = 100;
-  B.products = 10;
+  B.products   = 10;
   PetscCallMPI(MPI_Comm_size(B.comm, &size));
   PetscOptionsBegin(B.comm, NULL, "Benchmark", "flexure-bench");
   PetscCall(PetscOptionsInt("-bench_reps", "Interleaved repetitions of every item (at most 64; medians and ranges reported)", "", reps, &reps, NULL));
@@ -367,8 +411,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
   PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
   PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset, at the linear model's step", "", nonlinear, &nonlinear, NULL));
+  PetscCall(PetscOptionsReal("-bench_triad_mb", "Megabytes per array of the STREAM-like triad, at least, over all ranks (default 256: 4 times two 32 MB L3s; or 4 x the DOFs, if more)", "", triadmb, &triadmb, NULL));
+  PetscCheck(triadmb >= 0, B.comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_triad_mb %g: give a size of 0 (4 x the DOFs) or more", (double)triadmb);
   PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's in one process", "", scaling, &scaling, NULL));
   PetscOptionsEnd();
+  B.triadbytes = triadmb * 1e6;
   reps = PetscMax(1, PetscMin(reps, MAXREP));
   if (!set) {
     const char *def[3] = {"gcd3", "gcd4_a3/4", "gcd5"};
@@ -423,6 +470,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&w));
   }
   PetscCall(FlxModelGetInternalForceRoofline(B.model, PETSC_TRUE, &rf));
+  B.rf = rf;
   {
     const ItemKind k[4] = {IT_TRIAD, IT_MATMULT, IT_ASSEMBLED, IT_ELEMENTS};
     const char    *n[4] = {"triad", "PETSc MatMult", "flexure K x (assembled)", "element loop"};
@@ -462,7 +510,7 @@ int main(int argc, char **argv)
   }
   { /* report */
     Item     *tri = NULL, *mm = NULL, *el = NULL, *as = NULL, *s0 = NULL, *nlf = NULL, *nls = NULL;
-    PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb, ebound;
+    PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb;
     for (PetscInt q = 0; q < nit; q++) {
       if (it[q].single) continue;
       if (it[q].kind == IT_TRIAD) tri = &it[q];
@@ -477,9 +525,8 @@ int main(int argc, char **argv)
     bw = 24.0 * B.ntriad * size / med; /* bytes per second, all ranks */
     PetscCall(PetscPrintf(B.comm, "bench: %" PetscInt_FMT " interleaved repetitions (%" PetscInt_FMT " products or %" PetscInt_FMT " steps each); medians (range)\n", reps, B.products, B.steps));
     PetscCall(PetscPrintf(B.comm, "bench: triad %.2f GB/s (%.2f .. %.2f)\n", (double)(bw / 1e9), (double)(24.0 * B.ntriad * size / hi / 1e9), (double)(24.0 * B.ntriad * size / lo / 1e9)));
-    memb   = rf.ebytes / bw;
-    comb   = rf.ecompute;
-    ebound = PetscMax(memb, comb);
+    memb = rf.ebytes / bw;
+    comb = rf.ecompute;
     PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(rf.ebytes / N), (double)(rf.eflops / N), (double)(rf.eflops / rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(comb > 0 ? rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? rf.eflops / comb / bw : 0)));
     PetscCall(PetscPrintf(B.comm, "bench: roofline: assembled K %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF -> memory bound\n", (double)(rf.kbytes / N), (double)(rf.kflops / N), (double)(rf.kflops / rf.kbytes), (double)(rf.kbytes / bw / N * 1e9)));
     for (PetscInt q = 0; q < nit; q++) {
@@ -489,9 +536,7 @@ int main(int argc, char **argv)
       if (It->kind == IT_TRIAD || It->single) continue;
       Stats(reps, It->t, &med, &lo, &hi);
       Ratio(reps, It->t, mm->t, &rm, &rl, &rh);
-      if (It->kind == IT_MATMULT || It->kind == IT_ASSEMBLED) bound = rf.kbytes / bw;
-      if (It->kind == IT_ELEMENTS) bound = ebound;
-      if (It->kind == IT_STEP) bound = (path == FLX_FINT_ELEMENTS ? ebound : rf.kbytes / bw) + StepVectorBytes(It->degree) * N / bw;
+      bound = ItemBound(&rf, path, It, N, bw);
       if (bound > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "; bound %.2f ns/DOF, %.0f%% of it", (double)(bound / N * 1e9), (double)(100 * bound / med)));
       if (It->kind == IT_STEP && It != s0) {
         PetscReal q0, q1, q2;
@@ -521,7 +566,7 @@ int main(int argc, char **argv)
     (void)nls;
     (void)nlsteps;
   }
-  PetscCall(ReportScaling(&B, reps, nit, it));
+  PetscCall(ReportScaling(&B, &B1, path, reps, nit, it));
   for (PetscInt q = 0; q < nit; q++)
     PetscCall(FlxStepperDestroy(&it[q].ts));
   for (PetscInt k = 0; k < npre; k++)
