@@ -257,9 +257,8 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
 }
 
 /* Triad arrays, initialised: each of T doubles in all over the P ranks of the run (p: the ranks of B->comm, P or 1),
-   T the larger of 4 N and -bench_triad_mb. STREAM's rule (each array at least 4 times the last-level caches in use):
-   with arrays of 4 N doubles (32 MB at 1e6 DOFs) against this VM's 32 MB L3 per core group, the 2-rank triad ran from
-   cache in part and its speed-up over 1 rank swung 1.3 .. 2.3 (docs/methods.md). Not collective. */
+   T the larger of 4 N and -bench_triad_mb: STREAM's rule, each array at least 4 times the last-level caches in use
+   (4 N doubles is 32 MB at 1e6 DOFs, this VM's L3; docs/methods.md). Not collective. */
 static PetscErrorCode TriadSetUp(Bench *B)
 {
   PetscMPIInt p;
