@@ -21,6 +21,7 @@ plate = ["-mesh_generate", "plate", "-mesh_plate_size", "1,1", "-mesh_divisions"
 common = ["-ts_omega_bound", "-ts_monitor_interval", "-1", "-bench_reps", "3", "-bench_steps", "5", "-bench_products", "2", "-bench_triad_mb", "16"]
 models = {"tower": tower("3,3,20", "4,4,80") + ["-bench_nonlinear"], "quads": plate, "triangles": plate + ["-mesh_triangles"]}
 num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
+e = 0.005  # every scaling figure is printed to two decimals
 for name, opts in models.items():
     cmd = [MPIEXEC, "-np", str(a.np), os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -47,13 +48,18 @@ for name, opts in models.items():
         ok = s is not None
         if ok:
             t1, t2, sp, lo, hi = (float(s.group(i)) for i in (1, 3, 4, 5, 6))
-            e = 0.005  # every figure is printed to two decimals; the ratio of the medians lies in the ratios' range
+            # the ratio of the medians lies in the ratios' range
             ok = t1 > e and t2 > e and lo <= sp <= hi and (t1 - e) / (t2 + e) <= hi + e and (t1 + e) / (t2 - e) >= lo - e and int(s.group(2)) == a.np
             own = got.get(item)  # the P-rank figure is the item's own median (printed to 0.01)
             ok = ok and own is not None and abs(t2 - own[0]) <= 0.01 * t2 + 0.006
         c.check(ok, f"{name}: {item}'s speed-up from 1 rank to {a.np} in the same process: {s.group(0) if s else 'missing'}")
         b = re.search(r"^bench: scaling, " + re.escape(item) + r": .*; its bound's speed-up " + num + r" \(" + num + r" \.\. " + num + r"\): " + num
                       + r" x it \(" + num + r" \.\. " + num + r"\)$", out, re.M)
-        ok = b is not None and all(float(b.group(i + 1)) - 0.005 <= float(b.group(i)) <= float(b.group(i + 2)) + 0.005 for i in (1, 4))
-        c.check(ok, f"{name}: {item}'s speed-up against its roofline bound's, each median within its range: {b.group(0) if b else 'missing'}")
+        ok = b is not None and s is not None and all(float(b.group(i + 1)) - e <= float(b.group(i)) <= float(b.group(i + 2)) + e for i in (1, 4))
+        if ok:  # the item's speed-up over its bound's (medians) lies in the range of the repetitions' quotients
+            sp, bs, lo, hi = float(s.group(4)), float(b.group(1)), float(b.group(5)), float(b.group(6))
+            ok = bs > e and (sp - e) / (bs + e) <= hi + e and (sp + e) / (bs - e) >= lo - e
+        c.check(ok, f"{name}: {item}'s speed-up against its roofline bound's, medians within their ranges: {b.group(0) if b else 'missing'}")
+    cb = re.search(r"^bench: scaling, element loop's compute bound \(in cache\): 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF$", out, re.M)
+    c.check(cb is not None and float(cb.group(1)) > 0 and float(cb.group(3)) > 0, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks: {cb.group(0) if cb else 'missing'}")
 c.done()

@@ -37,16 +37,16 @@ typedef struct {
 } Item;
 
 typedef struct {
-  MPI_Comm   comm;
-  FlxMesh    mesh; /* -bench_scaling: the one-rank copy's own mesh */
-  FlxModel   model, nlmodel;
-  Mat        K;
-  Vec        x, y, xn, yn;
-  PetscInt   N, nloc, products, steps;
-  PetscReal *ta, *tb, *tc; /* triad arrays */
-  PetscInt   ntriad;      /* doubles per array on this rank */
-  PetscReal  triadbytes;  /* -bench_triad_mb: bytes per array at least, over all ranks of the run */
-  FlxInternalForceRoofline rf; /* the model's roofline: bytes, flops, the element loop's time in cache */
+  MPI_Comm                 comm;
+  FlxMesh                  mesh; /* -bench_scaling: the one-rank copy's own mesh */
+  FlxModel                 model, nlmodel;
+  Mat                      K;
+  Vec                      x, y, xn, yn;
+  PetscInt                 N, nloc, products, steps;
+  PetscReal               *ta, *tb, *tc; /* triad arrays */
+  PetscInt                 ntriad;       /* doubles per array on this rank */
+  PetscReal                triadbytes;   /* -bench_triad_mb: bytes per array at least, over all ranks of the run */
+  FlxInternalForceRoofline rf;           /* the model's roofline: bytes, flops, the element loop's time in cache */
 } Bench;
 
 /* a = b + s c over n doubles per rank: seconds of one pass (24 bytes per entry: two reads and one write). */
@@ -218,6 +218,22 @@ static PetscReal ItemBound(const FlxInternalForceRoofline *rf, FlxInternalForceP
   }
 }
 
+/* Broadcast n values of type t from rank 0 of B->comm, the other ranks waiting idle: polling every 50 us rather
+   than spinning, so that rank 0 alone has the machine to itself as a one-rank run would. Collective on B->comm. */
+static PetscErrorCode IdleBcast(Bench *B, void *buf, int n, MPI_Datatype t)
+{
+  MPI_Request req;
+  int         done = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibcast(buf, n, t, 0, B->comm, &req));
+  while (!done) {
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    if (!done) PetscCall(PetscSleep(5e-5));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One timed run of It: on every rank of B, or (It->single) on rank 0 alone with B1 while the other ranks wait idle
    (polling every 50 us, not spinning: a one-rank run leaves the other cores free); the seconds on every rank.
    Collective on B->comm. */
@@ -243,37 +259,32 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
       PetscCall(Products(b, It->kind, &s));
     }
   }
-  if (It->single) {
-    MPI_Request req;
-    int         done = 0;
-    PetscCallMPI(MPI_Ibcast(&s, 1, MPIU_REAL, 0, B->comm, &req));
-    while (!done) {
-      PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-      if (!done) PetscCall(PetscSleep(5e-5));
-    }
-  }
+  if (It->single) PetscCall(IdleBcast(B, &s, 1, MPIU_REAL));
   *sec = s;
   PetscFunctionReturn(0);
 }
 
 /* Triad arrays, initialised: each of T doubles in all over the P ranks of the run (p: the ranks of B->comm, P or 1),
-   T the larger of 4 N and -bench_triad_mb: STREAM's rule, each array at least 4 times the last-level caches in use
+   T the larger of 4 N and -bench_triad_mb x 1e6 / 8 (at least 3 per rank): STREAM's rule, each array at least 4 times the last-level caches in use
    (4 N doubles is 32 MB at 1e6 DOFs, this VM's L3; docs/methods.md). Not collective. */
 static PetscErrorCode TriadSetUp(Bench *B)
 {
   PetscMPIInt p;
+  PetscReal   n;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(B->comm, &p));
-  B->ntriad = (PetscInt)(PetscMax(4.0 * B->N, B->triadbytes / sizeof(PetscReal)) / p);
+  n = PetscMax(3.0, PetscMax(4.0 * B->N, B->triadbytes / sizeof(PetscReal)) / p);
+  PetscCheck(n <= (PetscReal)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bench_triad_mb %g: %g doubles per array on a rank, more than PetscInt holds", (double)(B->triadbytes / 1e6), (double)n);
+  B->ntriad = (PetscInt)n;
   PetscCall(PetscMalloc3(B->ntriad, &B->ta, B->ntriad, &B->tb, B->ntriad, &B->tc));
   for (PetscInt i = 0; i < B->ntriad; i++)
     B->ta[i] = 0, B->tb[i] = 1, B->tc[i] = 2;
   PetscFunctionReturn(0);
 }
 
-/* The one-rank copy on rank 0 (B1->comm): mesh, model, vectors, triad arrays and the stepper of preset at dt; its
-   internal-force path in path1. Not collective. */
+/* The one-rank copy on rank 0 (B1->comm): mesh, model, vectors, triad arrays, its roofline (B1->rf, with the element
+   loop's in-cache time at 1 rank) and the stepper of preset at dt; its internal-force path in path1. Not collective. */
 static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], PetscReal dt, Item *step, FlxInternalForcePath *path1)
 {
   PetscFunctionBegin;
@@ -290,7 +301,8 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
   PetscCall(VecGetLocalSize(B1->x, &B1->nloc));
   PetscCheck(B1->N == B->N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-bench_scaling: the one-rank model has %" PetscInt_FMT " DOFs, not %" PetscInt_FMT, B1->N, B->N);
   PetscCall(TriadSetUp(B1));
-  PetscCall(FlxModelGetInternalForceRoofline(B1->model, PETSC_TRUE, &B1->rf)); /* its compute bound at 1 rank */
+  PetscCall(FlxModelMultStiffness(B1->model, FLX_FINT_ELEMENTS, B1->x, B1->y)); /* the element loop built, as the P-rank one */
+  PetscCall(FlxModelGetInternalForceRoofline(B1->model, PETSC_TRUE, &B1->rf));  /* its compute bound at 1 rank */
   PetscCall(VecSet(B1->x, 1e-3));
   PetscCall(NewStepper(B1, B1->model, preset, dt, &step->ts, &step->degree));
   PetscFunctionReturn(0);
@@ -299,7 +311,8 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
 /* -bench_scaling: the mesh and the model set up again from the options on rank 0 alone (B1->comm; MPI_COMM_NULL on
    the other ranks), and three items timed there: the triad (over as many doubles as all ranks of B together), the
    element loop and the step of preset at dt. Appended to it[]; path: the P-rank model's internal-force path, which
-   the copy must share. Collective on B->comm (a failure on rank 0 stops every rank). */
+   the copy must share. The copy's roofline and triad size are broadcast (ReportScaling's bounds); the other ranks wait
+   idle meanwhile. Collective on B->comm (a failure on rank 0 stops every rank). */
 static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, FlxInternalForcePath path, Item it[], PetscInt *nit)
 {
   PetscMPIInt          rank;
@@ -328,7 +341,7 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
     code[1] = (int)path1;
     if (!code[0]) code[0] = (int)FlxPhaseEnd(B1->comm);
   }
-  PetscCallMPI(MPI_Bcast(code, 2, MPI_INT, 0, B->comm));
+  PetscCall(IdleBcast(B, code, 2, MPI_INT));
   PetscCheck(!code[0], B->comm, PETSC_ERR_LIB, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0 (error %d, above)", code[0]);
   PetscCallMPI(MPI_Bcast(&B1->rf, sizeof(B1->rf) / sizeof(PetscReal), MPIU_REAL, 0, B->comm));
   PetscCallMPI(MPI_Bcast(&B1->ntriad, 1, MPIU_INT, 0, B->comm));
@@ -367,7 +380,8 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
     Stats(reps, P->t, &m2, &lo, &hi);
     Ratio(reps, S->t, P->t, &ts, &tl, &th);
     for (PetscInt r = 0; r < reps; r++) {
-      PetscReal b1 = ItemBound(&B1->rf, path, S, N, 24.0 * B1->ntriad / tri1->t[r]), b2 = ItemBound(&B->rf, path, P, N, 24.0 * B->ntriad * size / tri->t[r]);
+      /* P's kind and degree for both (the same preset; the one-rank stepper exists on rank 0 only) */
+      PetscReal b1 = ItemBound(&B1->rf, path, P, N, 24.0 * B1->ntriad / tri1->t[r]), b2 = ItemBound(&B->rf, path, P, N, 24.0 * B->ntriad * size / tri->t[r]);
       isp[r] = S->t[r] / P->t[r] / tsp[r];
       bsp[r] = b1 / b2;
     }
@@ -402,7 +416,7 @@ int main(int argc, char **argv)
   PetscCall(PetscMemzero(it, sizeof(it)));
   B.comm     = PETSC_COMM_WORLD;
   B.steps    = 100;
-  B.products   = 10;
+  B.products = 10;
   PetscCallMPI(MPI_Comm_size(B.comm, &size));
   PetscOptionsBegin(B.comm, NULL, "Benchmark", "flexure-bench");
   PetscCall(PetscOptionsInt("-bench_reps", "Interleaved repetitions of every item (at most 64; medians and ranges reported)", "", reps, &reps, NULL));
@@ -410,12 +424,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
   PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
   PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset, at the linear model's step", "", nonlinear, &nonlinear, NULL));
-  PetscCall(PetscOptionsReal("-bench_triad_mb", "Megabytes per array of the STREAM-like triad, at least, over all ranks (default 256: 4 times two 32 MB L3s; or 4 x the DOFs, if more)", "", triadmb, &triadmb, NULL));
+  PetscCall(PetscOptionsReal("-bench_triad_mb", "Megabytes per array of the STREAM-like triad, at least, over all ranks (STREAM's rule: 4 x the caches in use; default 256, about 8 x a 32 MiB L3; 0: 4 doubles per DOF alone)", "", triadmb, &triadmb, NULL));
   PetscCheck(triadmb >= 0, B.comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_triad_mb %g: give a size of 0 (4 x the DOFs) or more", (double)triadmb);
-  PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's in one process", "", scaling, &scaling, NULL));
+  PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's and against its roofline bound's, in one process", "", scaling, &scaling, NULL));
   PetscOptionsEnd();
   B.triadbytes = triadmb * 1e6;
-  reps = PetscMax(1, PetscMin(reps, MAXREP));
+  reps         = PetscMax(1, PetscMin(reps, MAXREP));
   if (!set) {
     const char *def[3] = {"gcd3", "gcd4_a3/4", "gcd5"};
     npre               = 3;

@@ -511,17 +511,17 @@ PetscErrorCode FlxAlphaDAESetUp(FlxStepper ts)
   PetscCheck(!al->adapt.on || ts->dae.soi2 || PetscAbsReal(al->gamma - 0.5) > 1e-12 || PetscAbsReal(al->am - al->af) > 1e-12, ts->comm, PETSC_ERR_USER_INPUT, "-ts_alpha_adapt with the index-3 %s (gamma = 1/2, alpha_m = alpha_f: no numerical dissipation): its accelerations and multipliers are weakly unstable when the step changes (an oscillation that grows at every change), so the error control keeps cutting the step; use -ts_dae_soi2 (velocity constraints enforced: the same method with error control works), or a dissipative member (-ts_type hht, genalpha)", al->fam == ALPHA_NEWMARK ? "trapezoidal rule" : "method");
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a constrained system needs its initial conditions before FlxStepperSetUp (FlxStepperSetInitialConditions)");
   PetscCall(PetscNew(&d));
-  ts->dae.data = d;
-  d->saved       = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
+  ts->dae.data    = d;
+  d->saved        = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
   ts->ops.reset   = DAEReset;
   ts->ops.destroy = DAEDestroy;
-  d->am        = al->am;
-  d->af        = al->af;
-  d->beta      = al->beta;
-  d->gamma     = al->gamma;
-  d->al        = al->am - al->af;
-  d->ad        = &al->adapt;
-  d->nratio    = al->nratio;
+  d->am           = al->am;
+  d->af           = al->af;
+  d->beta         = al->beta;
+  d->gamma        = al->gamma;
+  d->al           = al->am - al->af;
+  d->ad           = &al->adapt;
+  d->nratio       = al->nratio;
   for (PetscInt k = 0; k < al->nratio; k++)
     d->ratio[k] = al->ratio[k];
   PetscCall(FlxSystemGetMass(ts->sys, &mass, &free));

@@ -254,8 +254,10 @@ static PetscErrorCode ConsistentAcceleration(FlxStepper ts, FlxSaddle sp, PetscR
   PetscCall(VecAXPY(f, 1.0, e));
   PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
   if (aM != 0) {
-    if (Adiag) PetscCall(VecPointwiseMult(e, Adiag, v));
-    else PetscCall(MatMult(Amat, v, e));
+    if (Adiag)
+      PetscCall(VecPointwiseMult(e, Adiag, v));
+    else
+      PetscCall(MatMult(Amat, v, e));
     PetscCall(VecAXPY(f, -aM, e));
   }
   PetscCall(FlxSystemGetMass(ts->sys, NULL, &free));

@@ -69,7 +69,8 @@ static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
   PetscCall(VecGetArrayRead(g->G, &G));
   PetscCall(VecGetArrayRead(g->Minv, &Mi));
   if (Ag) PetscCall(VecGetArrayRead(Ag, &Aa));
-  if (g->finite) PetscCall(VecGetArrayRead(g->X, &Xr)); /* x_n kept: its state unchanged (the system may cache on it) */
+  if (g->finite)
+    PetscCall(VecGetArrayRead(g->X, &Xr)); /* x_n kept: its state unchanged (the system may cache on it) */
   else {
     PetscCall(VecGetArray(g->X, &X));
     Xr = X;
@@ -92,8 +93,10 @@ static PetscErrorCode RunKernel(FlxStepper ts, Vec Ag)
   PetscCall(VecRestoreArray(g->D, &D));
   PetscCall(VecRestoreArray(g->A, &A));
   PetscCall(VecRestoreArray(g->V, &V));
-  if (g->finite) PetscCall(VecRestoreArrayRead(g->X, &Xr));
-  else PetscCall(VecRestoreArray(g->X, &X));
+  if (g->finite)
+    PetscCall(VecRestoreArrayRead(g->X, &Xr));
+  else
+    PetscCall(VecRestoreArray(g->X, &X));
   if (Ag) PetscCall(VecRestoreArrayRead(Ag, &Aa));
   PetscCall(VecRestoreArrayRead(g->Minv, &Mi));
   PetscCall(VecRestoreArrayRead(g->G, &G));

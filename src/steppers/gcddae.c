@@ -467,14 +467,14 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
     for (size_t k = 0; k < sizeof(v2) / sizeof(v2[0]); k++)
       PetscCall(VecDuplicate(mass, v2[k]));
   }
-  ts->dae.data = d;
-  d->saved       = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
+  ts->dae.data    = d;
+  d->saved        = ts->ops; /* from here on, a failure of the set-up leaves d to DAEReset / DAEDestroy */
   ts->ops.reset   = DAEReset;
   ts->ops.destroy = DAEDestroy;
-  d->p         = *p;
-  d->exact     = exact;
-  d->Mass      = mass;
-  d->Free      = free;
+  d->p            = *p;
+  d->exact        = exact;
+  d->Mass         = mass;
+  d->Free         = free;
   if (p->degree >= 4) PetscCall(VecDuplicate(mass, &d->J));
   if (p->degree >= 5) PetscCall(VecDuplicate(mass, &d->S));
   PetscCall(FlxSystemCreateMultiplierVector(ts->sys, &d->Lam));

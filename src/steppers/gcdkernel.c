@@ -97,8 +97,8 @@ void FlxGCDPredict(const FlxGCDParams *p, PetscInt n, PetscReal h, const PetscRe
 /* The fused pass; solved (a compile-time constant of its callers): a_n given in Ag. A constant, so that no loop
    holds a branch on Ag (a load from it could not be hoisted into a select) and every loop vectorizes. keepx (also a
    constant): X is read only (finite rotations: x_{n+1} = x_n (+) D is the system's; no store of x_{n+1}). */
-#define GCD_STORE_X(v) \
-  do { \
+#define GCD_STORE_X(v)      \
+  do {                      \
     if (!keepx) X[i] = (v); \
   } while (0)
 static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, PetscInt n, PetscReal h, PetscReal aM, const PetscReal *restrict F, const PetscReal *restrict G, const PetscReal *restrict minv, const PetscReal *restrict Ag, PetscReal *restrict X, PetscReal *restrict V, PetscReal *restrict A, PetscReal *restrict J, PetscReal *restrict S, PetscReal *restrict D, PetscReal lsum[4], const int solved, const int keepx)

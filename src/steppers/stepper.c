@@ -414,8 +414,10 @@ static PetscErrorCode Progress(FlxStepper ts, PetscBool force)
 static PetscErrorCode Against(PetscReal given, PetscReal efloor, char buf[], size_t len)
 {
   PetscFunctionBegin;
-  if (given >= efloor) PetscCall(PetscSNPrintf(buf, len, "%g J put in", (double)given));
-  else PetscCall(PetscSNPrintf(buf, len, "the round-off floor %g J; %g J put in", (double)efloor, (double)given));
+  if (given >= efloor)
+    PetscCall(PetscSNPrintf(buf, len, "%g J put in", (double)given));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "the round-off floor %g J; %g J put in", (double)efloor, (double)given));
   PetscFunctionReturn(0);
 }
 
