@@ -265,8 +265,8 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
 }
 
 /* Triad arrays, initialised: each of T doubles in all over the P ranks of the run (p: the ranks of B->comm, P or 1),
-   T the larger of 4 N and -bench_triad_mb x 1e6 / 8 (at least 3 per rank): STREAM's rule, each array at least 4 times the last-level caches in use
-   (4 N doubles is 32 MB at 1e6 DOFs, this VM's L3; docs/methods.md). Not collective. */
+   T the larger of 4 N and -bench_triad_mb x 1e6 / 8 (at least 3 per rank). STREAM's rule: each array at least 4 times
+   the last-level caches in use (4 N doubles is 32 MB at 1e6 DOFs, this VM's L3; docs/methods.md). Not collective. */
 static PetscErrorCode TriadSetUp(Bench *B)
 {
   PetscMPIInt p;
