@@ -89,8 +89,8 @@ static void MatVec(const PetscReal Q[9], const PetscReal v[3], PetscReal w[3])
    Returns the number of elements that passed. */
 static PetscErrorCode TurnedOver(const FlxSectionProps *p, PetscInt n, PetscInt *passed)
 {
-  *passed = 0;
   PetscFunctionBegin;
+  *passed = 0;
   for (PetscInt k = 0; k < n; k++) {
     FlxCorotBeamBatch b;
     FlxCorotBeamData  d;

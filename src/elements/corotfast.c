@@ -350,9 +350,8 @@ PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const P
     BatchForce(bk, st, fe, en, slow);
     if (k + 2 < nb) /* the nodal states of the cells two batches ahead */
       for (int a = 0; a < 2; a++)
-        for (int l = 0; l < W; l++) {
+        for (int l = 0; l < W; l++)
           __builtin_prefetch(s + FLX_COROT_STATE * b[k + 2].node[a][l], 0, 3);
-        }
     if (f && Plain(bk, slow, nown)) { /* the common batch: straight-line, the same additions in the same order */
       for (int l = 0; l < W; l++)
         esum += en[l];

@@ -67,7 +67,7 @@ struct _FlxEbe {
   PetscInt   owned[NCLS]; /* owned cells per class (springs: those whose first node is owned) */
 };
 
-static PetscErrorCode AlignedMalloc(size_t bytes, void **raw, void **p)
+PetscErrorCode FlxMallocAligned(size_t bytes, void **raw, void **p)
 {
   PetscFunctionBegin;
   PetscCall(PetscMalloc(bytes + 64, raw));
@@ -383,10 +383,10 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
     Set *S = &e->set[s];
     for (int c = 0; c < NCLS; c++)
       S->n[c] = c == CLS_DENSE ? S->cells[c] : (S->cells[c] + W - 1) / W;
-    PetscCall(AlignedMalloc(sizeof(FlxBeamBatch) * (S->n[CLS_BEAM] + 1), &S->raw[0], (void **)&S->beam[0]));
-    PetscCall(AlignedMalloc(sizeof(FlxBeamBatch) * (S->n[CLS_BEAMNL] + 1), &S->raw[1], (void **)&S->beam[1]));
-    PetscCall(AlignedMalloc(sizeof(FlxQuadBatch) * (S->n[CLS_QUAD] + 1), &S->raw[2], (void **)&S->quad));
-    PetscCall(AlignedMalloc(sizeof(FlxTriBatch) * (S->n[CLS_TRI] + 1), &S->raw[3], (void **)&S->tri));
+    PetscCall(FlxMallocAligned(sizeof(FlxBeamBatch) * (S->n[CLS_BEAM] + 1), &S->raw[0], (void **)&S->beam[0]));
+    PetscCall(FlxMallocAligned(sizeof(FlxBeamBatch) * (S->n[CLS_BEAMNL] + 1), &S->raw[1], (void **)&S->beam[1]));
+    PetscCall(FlxMallocAligned(sizeof(FlxQuadBatch) * (S->n[CLS_QUAD] + 1), &S->raw[2], (void **)&S->quad));
+    PetscCall(FlxMallocAligned(sizeof(FlxTriBatch) * (S->n[CLS_TRI] + 1), &S->raw[3], (void **)&S->tri));
     PetscCall(PetscCalloc1(S->n[CLS_DENSE] + 1, &S->dense));
   }
   PetscCall(PetscMalloc1(bd.nkpool + 1, &e->kpool));

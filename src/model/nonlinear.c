@@ -12,15 +12,15 @@
    -model_nonlinear_cache false turns it off): a cache built at set-up holds, per nonlinear cell (owned and halo, in
    the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
    of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
-   (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position,
-   unit quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or
-   complex arithmetic. The arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order. The strain
-   energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
+   (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position, unit
+   quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or complex
+   arithmetic. The arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order.
+   The strain energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
    (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank), as the explicit
-   steppers' ledger does every step. The nodal states read the owned nodes' DOFs from x (only the ghosts scattered)
-   when the owned nodes lead the local numbering in x's order. The configuration update has a local form on a range
-   of nodes (FlxSystemSetConfigurationUpdateLocal), which the GCD step fuses into its pass. The tangent keeps the
-   general (complex-step) kernel. */
+   steppers' ledger does every step. The nodal states read the owned nodes' DOFs from x (only the ghosts scattered) when
+   the owned nodes lead the local numbering in x's order. The configuration update has a local form on a range of nodes
+   (FlxSystemSetConfigurationUpdateLocal), which the GCD step fuses into its pass. The tangent keeps the general
+   (complex-step) kernel. */
 #include <flexure/private/modelimpl.h>
 #include <flexure/private/elementimpl.h>
 #include <petsc/private/petscimpl.h> /* PetscObjectStateGet: whether x changed since the last f_int */
@@ -30,7 +30,8 @@ struct _FlxNonlinear {
   Vec                xloc;
   VecScatter         toghost; /* -> the ghost nodes only, when the owned ones lead xloc in x's order (NULL: else) */
   Vec                xg;
-  PetscReal         *s, *sraw; /* state of every local node: position, unit quaternion, 0 (FLX_COROT_STATE each); s: sraw on 64 bytes */
+  PetscReal         *s;    /* state of every local node: position, unit quaternion, 0 (FLX_COROT_STATE each) */
+  void              *sraw; /* the allocation s lies in, on 64 bytes (FlxMallocAligned) */
   PetscInt           nloc, nown;
   PetscInt           nbatch; /* the cache (fast path; NULL: the general loop) */
   FlxCorotBeamBatch *batch;
@@ -474,8 +475,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nl->nloc, l2g, PETSC_COPY_VALUES, &is));
   PetscCall(VecScatterCreate(m->mass, is, nl->xloc, NULL, &nl->toloc));
   PetscCall(ISDestroy(&is));
-  PetscCall(PetscMalloc1(FLX_COROT_STATE * nl->nloc + 8, &nl->sraw)); /* s on 64 bytes: a node's state in one line */
-  nl->s = (PetscReal *)(((uintptr_t)nl->sraw + 63) & ~(uintptr_t)63);
+  PetscCall(FlxMallocAligned(sizeof(PetscReal) * (FLX_COROT_STATE * nl->nloc + 1), &nl->sraw, (void **)&nl->s)); /* a node's state in one line */
   PetscCall(FlxNodeRotCreate(m, &nl->rot));
   nl->nown = nown;
   {

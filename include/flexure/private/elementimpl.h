@@ -39,12 +39,11 @@ typedef struct {
 PETSC_INTERN void FlxCorotBeamBatchSet(FlxCorotBeamBatch *b, PetscInt l, PetscInt node0, PetscInt node1, PetscInt cell, PetscBool owned, const FlxCorotBeamData *d);
 /* f[6 i + d] += the internal forces of the cells of the nb batches, in order, at their local nodes i < nown; energy
    (may be NULL) = the sum of the owned cells' strain energies in cell order. s: the state of every local node
-   (FLX_COROT_STATE = 8 each, one cache line: current position, the unit quaternion of the rotation, 0).
-   Arithmetic: the general kernel's formulas (lanes that need its rarer branches, large local rotations or
-   degenerate geometry, go through it). Returns -1, or the
-   local cell number of the first degenerate cell with the reason in err: with f the loop stops there (forces added
-   up to it), with f NULL (the energy only, owned cells) it goes on and degenerate cells add nothing. Not
-   collective. */
+   (FLX_COROT_STATE = 8 each, one cache line: current position, the unit quaternion of the rotation, 0). Arithmetic: the
+   general kernel's formulas (lanes that need its rarer branches, large local rotations or degenerate geometry, go
+   through it). Returns -1, or the local cell number of the first degenerate cell with the reason in err: with f the
+   loop stops there (forces added up to it), with f NULL (the energy only, owned cells) it goes on and degenerate cells
+   add nothing. Not collective. */
 PETSC_INTERN PetscInt FlxCorotBeamAddForces(PetscInt nb, const FlxCorotBeamBatch b[], const PetscReal s[], PetscInt nown, PetscReal f[], PetscReal *energy, char err[], size_t len);
 
 /* Shared beam kernels (beam3d.c): the element axes of a two-node beam (length L; rows of R: local x, y, z in

@@ -41,13 +41,16 @@ PETSC_INTERN PetscErrorCode FlxEbeGetCounts(FlxEbe, PetscInt counts[FLX_EBE_NCLA
 PETSC_INTERN const char    *FlxEbeClassName(PetscInt);
 PETSC_INTERN PetscErrorCode FlxEbeGetHalo(FlxEbe, PetscInt *near, PetscInt *mixed);
 PETSC_INTERN PetscErrorCode FlxEbeDestroy(FlxEbe *);
+/* *p: bytes zeroed on a 64-byte boundary (one cache line, an AVX-512 register) inside the allocation *raw, which
+   PetscFree releases (PetscMalloc aligns to 16 only). Not collective. */
+PETSC_INTERN PetscErrorCode FlxMallocAligned(size_t bytes, void **raw, void **p);
 
 typedef struct _FlxNonlinear *FlxNonlinear; /* geometrically nonlinear models (nonlinear.c) */
 /* Nodal rotations of nonlinear models as unit quaternions cached per owned node (noderot.c): Update: x_new = x (+) dx
    over the owned nodes start .. start + n - 1 (whole arrays of the DOF vectors; x_new may alias x; not collective);
-   States: the states s (position, unit quaternion, 0: FLX_COROT_STATE per local node) of the local nodes from their DOFs (6 per node:
-   xown for the owned nodes, xghost for the ghosts; collective: the ghosts' quaternions come from their owners), and
-   fzero (may be NULL) zeroed at the owned nodes' DOFs in the same pass. */
+   States: the states s (position, unit quaternion, 0: FLX_COROT_STATE per local node) of the local nodes from their
+   DOFs (6 per node: xown for the owned nodes, xghost for the ghosts; collective: the ghosts' quaternions come from
+   their owners), and fzero (may be NULL) zeroed at the owned nodes' DOFs in the same pass. */
 typedef struct _FlxNodeRot   *FlxNodeRot;
 PETSC_INTERN PetscErrorCode   FlxNodeRotCreate(FlxModel, FlxNodeRot *);
 PETSC_INTERN PetscErrorCode   FlxNodeRotUpdate(FlxNodeRot, PetscInt start, PetscInt n, const PetscReal x[], const PetscReal dx[], PetscReal xnew[]);
