@@ -304,6 +304,10 @@ static void PadQuad(FlxQuadBatch *B)
     }
     for (int c = 0; c < 4; c++)
       B->h[c][l] = B->h[c][0];
+    for (int c = 0; c < 3; c++) {
+      B->dx[c][l] = B->dx[c][0];
+      B->dy[c][l] = B->dy[c][0];
+    }
     for (int c = 0; c < FLX_QUAD_NK; c++) {
       B->km[c][l] = B->km[c][0];
       B->kb[c][l] = B->kb[c][0];
@@ -323,6 +327,10 @@ static void PadTri(FlxTriBatch *B)
       B->dn[c][l] = B->dn[c][0];
     for (int c = 0; c < 4; c++)
       B->mc[c][l] = B->mc[c][0];
+    for (int c = 0; c < 2; c++) {
+      B->dx[c][l] = B->dx[c][0];
+      B->dy[c][l] = B->dy[c][0];
+    }
     for (int c = 0; c < FLX_TRI_NK; c++)
       B->kb[c][l] = B->kb[c][0];
   }
@@ -474,7 +482,7 @@ static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
    20 ns/DOF, with them 6.7; every cache line of the batch data is needed, every other one gives 18). The batch data
    PREFETCH_BYTES ahead (into the outer caches, prefetcht2: on the AMD EPYC host the non-temporal hint left the loop
    latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), the nodal values x of the cells PREFETCH_X batches ahead (one for
-   the large shell batches, whose data is then prefetched just ahead of that). The quads' batches (10.9 KB) are
+   the large shell batches, whose data is then prefetched just ahead of that). The quads' batches (7.2 KB) are
    prefetched two ahead in quarters between the kernel's passes (shellfast.c): issued at once, their 170 prefetches
    stall the loop. */
 #define PREFETCH_BYTES 8192
@@ -523,7 +531,7 @@ static void RunQuads(FlxEbe e, const FlxQuadBatch *B, PetscInt k0, PetscInt k1, 
 {
   PetscReal fe[24][W], en[W];
 
-  for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 10.9 KB: its prefetch paced in quarters inside the kernel */
+  for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 7.2 KB: its prefetch paced in quarters inside the kernel */
     if (k + 1 < k1) PrefetchX(4, B[k + 1].gi[0], x);
     FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL, k + 2 < k1 ? &B[k + 2] : NULL);
     Scatter(4, B[k].n, B[k].si, fe, f, e->slot);

@@ -109,32 +109,38 @@ PETSC_INTERN void FlxBeamBatchForce(const FlxBeamBatch *b, const PetscReal x[], 
 #define FLX_BEAM_BYTES ((PetscInt)(13 * sizeof(PetscReal) + 4 * sizeof(int)))
 
 /* Flat shells (MITC4 quads, DKT3 triangles; shellfast.c): the local frame (axes x and z, y = z x x), the nodes'
-   offsets h from the mean plane (quads) and the local stiffness, which for these flat elements splits into a
-   membrane block (u, v, theta_z of each node: the drilling penalty couples theta_z to the membrane) and a bending
-   block (w, theta_x, theta_y), each symmetric and stored as its upper triangle (row by row): 3 nn (3 nn + 1) / 2
-   numbers each. The global forces are T^T K_l T u with T the frame and the rigid links of the offsets (shell.c). */
-#define FLX_QUAD_NK 78
-#define FLX_TRI_NK 45
+   offsets h from the mean plane (quads), the in-plane coordinates dx, dy of nodes 1 .. nn - 1 relative to node 0's
+   and the local stiffness, which for these flat elements splits into a membrane block (u, v, theta_z of each node:
+   the drilling penalty couples theta_z to the membrane) and a bending block (w, theta_x, theta_y). Both vanish for
+   the three rigid motions of the element's plane, so each is kept as its rows and columns of nodes 1 .. nn - 1,
+   symmetric, as the upper triangle (row by row): 3 (nn - 1) (3 (nn - 1) + 1) / 2 numbers; node 0's rows follow from
+   equilibrium. The global forces are T^T P^T K_r P T u with T the frame and the rigid links of the offsets
+   (shell.c) and P the motion relative to node 0's rigid motion (shellfast.c). */
+#define FLX_QUAD_NK 45
+#define FLX_TRI_NK 21
 typedef struct FLX_EBE_ALIGN {
-  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[4][FLX_EBE_LANES], km[FLX_QUAD_NK][FLX_EBE_LANES], kb[FLX_QUAD_NK][FLX_EBE_LANES];
+  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], h[4][FLX_EBE_LANES], dx[3][FLX_EBE_LANES], dy[3][FLX_EBE_LANES];
+  PetscReal km[FLX_QUAD_NK][FLX_EBE_LANES], kb[FLX_QUAD_NK][FLX_EBE_LANES];
   FLX_EBE_HEAD(4, long); /* node numbers (64-bit, as the kernels were tuned; the nodal values are read by FLX_GATHER6) */
 } FlxQuadBatch;
 typedef struct FLX_EBE_ALIGN {
-  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], dn[6][FLX_EBE_LANES], mc[4][FLX_EBE_LANES], kb[FLX_TRI_NK][FLX_EBE_LANES]; /* no offsets: flat */
+  PetscReal e1[3][FLX_EBE_LANES], e3[3][FLX_EBE_LANES], dn[6][FLX_EBE_LANES], mc[4][FLX_EBE_LANES], dx[2][FLX_EBE_LANES], dy[2][FLX_EBE_LANES];
+  PetscReal kb[FLX_TRI_NK][FLX_EBE_LANES]; /* no offsets: flat */
   FLX_EBE_HEAD(3, long);
 } FlxTriBatch;
 /* Pack the local stiffness Kl (6 nn square, row-major, local DOFs u v w rx ry rz per node) and frame f of a shell
-   into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element). Not collective.
+   into lane l; PETSC_ERR_PLIB when Kl couples the membrane and bending blocks (not a flat element) or does not
+   vanish for the rigid motions of its plane. Not collective.
    FlxQuadBatchForce prefetches the batch pf (NULL: none; the loop passes the one two ahead) into the outer caches,
    a quarter after each of its four passes. */
 PETSC_INTERN PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const FlxShellFrame *f, const PetscReal Kl[]);
 PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const FlxSectionProps *p, const PetscReal Kl[]);
 PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[], const FlxQuadBatch *pf);
 PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
-#define FLX_QUAD_FLOPS (2 * 2 * 144 + 8 * 34 + 9)
-#define FLX_QUAD_BYTES ((PetscInt)((10 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
-#define FLX_TRI_FLOPS (2 * 81 + 75 + 6 * 30 + 9)
-#define FLX_TRI_BYTES ((PetscInt)((16 + FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
+#define FLX_QUAD_FLOPS (2 * 2 * 81 + 4 * 21 + 8 * 34 + 2 * 18 + 1) /* blocks, P and P^T, T and T^T, energy */
+#define FLX_QUAD_BYTES ((PetscInt)((16 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
+#define FLX_TRI_FLOPS (2 * 36 + 2 * 14 + 75 + 6 * 30 + 2 * 15 + 1) /* bending block, P and P^T, membrane, T and T^T, energy */
+#define FLX_TRI_BYTES ((PetscInt)((20 + FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
 /* The flat frame and local stiffness (before the transformation to global axes) of a MITC4 or DKT3 shell: the
    kernels of their stiffness op (mitc4.c, dkt3.c). Invalid geometry: PETSC_ERR_USER_INPUT with a reason in err. */
 PETSC_INTERN PetscErrorCode FlxMITC4LocalStiffness(const PetscReal xyz[], const FlxSectionProps *p, FlxShellFrame *f, PetscReal Kl[], char err[], size_t len);
