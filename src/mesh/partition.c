@@ -5,8 +5,8 @@
    the fused vector update that make up an explicit step; the edge cut of the nodal graph counts the
    off-process block columns of K, i.e. the halo that MatMult exchanges every step. A dual (cell) graph
    would balance element work instead, which a linear model does only once, at assembly.
-   Each cell goes to the owner of its first node. Global node numbers are contiguous per rank, in
-   natural (file) order within a rank. */
+   Each cell goes to the owner of its first node. Global node numbers are contiguous per rank, in the storage order
+   of order.c (reverse Cuthill-McKee) within a rank; every rank keeps its cells in order.c's global cell order. */
 #include <flexure/private/meshimpl.h>
 #include <metis.h>
 
@@ -147,7 +147,9 @@ typedef struct {
   PetscReal *reals;
 } Pack;
 
-static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt *rstart, const PetscInt *xadj, const PetscInt *adj, const PetscInt *mptr, const PetscInt *midx, PetscInt *ghostmark, Pack *pk)
+/* The data of rank r: its owned nodes in storage order (norder), its owned and halo cells in the global cell order
+   (corder; tidx: a cell's index among the cells of its type, in natural order). */
+static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt *rstart, const PetscInt *xadj, const PetscInt *adj, const PetscInt *mptr, const PetscInt *midx, const PetscInt *norder, const PetscInt *corder, const PetscInt *tidx, PetscInt *ghostmark, Pack *pk)
 {
   PetscInt   nown = 0, nc = 0, ncn = 0, ngh = 0, nmem = 0, *ip, *ghosts;
   PetscReal *rp;
@@ -192,8 +194,9 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
   PetscCall(PetscMalloc1(3 * (nown + ngh) + 1, &pk->reals));
   ip = pk->ints;
   rp = pk->reals;
-  /* owned nodes: natural id, dnz, onz, membership */
-  for (PetscInt i = 0; i < sm->nnodes; i++)
+  /* owned nodes (storage order): natural id, dnz, onz, membership */
+  for (PetscInt k = 0; k < sm->nnodes; k++) {
+    const PetscInt i = norder[k];
     if (sm->part[i] == r) {
       PetscInt d = 1, o = 0;
       for (PetscInt q = xadj[i]; q < xadj[i + 1]; q++) {
@@ -208,41 +211,39 @@ static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt 
       for (int c = 0; c < 3; c++)
         *rp++ = sm->xyz[3 * i + c];
     }
+  }
   *ip++ = 0;
-  for (PetscInt i = 0, acc = 0; i < sm->nnodes; i++)
-    if (sm->part[i] == r) {
-      acc += mptr[i + 1] - mptr[i];
+  for (PetscInt k = 0, acc = 0; k < sm->nnodes; k++)
+    if (sm->part[norder[k]] == r) {
+      acc += mptr[norder[k] + 1] - mptr[norder[k]];
       *ip++ = acc;
     }
-  for (PetscInt i = 0; i < sm->nnodes; i++)
-    if (sm->part[i] == r)
-      for (PetscInt q = mptr[i]; q < mptr[i + 1]; q++)
+  for (PetscInt k = 0; k < sm->nnodes; k++)
+    if (sm->part[norder[k]] == r)
+      for (PetscInt q = mptr[norder[k]]; q < mptr[norder[k] + 1]; q++)
         *ip++ = midx[q];
-  /* cells (owned and halo, natural order): type, group, natural id, index among the cells of its type,
+  /* cells (owned and halo, global cell order): type, group, natural id, index among the cells of its type,
      owned flag, cptr, conn (global ids) */
-  {
-    PetscInt ntype[FLX_NUM_CELL_TYPES] = {0};
-    for (PetscInt c = 0; c < sm->ncells; c++) {
-      if (CellOnRank(sm, c, r)) {
-        *ip++ = sm->type[c];
-        *ip++ = sm->group[c];
-        *ip++ = c;
-        *ip++ = ntype[sm->type[c]];
-        *ip++ = sm->cpart[c] == r;
-      }
-      ntype[sm->type[c]]++;
+  for (PetscInt k = 0; k < sm->ncells; k++) {
+    const PetscInt c = corder[k];
+    if (CellOnRank(sm, c, r)) {
+      *ip++ = sm->type[c];
+      *ip++ = sm->group[c];
+      *ip++ = c;
+      *ip++ = tidx[c];
+      *ip++ = sm->cpart[c] == r;
     }
   }
   *ip++ = 0;
-  for (PetscInt c = 0, acc = 0; c < sm->ncells; c++)
-    if (CellOnRank(sm, c, r)) {
-      acc += sm->cptr[c + 1] - sm->cptr[c];
+  for (PetscInt k = 0, acc = 0; k < sm->ncells; k++)
+    if (CellOnRank(sm, corder[k], r)) {
+      acc += sm->cptr[corder[k] + 1] - sm->cptr[corder[k]];
       *ip++ = acc;
     }
-  for (PetscInt c = 0; c < sm->ncells; c++)
-    if (CellOnRank(sm, c, r))
-      for (PetscInt k = sm->cptr[c]; k < sm->cptr[c + 1]; k++)
-        *ip++ = sm->perm[sm->conn[k]];
+  for (PetscInt k = 0; k < sm->ncells; k++)
+    if (CellOnRank(sm, corder[k], r))
+      for (PetscInt q = sm->cptr[corder[k]]; q < sm->cptr[corder[k] + 1]; q++)
+        *ip++ = sm->perm[sm->conn[q]];
   /* ghosts (global ids, sorted) and their coordinates */
   {
     PetscInt *inv; /* global -> natural for ghosts */
@@ -448,7 +449,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
   PetscCall(FlxPhaseBegin(mesh->comm, "distributing the mesh"));
   if (mesh->rank == 0) {
     FlxSerialMesh *sm = mesh->serial;
-    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark;
+    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark, *norder, *corder, *tidx, ntype[FLX_NUM_CELL_TYPES] = {0};
 
     PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
@@ -461,17 +462,21 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
     rstart[0] = 0;
     for (PetscMPIInt r = 0; r < mesh->size; r++)
       rstart[r + 1] = rstart[r] + cnt[r];
+    PetscCall(FlxSerialMeshLocalityOrder(sm, xadj, adj, &norder, &corder));
+    PetscCall(PetscMalloc1(sm->ncells + 1, &tidx));
+    for (PetscInt c = 0; c < sm->ncells; c++)
+      tidx[c] = ntype[sm->type[c]]++;
     PetscCall(PetscMalloc1(sm->nnodes, &sm->perm));
     PetscCall(PetscArraycpy(cnt, rstart, mesh->size));
-    for (PetscInt i = 0; i < sm->nnodes; i++)
-      sm->perm[i] = cnt[sm->part[i]]++;
+    for (PetscInt k = 0; k < sm->nnodes; k++) /* contiguous per rank, in storage order within a rank */
+      sm->perm[norder[k]] = cnt[sm->part[norder[k]]]++;
     PetscCall(NodeGroups(sm, &mptr, &midx));
     PetscCall(PetscMalloc1(sm->nnodes, &ghostmark));
     for (PetscInt i = 0; i < sm->nnodes; i++)
       ghostmark[i] = -1;
     PetscCall(BroadcastGlobals(mesh));
     for (PetscMPIInt r = mesh->size - 1; r >= 0; r--) {
-      PetscCall(PackRank(sm, r, rstart, xadj, adj, mptr, midx, ghostmark, &pk));
+      PetscCall(PackRank(sm, r, rstart, xadj, adj, mptr, midx, norder, corder, tidx, ghostmark, &pk));
       if (r > 0) {
         PetscCallMPI(MPI_Send(pk.hdr, 8, MPIU_INT, r, 0, mesh->comm));
         PetscCallMPI(MPI_Send(pk.ints, (PetscMPIInt)pk.hdr[6], MPIU_INT, r, 1, mesh->comm));
@@ -487,6 +492,9 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
     PetscCall(PetscFree(mptr));
     PetscCall(PetscFree(midx));
     PetscCall(PetscFree(ghostmark));
+    PetscCall(PetscFree(norder));
+    PetscCall(PetscFree(corder));
+    PetscCall(PetscFree(tidx));
   } else {
     PetscCall(BroadcastGlobals(mesh));
     PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));

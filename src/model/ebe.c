@@ -481,10 +481,11 @@ static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
    prefetchers do not follow its streams: without these prefetches the beams' loop on the 1e6-DOF tower takes
    20 ns/DOF, with them 6.7; every cache line of the batch data is needed, every other one gives 18). The batch data
    PREFETCH_BYTES ahead (into the outer caches, prefetcht2: on the AMD EPYC host the non-temporal hint left the loop
-   latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), the nodal values x of the cells PREFETCH_X batches ahead (one for
-   the large shell batches, whose data is then prefetched just ahead of that). The quads' batches (7.2 KB) are
-   prefetched two ahead in quarters between the kernel's passes (shellfast.c): issued at once, their 170 prefetches
-   stall the loop. */
+   latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), and for the beams the
+   nodal values x of the cells PREFETCH_X batches ahead (the shells' nodes, fewer per cell and shared by neighbouring
+   cells, are in cache: their prefetch only cost issue slots, 1e6-DOF plates, interleaved, gcd3 step at 83-84 % of its
+   bound with it and 84-97 % without). The quads' batches (7.2 KB) are prefetched two ahead in quarters between the
+   kernel's passes (shellfast.c): issued at once, their prefetches stall the loop. */
 #define PREFETCH_BYTES 8192
 #define PREFETCH_X 2
 static inline void Prefetch(const void *b, size_t bytes)
@@ -492,15 +493,6 @@ static inline void Prefetch(const void *b, size_t bytes)
   for (size_t o = 0; o < bytes; o += 64)
     __builtin_prefetch((const char *)b + o, 0, 1);
 }
-/* The nodal values of the nn x W gathered nodes of a batch (gi: its 64-bit gather indices). */
-static inline void PrefetchX(int nn, const long *gi, const PetscReal *x)
-{
-  for (int q = 0; q < nn * W; q++) {
-    __builtin_prefetch(x + 6 * gi[q], 0, 3);
-    __builtin_prefetch(x + 6 * gi[q] + 5, 0, 3);
-  }
-}
-
 #define PREFETCH(B, k, k1, nn, x)                                                                                                       \
   do {                                                                                                                                  \
     const PetscInt px_ = sizeof((B)[0]) > 4096 ? 1 : PREFETCH_X, ahead_ = PetscMax(px_ + 1, PREFETCH_BYTES / (PetscInt)sizeof((B)[0])); \
@@ -532,7 +524,6 @@ static void RunQuads(FlxEbe e, const FlxQuadBatch *B, PetscInt k0, PetscInt k1, 
   PetscReal fe[24][W], en[W];
 
   for (PetscInt k = k0; k < k1; k++) { /* a quad batch is 7.2 KB: its prefetch paced in quarters inside the kernel */
-    if (k + 1 < k1) PrefetchX(4, B[k + 1].gi[0], x);
     FlxQuadBatchForce(&B[k], x, fe, esum ? en : NULL, k + 2 < k1 ? &B[k + 2] : NULL);
     Scatter(4, B[k].n, B[k].si, fe, f, e->slot);
     if (esum) Energy(B[k].n, B[k].own, en, esum);
@@ -544,7 +535,7 @@ static void RunTris(FlxEbe e, const FlxTriBatch *B, PetscInt k0, PetscInt k1, co
   PetscReal fe[18][W], en[W];
 
   for (PetscInt k = k0; k < k1; k++) {
-    PREFETCH(B, k, k1, 3, x);
+    PREFETCH(B, k, k1, 0, x); /* the batch only: the plates' nodal values are in cache (DKT3 plate 6.2 -> 5.9 ns/DOF) */
     FlxTriBatchForce(&B[k], x, fe, esum ? en : NULL);
     Scatter(3, B[k].n, B[k].si, fe, f, e->slot);
     if (esum) Energy(B[k].n, B[k].own, en, esum);

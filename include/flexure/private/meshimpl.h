@@ -63,6 +63,9 @@ struct _p_FlxMesh {
 PETSC_INTERN PetscErrorCode FlxSerialMeshCreate(FlxSerialMesh **sm);
 PETSC_INTERN PetscErrorCode FlxSerialMeshDestroy(FlxSerialMesh **sm);
 PETSC_INTERN PetscErrorCode FlxSerialMeshAddGroup(FlxSerialMesh *sm, const char name[], PetscInt dim, PetscInt *g);
+/* Storage order of nodes and cells for locality (order.c, rank 0): norder[k], corder[k] the natural ids of the k-th
+   stored node and cell (allocated). xadj, adj: the nodal graph. */
+PETSC_INTERN PetscErrorCode FlxSerialMeshLocalityOrder(const FlxSerialMesh *sm, const PetscInt *xadj, const PetscInt *adj, PetscInt **norder, PetscInt **corder);
 /* Read a Gmsh MSH 4.1 or 2.2 file, ASCII or binary, into the empty sm (rank 0). Errors name the file and line
    (or byte offset) and are raised on this rank only; sm may then hold part of the mesh (FlxSerialMeshDestroy). */
 PETSC_INTERN PetscErrorCode FlxSerialMeshReadGmsh(const char file[], FlxSerialMesh *sm);
