@@ -26,7 +26,8 @@ PETSC_EXTERN PetscErrorCode FlxMeshView(FlxMesh mesh, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode FlxMeshDestroy(FlxMesh *mesh);
 
 /* Local sizes: owned nodes, ghost nodes, local cells (the owned cells and the halo cells owned elsewhere
-   that touch an owned node, in natural order). Not collective. */
+   that touch an owned node, in the global cell order: a function of the mesh alone, the same at any number of ranks;
+   natural order, or by reverse Cuthill-McKee for locality; never assume increasing natural ids). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetLocalSizes(FlxMesh mesh, PetscInt *nowned, PetscInt *nghost, PetscInt *ncells);
 /* Global number of nodes and the first owned node in the global (PETSc) numbering. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxMeshGetNodeLayout(FlxMesh mesh, PetscInt *Nnodes, PetscInt *rstart);

@@ -396,7 +396,9 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* The benchmark between PetscInitialize and PetscFinalize: in a function of its own, so that an error returns to
+   main, which finalizes, instead of the MPI_Abort PETSc raises for errors in main() itself. Collective. */
+static PetscErrorCode Run(void)
 {
   Bench                    B, B1;
   FlxMesh                  mesh;
@@ -410,7 +412,7 @@ int main(int argc, char **argv)
   FlxInternalForceRoofline rf;
   PetscLogDouble           t0, t1;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&B, sizeof(B)));
   PetscCall(PetscMemzero(&B1, sizeof(B1)));
   PetscCall(PetscMemzero(it, sizeof(it)));
@@ -598,6 +600,15 @@ int main(int argc, char **argv)
   PetscCall(FlxMeshDestroy(&B1.mesh));
   if (B1.comm != MPI_COMM_NULL && B1.comm) PetscCallMPI(MPI_Comm_free(&B1.comm));
   PetscCall(FlxMeshDestroy(&mesh));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscErrorCode ierr;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  ierr = Run(); /* PETSc has printed the error */
   PetscCall(PetscFinalize());
-  return 0;
+  return ierr ? 1 : 0;
 }

@@ -36,10 +36,10 @@
 
 static const int Mem[3] = {0, 1, 5}, Ben[3] = {2, 3, 4}; /* local DOFs of the membrane and bending blocks */
 
-/* The rigid motions of a block at node a (dofs: Mem or Ben; dx, dy: coordinates relative to node 0). */
-static void Rigid(const int dofs[3], int mode, PetscReal dx, PetscReal dy, PetscReal r[3])
+/* Rigid motion mode (0 .. 2) of the membrane block (mem) or the bending block at a node (dx, dy: its coordinates
+   relative to node 0). */
+static void Rigid(PetscBool mem, int mode, PetscReal dx, PetscReal dy, PetscReal r[3])
 {
-  const PetscBool mem = dofs == Mem;
   r[0] = r[1] = r[2] = 0;
   if (mode < 2 && mem)
     r[mode] = 1; /* translations along x, y */
@@ -70,14 +70,14 @@ static PetscErrorCode Pack(PetscInt nn, const PetscReal Kl[], const int dofs[3],
   PetscInt       q = 0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < nb; i++)
+  for (PetscInt i = 0; dofs == Mem && i < nb; i++) /* once per cell */
     for (PetscInt j = 0; j < nb; j++)
       PetscCheck(Kl[n * (6 * (i / 3) + Mem[i % 3]) + 6 * (j / 3) + Ben[j % 3]] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "shell kernel: the local stiffness couples membrane and bending DOFs (%" PetscInt_FMT ", %" PetscInt_FMT ")", i, j);
   for (int mode = 0; mode < 3; mode++)
     for (PetscInt i = 0; i < nb; i++) {
       PetscReal s = 0, sabs = 0, r[3];
       for (PetscInt j = 0; j < nb; j++) {
-        Rigid(dofs, mode, f->x[j / 3] - f->x[0], f->y[j / 3] - f->y[0], r);
+        Rigid((PetscBool)(dofs == Mem), mode, f->x[j / 3] - f->x[0], f->y[j / 3] - f->y[0], r);
         s += KBLK(dofs, i, j) * r[j % 3];
         sabs += PetscAbsReal(KBLK(dofs, i, j) * r[j % 3]);
       }
@@ -214,19 +214,23 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
    translation and rotation about z) and bending (w, theta_x, theta_y: its translation along z and rotations about x
    and y); dx, dy: the nodes' coordinates relative to node 0's; IX: [l] when d is an array of lanes. */
 #define MEM_REDUCE(NN, u, d, IX)                                                       \
-  _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                               \
-    const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                        \
-    d[3 * a - 3] IX = u[3 * a] - u[0] + ey * u[2];                                     \
-    d[3 * a - 2] IX = u[3 * a + 1] - u[1] - ex * u[2];                                 \
-    d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                             \
-  }
+  do {                                                                                 \
+    _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
+      const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
+      d[3 * a - 3] IX = u[3 * a] - u[0] + ey * u[2];                                   \
+      d[3 * a - 2] IX = u[3 * a + 1] - u[1] - ex * u[2];                               \
+      d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                           \
+    }                                                                                  \
+  } while (0)
 #define BEN_REDUCE(NN, u, d, IX)                                                       \
-  _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                               \
-    const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                        \
-    d[3 * a - 3] IX = u[3 * a] - u[0] - ey * u[1] + ex * u[2];                         \
-    d[3 * a - 2] IX = u[3 * a + 1] - u[1];                                             \
-    d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                             \
-  }
+  do {                                                                                 \
+    _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
+      const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
+      d[3 * a - 3] IX = u[3 * a] - u[0] - ey * u[1] + ex * u[2];                       \
+      d[3 * a - 2] IX = u[3 * a + 1] - u[1];                                           \
+      d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                           \
+    }                                                                                  \
+  } while (0)
 
 /* y = P^T r: nodes 1 .. NN - 1 take r, node 0 the force and moment that balance them. */
 #define MEM_EXPAND(NN, r, y, IX)                                                       \

@@ -5,20 +5,22 @@
    mesher created them: the nodes of one cell lie tens of thousands of numbers apart and consecutive cells jump as
    far, so every gather and every sum misses the caches (a quad-dominant 5.8e5-DOF plate from Gmsh, 1 rank: element
    loop at 51 % of its memory bound, against 80 % or more on a plate numbered row by row). RCM numbers the nodes
-   front by front, so a cell's nodes and the next cell's are close; the cells then go in the order of their first
-   node in that numbering.
+   front by front, so a cell's nodes and the next cell's are close; the cells then go in the order of their
+   lowest-numbered node in that numbering (then natural id).
 
    What it changes: only where things are stored. The global (PETSc) numbering within a rank follows the order of
    the owned nodes, and every rank keeps its cells in the global cell order computed here, a function of the mesh
    alone: the element loop's and the assembly's nodal sums still run over the same cells in the same order at any
    number of ranks (bit-identical histories). Natural ids (file order) are kept for input and output: groups,
    results and the deterministic K x (kmult.c) use them. When RCM does not shorten the mean distance between
-   neighbouring nodes' numbers (a generated mesh numbered row by row), the natural order is kept. */
+   neighbouring nodes' numbers (a generated mesh numbered row by row), the nodes keep their natural order (and the
+   cells are sorted by it: for a mesh numbered row by row, their natural order again). */
 #include <flexure/private/meshimpl.h>
 
 /* Breadth-first search of the component of s from s: the nodes by levels (neighbours by increasing degree, then
-   number) appended to q[*nq ..]; visited marked with stamp. Returns the last level's first index in q. */
-static PetscInt Bfs(const PetscInt *xadj, const PetscInt *adj, PetscInt s, PetscInt stamp, PetscInt *mark, PetscInt *q, PetscInt *nq, PetscInt *scratch)
+   number) appended to q[*nq ..]; visited marked with stamp, those numbered before (pos >= 0) skipped. Returns the
+   last level's first index in q. */
+static PetscInt Bfs(const PetscInt *xadj, const PetscInt *adj, const PetscInt *pos, PetscInt s, PetscInt stamp, PetscInt *mark, PetscInt *q, PetscInt *nq, PetscInt *scratch)
 {
   PetscInt head = *nq, last = *nq, end;
 
@@ -31,7 +33,7 @@ static PetscInt Bfs(const PetscInt *xadj, const PetscInt *adj, PetscInt s, Petsc
       const PetscInt i = q[head];
       PetscInt       m = 0;
       for (PetscInt k = xadj[i]; k < xadj[i + 1]; k++)
-        if (mark[adj[k]] != stamp) {
+        if (mark[adj[k]] != stamp && pos[adj[k]] < 0) { /* (the graph is symmetric: the second test only guards) */
           mark[adj[k]]       = stamp;
           scratch[2 * m]     = xadj[adj[k] + 1] - xadj[adj[k]]; /* degree, then number: sorted pairs */
           scratch[2 * m + 1] = adj[k];
@@ -81,13 +83,13 @@ PetscErrorCode FlxSerialMeshLocalityOrder(const FlxSerialMesh *sm, const PetscIn
     PetscInt start = s, n0 = nq;
     if (pos[s] >= 0) continue;
     for (int round = 0; round < 2; round++) {
-      PetscInt best = -1, first = Bfs(xadj, adj, start, stamp++, mark, q, &nq, scratch);
+      PetscInt best = -1, first = Bfs(xadj, adj, pos, start, stamp++, mark, q, &nq, scratch);
       for (PetscInt k = first; k < nq; k++)
         if (best < 0 || xadj[q[k] + 1] - xadj[q[k]] < xadj[best + 1] - xadj[best]) best = q[k];
       nq    = n0; /* a probe: undone */
       start = best;
     }
-    (void)Bfs(xadj, adj, start, stamp++, mark, q, &nq, scratch); /* the numbering */
+    (void)Bfs(xadj, adj, pos, start, stamp++, mark, q, &nq, scratch); /* the numbering */
     for (PetscInt k = n0; k < nq; k++)
       pos[q[k]] = 0;
   }

@@ -130,7 +130,7 @@ static PetscErrorCode PartitionNodes(FlxSerialMesh *sm, PetscMPIInt size, const 
 }
 
 /* A rank holds the cells it owns and the halo cells owned elsewhere that touch one of its nodes, so that
-   it can assemble its rows from every contributing cell, in natural cell order, without off-process
+   it can assemble its rows from every contributing cell, in the global cell order, without off-process
    entries: the assembled values then do not depend on the partition. */
 static PetscBool CellOnRank(const FlxSerialMesh *sm, PetscInt c, PetscMPIInt r)
 {
@@ -418,7 +418,8 @@ static PetscErrorCode BroadcastGlobals(FlxMesh mesh)
 }
 
 /* Rank 0: compact, build the nodal graph and partition it. */
-static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj)
+/* Rank 0: the partition of the nodal graph and the storage order (order.c). */
+static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj, PetscInt **norder, PetscInt **corder)
 {
   FlxSerialMesh *sm = mesh->serial;
 
@@ -428,6 +429,7 @@ static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj)
   PetscCall(PetscLogEventBegin(FLX_MeshPartition, 0, 0, 0, 0));
   PetscCall(NodalGraph(sm, xadj, adj));
   PetscCall(PartitionNodes(sm, mesh->size, *xadj, *adj));
+  PetscCall(FlxSerialMeshLocalityOrder(sm, *xadj, *adj, norder, corder));
   PetscCall(PetscLogEventEnd(FLX_MeshPartition, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -435,21 +437,21 @@ static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj)
 PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
 {
   Pack           pk;
-  PetscInt      *xadj = NULL, *adj = NULL;
+  PetscInt      *xadj = NULL, *adj = NULL, *norder = NULL, *corder = NULL;
   PetscErrorCode ierr      = 0;
   char           msg[1024] = "";
 
   PetscFunctionBegin;
   /* errors of rank 0's serial work (too few nodes for the ranks, METIS) become one collective error */
   if (mesh->rank == 0) {
-    ierr = Partition(mesh, &xadj, &adj);
+    ierr = Partition(mesh, &xadj, &adj, &norder, &corder);
     if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
   }
   PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
   PetscCall(FlxPhaseBegin(mesh->comm, "distributing the mesh"));
   if (mesh->rank == 0) {
     FlxSerialMesh *sm = mesh->serial;
-    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark, *norder, *corder, *tidx, ntype[FLX_NUM_CELL_TYPES] = {0};
+    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark, *tidx, ntype[FLX_NUM_CELL_TYPES] = {0};
 
     PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
@@ -462,7 +464,6 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
     rstart[0] = 0;
     for (PetscMPIInt r = 0; r < mesh->size; r++)
       rstart[r + 1] = rstart[r] + cnt[r];
-    PetscCall(FlxSerialMeshLocalityOrder(sm, xadj, adj, &norder, &corder));
     PetscCall(PetscMalloc1(sm->ncells + 1, &tidx));
     for (PetscInt c = 0; c < sm->ncells; c++)
       tidx[c] = ntype[sm->type[c]]++;

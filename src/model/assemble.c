@@ -27,7 +27,7 @@ PetscErrorCode FlxModelElementProps(FlxModel m, PetscInt cell, const FlxSectionP
 }
 
 /* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass that belong to owned nodes.
-   Every rank holds all cells touching its nodes (halo cells included) in natural order, so each block is
+   Every rank holds all cells touching its nodes (halo cells included) in the global cell order, so each block is
    summed in the same order at any number of ranks and nothing goes off-process. */
 PetscErrorCode FlxModelAddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[])
 {
@@ -300,7 +300,7 @@ static PetscErrorCode SpringStiffness(FlxModel m, PetscInt nn, const PetscInt no
 
 /* The assembled stiffness K (and, for nonlinear models, K_lin), on first need: the implicit steppers, modes, static
    solves, stiffness-proportional damping's solve, or the assembled path of the internal force. The springs first,
-   then the cells in natural order (the order of every block's sums at any number of ranks). Collective. */
+   then the cells in the global cell order (the order of every block's sums at any number of ranks). Collective. */
 PetscErrorCode FlxModelAssembleStiffness(FlxModel m)
 {
   PetscInt nc;

@@ -5,15 +5,15 @@
    the constant data precomputed), and the batches' forces are added node by node.
 
    Summation order. Every rank holds its owned cells and the halo cells that touch its owned nodes (the mesh's local
-   cells, in natural order) and adds only the rows of its owned nodes. Within a class the cells are visited in
-   natural order and the classes in a fixed order, so every nodal sum runs over the same terms in the same order at
-   any number of ranks: the product, and the explicit histories, are bit-identical at 1, 2 and 4 ranks.
+   cells, in the global cell order of src/mesh/order.c) and adds only the rows of its owned nodes. Within a class the
+   cells are visited in that order and the classes in a fixed order, so every nodal sum runs over the same terms in
+   the same order at any number of ranks: the product, and the explicit histories, are bit-identical at 1, 2 and 4 ranks.
 
    Halo exchange overlapped with the interior cells. The cells whose nodes are all owned ("far") need no ghost
    values: they run between VecScatterBegin and VecScatterEnd of the ghost values; the others ("near") after. An
    owned node touched by both kinds would get its sums in another order than at one rank (far cells first): its
-   contributions go to slots instead, one per (cell, node), and are summed at the end in class and natural cell
-   order, which is the one-rank order. Such nodes are one layer around the partition boundary. Near cells read
+   contributions go to slots instead, one per (cell, node), and are summed at the end in class and cell order,
+   which is the one-rank order. Such nodes are one layer around the partition boundary. Near cells read
    their nodes from a compact buffer: the owned nodes they touch (copied) and the ghosts (the scatter's target).
 
    No allocation in the product; its arithmetic is counted (FlxEbeGetCost) for the choice between this loop and the
@@ -60,7 +60,7 @@ struct _FlxEbe {
   PetscReal *xn;
   Vec        xg; /* xn's ghost part */
   VecScatter sct;
-  /* slots: per mixed node its slots in class and natural order */
+  /* slots: per mixed node its slots in class and cell order */
   PetscInt   nslot, nmix, *mix, *mixptr, *mixslot;
   char      *slotnl; /* the slot belongs to a CLS_BEAMNL cell */
   PetscReal *slot;
@@ -345,7 +345,7 @@ static int CompareTuple(const void *a, const void *b)
   return 0;
 }
 
-/* Visit every cell of the loop (mesh cells in natural order, then the springs). */
+/* Visit every cell of the loop (mesh cells in the global cell order, then the springs). */
 static PetscErrorCode Pass(Build *bd)
 {
   FlxModel m = bd->e->m;
@@ -419,7 +419,7 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
     if (S->n[CLS_QUAD]) PadQuad(&S->quad[S->n[CLS_QUAD] - 1]);
     if (S->n[CLS_TRI]) PadTri(&S->tri[S->n[CLS_TRI] - 1]);
   }
-  /* slots of the mixed nodes, in class and natural order */
+  /* slots of the mixed nodes, in class and cell order */
   if (bd.ntup) qsort(bd.tup, bd.ntup, 4 * sizeof(PetscInt), CompareTuple); /* (a NULL array otherwise) */
   PetscCall(PetscMalloc1(6 * e->nslot + 1, &e->slot));
   PetscCall(PetscMalloc1(e->nslot + 1, &e->slotnl));
@@ -662,46 +662,45 @@ PetscErrorCode FlxEbeApply(FlxEbe e, Vec x, Vec f, PetscBool all, PetscReal *ene
   if (energy) *energy = esum;
   {
     PetscReal bytes, flops;
-    PetscCall(FlxEbeGetCost(e, all, &bytes, &flops));
+    PetscCall(FlxEbeGetCost(e, all, PETSC_FALSE, &bytes, &flops));
     PetscCall(PetscLogFlops(flops));
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxEbeGetCost(FlxEbe e, PetscBool all, PetscReal *bytes, PetscReal *flops)
+PetscErrorCode FlxEbeGetCost(FlxEbe e, PetscBool all, PetscBool owned, PetscReal *bytes, PetscReal *flops)
 {
   PetscReal b = 16.0 * 6 * e->nown, fl = 0; /* x read, f written */
 
   PetscFunctionBegin;
-  for (int s = 0; s < 2; s++) {
-    const Set *S = &e->set[s];
-    for (int c = 0; c < NCLS; c++) {
-      PetscReal n = (PetscReal)S->cells[c];
-      if (c == CLS_BEAMNL && !all) continue;
-      switch (c) {
-      case CLS_BEAM:
-      case CLS_BEAMNL:
-        b += n * FLX_BEAM_BYTES;
-        fl += n * FLX_BEAM_FLOPS;
-        break;
-      case CLS_QUAD:
-        b += n * FLX_QUAD_BYTES;
-        fl += n * FLX_QUAD_FLOPS;
-        break;
-      case CLS_TRI:
-        b += n * FLX_TRI_BYTES;
-        fl += n * FLX_TRI_FLOPS;
-        break;
-      default:
-        break;
-      }
-    }
-    for (PetscInt k = 0; k < S->n[CLS_DENSE]; k++) {
-      PetscReal n = 6 * S->dense[k].nn;
-      b += 8 * n * n + 8 * S->dense[k].nn;
-      fl += 2 * n * n;
+  for (int c = 0; c < NCLS; c++) {
+    const PetscReal n = (PetscReal)(owned ? e->owned[c] : e->set[0].cells[c] + e->set[1].cells[c]);
+    if (c == CLS_BEAMNL && !all) continue;
+    switch (c) {
+    case CLS_BEAM:
+    case CLS_BEAMNL:
+      b += n * FLX_BEAM_BYTES;
+      fl += n * FLX_BEAM_FLOPS;
+      break;
+    case CLS_QUAD:
+      b += n * FLX_QUAD_BYTES;
+      fl += n * FLX_QUAD_FLOPS;
+      break;
+    case CLS_TRI:
+      b += n * FLX_TRI_BYTES;
+      fl += n * FLX_TRI_FLOPS;
+      break;
+    default:
+      break;
     }
   }
+  for (int s = 0; s < 2; s++)
+    for (PetscInt k = 0; k < e->set[s].n[CLS_DENSE]; k++) {
+      const PetscReal n = 6 * e->set[s].dense[k].nn;
+      if (owned && !e->set[s].dense[k].own) continue;
+      b += 8 * n * n + 8 * e->set[s].dense[k].nn;
+      fl += 2 * n * n;
+    }
   *bytes = b;
   *flops = fl;
   PetscFunctionReturn(0);

@@ -5,7 +5,7 @@
    with it the last bits of the result, depends on the partition. An explicit run repeats this product
    millions of times and the differences grow. This kernel reads the same storage (the diagonal and
    off-diagonal SeqBAIJ parts) but sums the blocks of every row in increasing natural (file) node order,
-   which is the order of a 1-rank run: the same run at 1, 2 or 4 ranks gives the same bits. Its cost is
+   whatever the storage order: the same run at 1, 2 or 4 ranks gives the same bits. Its cost is
    PETSc's: one pass over the matrix, one halo exchange (of the ghost blocks the rows refer to).
    A product may cover a subset of the block rows (a sparse damping matrix, the rows of supports): only
    those rows are read and written, and only their ghost blocks exchanged.

@@ -15,7 +15,7 @@ static void AddOwned(PetscInt nn, const PetscInt nodes[], PetscInt nown, const P
 }
 
 /* Consistent nodal forces of a pressure or a traction on the shell elements of group g, summed per owned node
-   over the local cells in natural order (the same order at any number of ranks). */
+   over the local cells in the global cell order (the same order at any number of ranks). */
 static PetscErrorCode SurfaceLoad(FlxModel m, FlxLoad *l, PetscInt g)
 {
   PetscInt     nc, nown, ncg = 0;

@@ -3,14 +3,14 @@
    the node's frame relative to its initial one; the system gets:
    - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product without the zero
      blocks; K_lin freed when it is zero: every element co-rotational and no springs) plus the element
-     loop over the nonlinear ones: every rank visits its owned and halo cells in natural order and adds the rows of
+     loop over the nonlinear ones: every rank visits its owned and halo cells in the global cell order and adds the rows of
      its owned nodes, so each nodal sum runs in natural element order at any number of ranks (bit-identical);
    - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
    - the configuration update (translations add, rotations compose R_new = exp(skew(dtheta)) R);
    - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells).
    The explicit step's f_int takes a fast path when every nonlinear cell is a co-rotational beam (today: always;
    -model_nonlinear_cache false turns it off): a cache built at set-up holds, per nonlinear cell (owned and halo, in
-   the loop's natural order), its local nodes and the constant element data (initial length and axes, the entries
+   the loop's cell order), its local nodes and the constant element data (initial length and axes, the entries
    of the local stiffness: FlxCorotBeamData) in batches of FLX_COROT_LANES cells, and one loop
    (FlxCorotBeamAddForces, corotfast.c: a SIMD lane per cell) streams through it with the nodal states (position, unit
    quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or complex

@@ -4,7 +4,7 @@
    - between the two nodes of the line2 cells of a group that has a spring section: -section_s_stiffness
      and/or -section_s_damping make section s a spring section (-section_s_axes element|global|"x1,...,y3",
      default element: x along the cell, y as for beams). The cells belong to the mesh, so partitioning and
-     the block preallocation include their coupling, and they are assembled in natural order (the same sums
+     the block preallocation include their coupling, and they are assembled in the global cell order (the same sums
      at any number of ranks).
 
    A spring acts on the relative motion at the midpoint of its cell, where both nodes are joined by rigid
@@ -304,7 +304,7 @@ static void GroundMatrix(const PetscReal R[9], const PetscReal k[6], PetscReal K
       }
 }
 
-/* Loop over the spring cells (natural order) and the ground springs (in -spring_names order) of this rank:
+/* Loop over the spring cells (the global cell order) and the ground springs (in -spring_names order) of this rank:
    fn(nn, nodes, Ke, Ce, ctx) with the element matrices of stiffness and damping. Errors are collective. */
 typedef PetscErrorCode (*SpringVisitor)(FlxModel, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *);
 

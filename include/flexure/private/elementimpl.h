@@ -137,9 +137,9 @@ PETSC_INTERN PetscErrorCode FlxQuadBatchSet(FlxQuadBatch *b, PetscInt l, const F
 PETSC_INTERN PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f, const FlxSectionProps *p, const PetscReal Kl[]);
 PETSC_INTERN void           FlxQuadBatchForce(const FlxQuadBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[], const FlxQuadBatch *pf);
 PETSC_INTERN void           FlxTriBatchForce(const FlxTriBatch *b, const PetscReal x[], PetscReal fe[][FLX_EBE_LANES], PetscReal en[]);
-#define FLX_QUAD_FLOPS (2 * 2 * 81 + 4 * 21 + 8 * 34 + 2 * 18 + 1) /* blocks, P and P^T, T and T^T, energy */
+#define FLX_QUAD_FLOPS (2 * 2 * 81 + 4 * 21 + 8 * 34 + 2 * 9 + 2 * 18 + 1) /* blocks, P and P^T, T and T^T, y = z x x twice, energy */
 #define FLX_QUAD_BYTES ((PetscInt)((16 + 2 * FLX_QUAD_NK) * sizeof(PetscReal) + 4 * sizeof(long) + 4 * sizeof(int)))
-#define FLX_TRI_FLOPS (2 * 36 + 2 * 14 + 75 + 6 * 30 + 2 * 15 + 1) /* bending block, P and P^T, membrane, T and T^T, energy */
+#define FLX_TRI_FLOPS (2 * 36 + 2 * 14 + 75 + 6 * 30 + 9 + 2 * 15 + 1) /* bending block, P and P^T, membrane, T and T^T, y = z x x, energy */
 #define FLX_TRI_BYTES ((PetscInt)((20 + FLX_TRI_NK) * sizeof(PetscReal) + 3 * sizeof(long) + 3 * sizeof(int)))
 /* The flat frame and local stiffness (before the transformation to global axes) of a MITC4 or DKT3 shell: the
    kernels of their stiffness op (mitc4.c, dkt3.c). Invalid geometry: PETSC_ERR_USER_INPUT with a reason in err. */

@@ -26,11 +26,12 @@ PETSC_INTERN PetscErrorCode FlxKMultDestroy(FlxKMult *);
    number of ranks, the halo exchange overlapped with the interior cells. Create: collective. Apply: f = K x over the
    linear cells and springs (all: also the beams of geometry nonlinear sections, linearized: the initial stiffness
    K_0 x), energy (may be NULL) the owned cells' strain energy; collective. GetCost: bytes read and written and
-   flops of one product on this rank (the roofline of the path choice). Not collective except Create and Apply. */
+   flops of one product on this rank (owned: of its owned cells only, whose sum over the ranks does not depend on
+   their number: the roofline of the path choice). Not collective except Create and Apply. */
 typedef struct _FlxEbe     *FlxEbe;
 PETSC_INTERN PetscErrorCode FlxEbeCreate(FlxModel, FlxEbe *);
 PETSC_INTERN PetscErrorCode FlxEbeApply(FlxEbe, Vec x, Vec f, PetscBool all, PetscReal *energy);
-PETSC_INTERN PetscErrorCode FlxEbeGetCost(FlxEbe, PetscBool all, PetscReal *bytes, PetscReal *flops);
+PETSC_INTERN PetscErrorCode FlxEbeGetCost(FlxEbe, PetscBool all, PetscBool owned, PetscReal *bytes, PetscReal *flops);
 /* Time of one product on this rank with every batch's data in cache (each class's first batches repeated): the
    loop's compute bound. Not collective. */
 PETSC_INTERN PetscErrorCode FlxEbeComputeTime(FlxEbe, PetscReal *seconds);
@@ -296,7 +297,7 @@ PETSC_INTERN PetscErrorCode FlxModelAddOwnedRows(FlxModel model, Mat A, PetscInt
 PETSC_INTERN PetscErrorCode FlxModelReadSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelReadSpringSection(FlxModel model, PetscInt s, const char pre[], PetscBool *isspring);
 PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
-/* Visit the spring cells (natural order) and the ground springs (in -spring_names order) of this rank:
+/* Visit the spring cells (the global cell order) and the ground springs (in -spring_names order) of this rank:
    fn(model, nn, nodes, Ke, Ce, ctx) with their stiffness and damping matrices (Ce NULL: no damping). Collective. */
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
