@@ -417,8 +417,7 @@ static PetscErrorCode BroadcastGlobals(FlxMesh mesh)
   PetscFunctionReturn(0);
 }
 
-/* Rank 0: compact, build the nodal graph and partition it. */
-/* Rank 0: the partition of the nodal graph and the storage order (order.c). */
+/* Rank 0: compact, build the nodal graph, partition it and choose the storage order (order.c). */
 static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj, PetscInt **norder, PetscInt **corder)
 {
   FlxSerialMesh *sm = mesh->serial;
