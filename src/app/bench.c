@@ -400,17 +400,16 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
    main, which finalizes, instead of the MPI_Abort PETSc raises for errors in main() itself. Collective. */
 static PetscErrorCode Run(void)
 {
-  Bench                    B, B1;
-  FlxMesh                  mesh;
-  Item                     it[MAXITEM];
-  PetscInt                 nit = 0, reps = 7, npre = 8, nlsteps = 0;
-  char                    *presets[8];
-  PetscBool                set, nonlinear = PETSC_FALSE, scaling = PETSC_FALSE;
-  PetscMPIInt              size;
-  PetscReal                heap0, heap1, heap2, heap3, peak, dt = 0, triadmb = 256;
-  FlxInternalForcePath     path;
-  FlxInternalForceRoofline rf;
-  PetscLogDouble           t0, t1;
+  Bench                B, B1;
+  FlxMesh              mesh;
+  Item                 it[MAXITEM];
+  PetscInt             nit = 0, reps = 7, npre = 8, nlsteps = 0;
+  char                *presets[8];
+  PetscBool            set, nonlinear = PETSC_FALSE, scaling = PETSC_FALSE;
+  PetscMPIInt          size;
+  PetscReal            heap0, heap1, heap2, heap3, peak, dt = 0, triadmb = 256;
+  FlxInternalForcePath path;
+  PetscLogDouble       t0, t1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&B, sizeof(B)));
@@ -484,8 +483,7 @@ static PetscErrorCode Run(void)
     PetscCall(PetscPrintf(B.comm, "bench: |element loop - assembled K x|_inf / |K x|_inf = %.2e (random x)\n", (double)(nd / nv)));
     PetscCall(VecDestroy(&w));
   }
-  PetscCall(FlxModelGetInternalForceRoofline(B.model, PETSC_TRUE, &rf));
-  B.rf = rf;
+  PetscCall(FlxModelGetInternalForceRoofline(B.model, PETSC_TRUE, &B.rf));
   {
     const ItemKind k[4] = {IT_TRIAD, IT_MATMULT, IT_ASSEMBLED, IT_ELEMENTS};
     const char    *n[4] = {"triad", "PETSc MatMult", "flexure K x (assembled)", "element loop"};
@@ -540,10 +538,10 @@ static PetscErrorCode Run(void)
     bw = 24.0 * B.ntriad * size / med; /* bytes per second, all ranks */
     PetscCall(PetscPrintf(B.comm, "bench: %" PetscInt_FMT " interleaved repetitions (%" PetscInt_FMT " products or %" PetscInt_FMT " steps each); medians (range)\n", reps, B.products, B.steps));
     PetscCall(PetscPrintf(B.comm, "bench: triad %.2f GB/s (%.2f .. %.2f)\n", (double)(bw / 1e9), (double)(24.0 * B.ntriad * size / hi / 1e9), (double)(24.0 * B.ntriad * size / lo / 1e9)));
-    memb = rf.ebytes / bw;
-    comb = rf.ecompute;
-    PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(rf.ebytes / N), (double)(rf.eflops / N), (double)(rf.eflops / rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(comb > 0 ? rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? rf.eflops / comb / bw : 0)));
-    PetscCall(PetscPrintf(B.comm, "bench: roofline: assembled K %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF -> memory bound\n", (double)(rf.kbytes / N), (double)(rf.kflops / N), (double)(rf.kflops / rf.kbytes), (double)(rf.kbytes / bw / N * 1e9)));
+    memb = B.rf.ebytes / bw;
+    comb = B.rf.ecompute;
+    PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(B.rf.ebytes / N), (double)(B.rf.eflops / N), (double)(B.rf.eflops / B.rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(comb > 0 ? B.rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? B.rf.eflops / comb / bw : 0)));
+    PetscCall(PetscPrintf(B.comm, "bench: roofline: assembled K %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF -> memory bound\n", (double)(B.rf.kbytes / N), (double)(B.rf.kflops / N), (double)(B.rf.kflops / B.rf.kbytes), (double)(B.rf.kbytes / bw / N * 1e9)));
     for (PetscInt q = 0; q < nit; q++) {
       Item     *It         = &it[q];
       PetscReal bound      = 0;
@@ -551,7 +549,7 @@ static PetscErrorCode Run(void)
       if (It->kind == IT_TRIAD || It->single) continue;
       Stats(reps, It->t, &med, &lo, &hi);
       Ratio(reps, It->t, mm->t, &rm, &rl, &rh);
-      bound = ItemBound(&rf, path, It, N, bw);
+      bound = ItemBound(&B.rf, path, It, N, bw);
       if (bound > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "; bound %.2f ns/DOF, %.0f%% of it", (double)(bound / N * 1e9), (double)(100 * bound / med)));
       if (It->kind == IT_STEP && It != s0) {
         PetscReal q0, q1, q2;

@@ -12,8 +12,8 @@
    degenerate geometry, NaN) is done again by the general kernel (included here), so the result is the general
    kernel's for every state, to round-off (test nonlinear_fast_force: 1.2e-15 of the largest force). A lane's result
    depends on its own cell's values only, never on its batch: histories stay bit-identical across rank counts.
-   The forces are then added cell by cell in the cache's (the global cell) order: the nodal sums are those of the general
-   loop. Keep this file in step with corotkernel.h. */
+   The forces are then added cell by cell in the cache's order (the global cell order): the nodal sums are those of
+   the general loop. Keep this file in step with corotkernel.h. */
 #include <flexure/private/elementimpl.h>
 #include <flexure/private/lanes.h>
 #include <flexure/rotation.h>

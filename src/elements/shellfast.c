@@ -212,55 +212,38 @@ PetscErrorCode FlxTriBatchSet(FlxTriBatch *b, PetscInt l, const FlxShellFrame *f
 
 /* d = P u: the motion of nodes 1 .. NN - 1 relative to the rigid motion of node 0, membrane (u, v, theta_z: node 0's
    translation and rotation about z) and bending (w, theta_x, theta_y: its translation along z and rotations about x
-   and y); dx, dy: the nodes' coordinates relative to node 0's; IX: [l] when d is an array of lanes. */
-#define MEM_REDUCE(NN, u, d, IX)                                                       \
+   and y); dx, dy (ex, ey at node a): the nodes' coordinates relative to node 0's; IX: [l] when d is an array of
+   lanes. SHELL_REDUCE is the loop, D0 and D1 the first two components at node a (the third is theta_a - theta_0). */
+#define SHELL_REDUCE(NN, u, d, IX, D0, D1)                                             \
   do {                                                                                 \
     _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
       const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
-      d[3 * a - 3] IX = u[3 * a] - u[0] + ey * u[2];                                   \
-      d[3 * a - 2] IX = u[3 * a + 1] - u[1] - ex * u[2];                               \
+      d[3 * a - 3] IX = D0;                                                            \
+      d[3 * a - 2] IX = D1;                                                            \
       d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                           \
     }                                                                                  \
   } while (0)
-#define BEN_REDUCE(NN, u, d, IX)                                                       \
-  do {                                                                                 \
-    _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
-      const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
-      d[3 * a - 3] IX = u[3 * a] - u[0] - ey * u[1] + ex * u[2];                       \
-      d[3 * a - 2] IX = u[3 * a + 1] - u[1];                                           \
-      d[3 * a - 1] IX = u[3 * a + 2] - u[2];                                           \
-    }                                                                                  \
-  } while (0)
+#define MEM_REDUCE(NN, u, d, IX) SHELL_REDUCE(NN, u, d, IX, u[3 * a] - u[0] + ey * u[2], u[3 * a + 1] - u[1] - ex * u[2])
+#define BEN_REDUCE(NN, u, d, IX) SHELL_REDUCE(NN, u, d, IX, u[3 * a] - u[0] - ey * u[1] + ex * u[2], u[3 * a + 1] - u[1])
 
-/* y = P^T r: nodes 1 .. NN - 1 take r, node 0 the force and moment that balance them. */
-#define MEM_EXPAND(NN, r, y, IX)                                                       \
+/* y = P^T r: nodes 1 .. NN - 1 take r (r0, r1, r2 at node a), node 0 the force and moment that balance them:
+   y_0 -= (r0, Y1, Y2). */
+#define SHELL_EXPAND(NN, r, y, IX, Y1, Y2)                                             \
   do {                                                                                 \
     y[0] = y[1] = y[2] = 0;                                                            \
     _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
       const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
-      const PetscReal ru = r[3 * a - 3] IX, rv = r[3 * a - 2] IX, rt = r[3 * a - 1] IX; \
-      y[3 * a] = ru;                                                                   \
-      y[3 * a + 1] = rv;                                                               \
-      y[3 * a + 2] = rt;                                                               \
-      y[0] -= ru;                                                                      \
-      y[1] -= rv;                                                                      \
-      y[2] -= rt - ey * ru + ex * rv;                                                  \
+      const PetscReal r0 = r[3 * a - 3] IX, r1 = r[3 * a - 2] IX, r2 = r[3 * a - 1] IX; \
+      y[3 * a]     = r0;                                                               \
+      y[3 * a + 1] = r1;                                                               \
+      y[3 * a + 2] = r2;                                                               \
+      y[0] -= r0;                                                                      \
+      y[1] -= Y1;                                                                      \
+      y[2] -= Y2;                                                                      \
     }                                                                                  \
   } while (0)
-#define BEN_EXPAND(NN, r, y, IX)                                                       \
-  do {                                                                                 \
-    y[0] = y[1] = y[2] = 0;                                                            \
-    _Pragma("GCC unroll 4") for (int a = 1; a < NN; a++) {                             \
-      const PetscReal ex = b->dx[a - 1][l], ey = b->dy[a - 1][l];                      \
-      const PetscReal rw = r[3 * a - 3] IX, rx = r[3 * a - 2] IX, ry = r[3 * a - 1] IX; \
-      y[3 * a] = rw;                                                                   \
-      y[3 * a + 1] = rx;                                                               \
-      y[3 * a + 2] = ry;                                                               \
-      y[0] -= rw;                                                                      \
-      y[1] -= rx + ey * rw;                                                            \
-      y[2] -= ry - ex * rw;                                                            \
-    }                                                                                  \
-  } while (0)
+#define MEM_EXPAND(NN, r, y, IX) SHELL_EXPAND(NN, r, y, IX, r1, r2 - ey * r0 + ex * r1)
+#define BEN_EXPAND(NN, r, y, IX) SHELL_EXPAND(NN, r, y, IX, r1 + ey * r0, r2 - ex * r0)
 // clang-format on
 
 /* f_e = T^T f_l of lane l: per node, force R^T (f_u, f_v, f_w) and moment R^T (f_rx + h f_v, f_ry - h f_u, f_rz). */

@@ -3,8 +3,9 @@
    the node's frame relative to its initial one; the system gets:
    - f_int(x) = K_lin x (+ C_d v) over the linear elements (assembled, the deterministic product without the zero
      blocks; K_lin freed when it is zero: every element co-rotational and no springs) plus the element
-     loop over the nonlinear ones: every rank visits its owned and halo cells in the global cell order and adds the rows of
-     its owned nodes, so each nodal sum runs in natural element order at any number of ranks (bit-identical);
+     loop over the nonlinear ones: every rank visits its owned and halo cells in the global cell order (a function
+     of the mesh alone) and adds the rows of its owned nodes, so each nodal sum runs in the same order at any number
+     of ranks (bit-identical);
    - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
    - the configuration update (translations add, rotations compose R_new = exp(skew(dtheta)) R);
    - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells).
