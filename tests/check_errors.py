@@ -1,6 +1,7 @@
 """Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
 element type, a node id out of range, an unknown physical group, a missing material property, an
-unconstrained (singular) model, a dt above the critical step and a misspelled option; for shells: zero or
+unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
+node that no element connects), a dt above the critical step and a misspelled option; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; and (at 1 rank) a misspelled option given to
 flexure-pendulum."""
@@ -8,6 +9,7 @@ import os
 import subprocess
 
 from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, run
+from mshwrite import write_msh41
 
 a = args_np_out()
 c = Checker()
@@ -26,6 +28,9 @@ truncated = write("truncated.msh", mesh[:40])
 i = mesh.index("1 1 1 40")  # element block header: dim 1, entity 1, Gmsh type 1 (line), 40 elements
 unknown = write("unknown_type.msh", mesh[:i] + ["1 1 8 40"] + mesh[i + 1:])
 badnode = write("bad_node.msh", mesh[:i + 1] + ["3 1 99"] + mesh[i + 2:])
+# the clamp's group on a point apart from the beam (a Gmsh point not embedded in the curve): it holds nothing
+orphan = write_msh41(os.path.join(d, "orphan.msh"), [(0.1 * k, 0.0, 0.0) for k in range(11)] + [(0.0, 0.5, 0.0)],
+                     {"beam": [(k + 1, k + 2) for k in range(10)]}, {"root": [12], "tip": [11]})
 
 # command-line model without a case file (a generated beam), to drop the boundary condition
 gen = ["-mesh_generate", "beam", "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3",
@@ -40,7 +45,12 @@ cases = [
     ("unknown physical group", [CASE, "-bc_clamp_group", "roots"], "unknown physical group 'roots'"),
     ("missing material property", [CASE, "-material_names", "steel,alu", "-material_alu_nu", "0.33", "-material_alu_rho", "2700"], "-material_alu_E"),
     ("unconstrained model", gen, "unconstrained"),
-    ("beam pinned at one node (turns about it)", gen + ["-bc_names", "pin", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz"], "a rigid-body motion has no stiffness"),
+    ("beam pinned at one node (turns about it)", gen + ["-bc_names", "pin", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz"],
+     "leave 3 rigid-body motions free: the rotation about the axis through (0, 0, 0) along"),
+    ("beam pinned at both ends (twists about its axis)", gen + ["-bc_names", "pin,roll", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz",
+                                                                "-bc_roll_group", "tip", "-bc_roll_dofs", "uy,uz"],
+     "leave 1 rigid-body motion free: the rotation about the axis through (0.5, 0, 0) along (1, 0, 0)"),
+    ("clamp on a node no element connects", [CASE, "-mesh_file", orphan], "6 prescribed DOFs are on nodes that no element or spring connects"),
     ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
     ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
     ("implicit stepper without a step", [CASE, "-ts_type", "genalpha"], "give the step with -ts_dt"),

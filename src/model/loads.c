@@ -1,5 +1,5 @@
 /* Loads with time functions (nodal forces, gravity, pressure and traction on shells, line loads on beams and
-   shell edges), the rigid-body check and the static solve. */
+   shell edges) and the static solve. */
 #include <flexure/private/modelimpl.h>
 
 static PetscErrorCode ExternalForce(FlxSystem, PetscReal, Vec, void *);
@@ -308,118 +308,6 @@ static PetscErrorCode ExternalForceRate(FlxSystem sys, PetscReal t, Vec f, void 
 {
   PetscFunctionBegin;
   PetscCall(SumLoads((FlxModel)ctx, t, 1, f));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained, Vec R[6])
-{
-  const PetscReal   *X;
-  const PetscScalar *fr;
-  PetscInt           nown, N;
-  PetscReal          c[3] = {0, 0, 0}, cg[3];
-
-  PetscFunctionBegin;
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
-  PetscCall(FlxMeshGetNodeLayout(m->mesh, &N, NULL));
-  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
-  for (PetscInt i = 0; i < nown; i++)
-    for (int d = 0; d < 3; d++)
-      c[d] += X[3 * i + d] / N;
-  PetscCallMPI(MPI_Allreduce(c, cg, 3, MPIU_REAL, MPI_SUM, m->comm));
-  PetscCall(VecGetArrayRead(m->free, &fr));
-  for (int k = 0; k < 6; k++) {
-    PetscScalar *a;
-    PetscCall(VecDuplicate(m->mass, &R[k]));
-    PetscCall(VecGetArray(R[k], &a));
-    for (PetscInt i = 0; i < nown; i++) {
-      PetscReal r[3] = {X[3 * i] - cg[0], X[3 * i + 1] - cg[1], X[3 * i + 2] - cg[2]}, u[6] = {0, 0, 0, 0, 0, 0};
-      if (k < 3)
-        u[k] = 1;
-      else {
-        PetscReal th[3] = {0, 0, 0};
-        th[k - 3]       = 1;
-        u[0]            = th[1] * r[2] - th[2] * r[1];
-        u[1]            = th[2] * r[0] - th[0] * r[2];
-        u[2]            = th[0] * r[1] - th[1] * r[0];
-        u[k]            = 1;
-      }
-      for (int d = 0; d < 6; d++)
-        a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
-    }
-    PetscCall(VecRestoreArray(R[k], &a));
-  }
-  PetscCall(VecRestoreArrayRead(m->free, &fr));
-  PetscFunctionReturn(0);
-}
-
-/* A rigid-body motion that the constraints allow has zero strain energy: the smallest eigenvalue of
-   (R^T K R, R^T M R) over the constrained rigid motions R is then round-off, at most about 1e-16 of the element
-   bound omega_max^2 (measured: 1e-34 .. 2e-17 on free strips, skewed and warped quads, by either internal-force
-   path), against the square of the lowest frequency's upper bound otherwise. The limit, 1e-14, refuses nothing
-   but round-off: a clamped 10 m strip of 1 x 0.005 m cells (ratio 1.7e-14) or a 10 m wire of 1 cm beams (about
-   5e-13) is slender, not free. Collective. */
-PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
-{
-  Vec       R[6], KR, MR;
-  PetscReal S[36], G[36], L[36] = {0}, A[36], w[6], omega_bound, gmax = 0;
-  PetscInt  keep[6], nk = 0;
-
-  PetscFunctionBegin;
-  PetscCall(FlxModelCreateRigidBodyVectors(m, PETSC_TRUE, R));
-  PetscCall(VecDuplicate(m->mass, &KR));
-  PetscCall(VecDuplicate(m->mass, &MR));
-  for (int i = 0; i < 6; i++) {
-    PetscCall(FlxModelApplyInitialStiffness(m, R[i], KR));
-    PetscCall(VecPointwiseMult(MR, m->mass, R[i]));
-    for (int j = 0; j < 6; j++) {
-      PetscCall(VecDot(R[j], KR, &S[6 * i + j]));
-      PetscCall(VecDot(R[j], MR, &G[6 * i + j]));
-    }
-    gmax = PetscMax(gmax, G[7 * i]);
-  }
-  for (int i = 0; i < 6; i++)
-    if (G[7 * i] > 1e-12 * gmax) keep[nk++] = i;
-  /* Cholesky of the kept part of G, then eigenvalues of L^-1 S L^-T */
-  for (PetscInt a = 0; a < nk; a++)
-    for (PetscInt b = 0; b <= a; b++) {
-      PetscReal s = G[6 * keep[a] + keep[b]];
-      for (PetscInt k = 0; k < b; k++)
-        s -= L[6 * a + k] * L[6 * b + k];
-      L[6 * a + b] = (a == b) ? PetscSqrtReal(PetscMax(s, 1e-300)) : s / L[6 * b + b];
-    }
-  for (PetscInt j = 0; j < nk; j++) { /* A = L^-1 S L^-T, column by column */
-    PetscReal y[6], z[6];
-    for (PetscInt a = 0; a < nk; a++) {
-      PetscReal s = S[6 * keep[a] + keep[j]];
-      for (PetscInt k = 0; k < a; k++)
-        s -= L[6 * a + k] * y[k];
-      y[a] = s / L[6 * a + a];
-    }
-    for (PetscInt a = 0; a < nk; a++)
-      z[a] = y[a];
-    for (PetscInt a = 0; a < nk; a++)
-      A[a * nk + j] = z[a];
-  }
-  for (PetscInt a = 0; a < nk; a++) /* right multiplication by L^-T: solve rows */
-    for (PetscInt b = 0; b < nk; b++) {
-      PetscReal s = A[a * nk + b];
-      for (PetscInt k = 0; k < b; k++)
-        s -= A[a * nk + k] * L[6 * b + k];
-      A[a * nk + b] = s / L[6 * b + b];
-    }
-  for (PetscInt a = 0; a < nk; a++) /* symmetrize */
-    for (PetscInt b = 0; b < a; b++)
-      A[a * nk + b] = A[b * nk + a] = 0.5 * (A[a * nk + b] + A[b * nk + a]);
-  if (nk) PetscCall(FlxSymEigenvalues(nk, A, w));
-  PetscCall(VecDestroy(&KR));
-  PetscCall(VecDestroy(&MR));
-  for (int i = 0; i < 6; i++)
-    PetscCall(VecDestroy(&R[i]));
-  omega_bound = m->omega_bound;
-  PetscCall(PetscInfo(NULL, "rigid-body check: %" PetscInt_FMT " rigid motions with mass; the softest's stiffness %g of the element bound omega_max^2 (singular below 1e-14)\n", nk, nk ? (double)(w[0] / (omega_bound * omega_bound)) : 0.0));
-  PetscCheck(!(nk > 0 && w[0] < 1e-14 * omega_bound * omega_bound), m->comm, PETSC_ERR_USER_INPUT,
-             "the model is unconstrained: %s rigid-body motion has no stiffness (K is singular: its stiffness is %.1e of the highest element frequency squared, round-off). Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs), or accept a free-flying structure with -model_allow_rigid_body",
-             m->nbc ? "a" : "every", (double)(w[0] / (omega_bound * omega_bound)));
   PetscFunctionReturn(0);
 }
 

@@ -1,0 +1,228 @@
+/* Rigid-body motions of a model: the six vectors (GAMG's near-null space, the modes' deflation) and the check that
+   the boundary conditions and the springs to ground hold each of them. */
+#include <flexure/private/modelimpl.h>
+#include <petscblaslapack.h>
+
+/* Centroid of the nodes, and their largest distance from it (1 for a single node). Collective. */
+static PetscErrorCode Centroid(FlxModel m, PetscReal cg[3], PetscReal *lb)
+{
+  const PetscReal *X;
+  PetscInt         nown, N;
+  PetscReal        c[3] = {0, 0, 0}, r2 = 0, R2;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetNodeLayout(m->mesh, &N, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  for (PetscInt i = 0; i < nown; i++)
+    for (int d = 0; d < 3; d++)
+      c[d] += X[3 * i + d] / N;
+  PetscCallMPI(MPI_Allreduce(c, cg, 3, MPIU_REAL, MPI_SUM, m->comm));
+  for (PetscInt i = 0; i < nown; i++) {
+    PetscReal s = 0;
+    for (int d = 0; d < 3; d++)
+      s += (X[3 * i + d] - cg[d]) * (X[3 * i + d] - cg[d]);
+    r2 = PetscMax(r2, s);
+  }
+  PetscCallMPI(MPI_Allreduce(&r2, &R2, 1, MPIU_REAL, MPI_MAX, m->comm));
+  *lb = R2 > 0 ? PetscSqrtReal(R2) : 1;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained, Vec R[6])
+{
+  const PetscReal   *X;
+  const PetscScalar *fr;
+  PetscInt           nown;
+  PetscReal          cg[3], lb;
+
+  PetscFunctionBegin;
+  PetscCall(Centroid(m, cg, &lb));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  PetscCall(VecGetArrayRead(m->free, &fr));
+  for (int k = 0; k < 6; k++) {
+    PetscScalar *a;
+    PetscCall(VecDuplicate(m->mass, &R[k]));
+    PetscCall(VecGetArray(R[k], &a));
+    for (PetscInt i = 0; i < nown; i++) {
+      PetscReal r[3] = {X[3 * i] - cg[0], X[3 * i + 1] - cg[1], X[3 * i + 2] - cg[2]}, u[6] = {0, 0, 0, 0, 0, 0};
+      if (k < 3)
+        u[k] = 1;
+      else {
+        PetscReal th[3] = {0, 0, 0};
+        th[k - 3]       = 1;
+        u[0]            = th[1] * r[2] - th[2] * r[1];
+        u[1]            = th[2] * r[0] - th[0] * r[2];
+        u[2]            = th[0] * r[1] - th[1] * r[0];
+        u[k]            = 1;
+      }
+      for (int d = 0; d < 6; d++)
+        a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
+    }
+    PetscCall(VecRestoreArray(R[k], &a));
+  }
+  PetscCall(VecRestoreArrayRead(m->free, &fr));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscReal        cg[3], lb, H[36];
+  const PetscReal *X;
+  PetscInt         nown;
+} Held;
+
+/* The six rigid motions at node X, scaled to unit size: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations
+   e_k x (X - cg) / lb on the translational DOFs and e_k on the rotational ones. Each DOF's row may be scaled at will:
+   only which combinations vanish on the held DOFs matters. */
+static void NodeRows(const Held *h, const PetscReal X[3], PetscReal Q[36])
+{
+  const PetscReal r[3] = {(X[0] - h->cg[0]) / h->lb, (X[1] - h->cg[1]) / h->lb, (X[2] - h->cg[2]) / h->lb};
+
+  for (int i = 0; i < 36; i++)
+    Q[i] = 0;
+  for (int k = 0; k < 3; k++) {
+    Q[6 * k + k]           = 1;
+    Q[6 * (3 + k) + 3 + k] = 1;
+  }
+  Q[6 * 1 + 3] = -r[2]; /* about x: (0, -r_z, r_y) */
+  Q[6 * 2 + 3] = r[1];
+  Q[6 * 0 + 4] = r[2]; /* about y: (r_z, 0, -r_x) */
+  Q[6 * 2 + 4] = -r[0];
+  Q[6 * 0 + 5] = -r[1]; /* about z: (-r_y, r_x, 0) */
+  Q[6 * 1 + 5] = r[0];
+}
+
+/* H += Q^T S Q for a node's rows Q and a symmetric 6 x 6 weight S (row-major). */
+static void AddWeighted(PetscReal H[36], const PetscReal Q[36], const PetscReal S[36])
+{
+  for (int k = 0; k < 6; k++)
+    for (int l = 0; l < 6; l++) {
+      PetscReal s = 0;
+      for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+          s += Q[6 * a + k] * S[6 * a + b] * Q[6 * b + l];
+      H[6 * k + l] += s;
+    }
+}
+
+/* A spring to ground (one node) holds the motions that stretch it: its stiffness, each 3 x 3 block (translation,
+   rotation) scaled by its largest entry, weighs the node's rows. Spring cells hold nothing. */
+static PetscErrorCode AddGroundSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  Held     *h = (Held *)ctx;
+  PetscReal Q[36], S[36] = {0}, mx[2] = {0, 0};
+
+  PetscFunctionBegin;
+  (void)m;
+  (void)Ce;
+  if (nn != 1 || nodes[0] >= h->nown) PetscFunctionReturn(0);
+  for (int a = 0; a < 6; a++)
+    for (int b = 0; b < 6; b++)
+      if (a / 3 == b / 3) mx[a / 3] = PetscMax(mx[a / 3], PetscAbsReal(Ke[6 * a + b]));
+  for (int a = 0; a < 6; a++)
+    for (int b = 0; b < 6; b++)
+      if (a / 3 == b / 3 && mx[a / 3] > 0) S[6 * a + b] = Ke[6 * a + b] / mx[a / 3];
+  NodeRows(h, h->X + 3 * nodes[0], Q);
+  AddWeighted(h->H, Q, S);
+  PetscFunctionReturn(0);
+}
+
+/* A unit direction's component for print: round-off to zero, and no -0. */
+static double Tidy(PetscReal v)
+{
+  return PetscAbsReal(v) < 1e-9 ? 0.0 : (double)v;
+}
+
+/* One free rigid motion c (6, in NodeRows' scaling) in words: a translation, or a rotation about an axis (with a
+   slide along it when c is a screw). */
+static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char *buf, size_t len)
+{
+  PetscReal        c[6], big = 0;
+  const PetscReal *t = c, *w = c + 3;
+  PetscReal        ww = cin[3] * cin[3] + cin[4] * cin[4] + cin[5] * cin[5], tt = cin[0] * cin[0] + cin[1] * cin[1] + cin[2] * cin[2], nw = PetscSqrtReal(ww), p[3], tw;
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 6; k++) /* the sign that makes the direction's largest component positive */
+    if (PetscAbsReal(cin[k]) > PetscAbsReal(big) && (k >= 3 || nw < 1e-6 * PetscSqrtReal(tt + ww))) big = cin[k];
+  for (int k = 0; k < 6; k++)
+    c[k] = big < 0 ? -cin[k] : cin[k];
+  if (nw < 1e-6 * PetscSqrtReal(tt + ww)) {
+    PetscReal nt = PetscSqrtReal(tt);
+    PetscCall(PetscSNPrintf(buf, len, "the translation along (%.3g, %.3g, %.3g)", Tidy(t[0] / nt), Tidy(t[1] / nt), Tidy(t[2] / nt)));
+    PetscFunctionReturn(0);
+  }
+  /* u(X) = t + w x (X - cg) / lb is parallel to w on the axis X = p + s w: p - cg = lb (w x t) / |w|^2 */
+  p[0] = h->cg[0] + h->lb * (w[1] * t[2] - w[2] * t[1]) / ww;
+  p[1] = h->cg[1] + h->lb * (w[2] * t[0] - w[0] * t[2]) / ww;
+  p[2] = h->cg[2] + h->lb * (w[0] * t[1] - w[1] * t[0]) / ww;
+  for (int d = 0; d < 3; d++) /* round-off of coordinates far smaller than the model */
+    if (PetscAbsReal(p[d] - h->cg[d]) < 1e-9 * h->lb && PetscAbsReal(h->cg[d]) < 1e-9 * h->lb) p[d] = 0;
+  tw = (t[0] * w[0] + t[1] * w[1] + t[2] * w[2]) / nw;
+  PetscCall(PetscSNPrintf(buf, len, "the rotation about the axis through (%.4g, %.4g, %.4g) along (%.3g, %.3g, %.3g)%s", (double)p[0], (double)p[1], (double)p[2], Tidy(w[0] / nw), Tidy(w[1] / nw), Tidy(w[2] / nw),
+                          PetscAbsReal(tw) > 1e-6 * PetscSqrtReal(tt + ww) ? " with a slide along it" : ""));
+  PetscFunctionReturn(0);
+}
+
+/* Which rigid motions the boundary conditions and the springs to ground hold, from the geometry alone: a motion is
+   held when it moves a prescribed DOF of a node that an element or spring connects, or stretches a spring to ground.
+   With the six rigid motions' rows Q (NodeRows), H = sum over held DOFs of Q_d^T Q_d (plus each ground spring's
+   weighted rows) is singular exactly when a rigid motion is free, and its null vectors are those motions. Stiffness
+   plays no part: a free motion's strain energy would be round-off, but so, nearly, is that of a clamped but very
+   slender structure (a 1 km plate 4 mm thick: lowest eigenvalue 2e-22 of the highest element's), which is held.
+   Refuses, naming the free motions, unless -model_allow_rigid_body. Collective. */
+PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
+{
+  Held               h;
+  const PetscScalar *fr, *kd;
+  PetscReal          w[6], work[64], Q[36], loose = 0, L;
+  PetscBLASInt       n = 6, lwork = 64, info;
+  PetscInt           nfree = 0;
+  char               msg[1024], what[3][192], note[160] = "";
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  PetscCall(Centroid(m, h.cg, &h.lb));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, NULL, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &h.X));
+  PetscCall(VecGetArrayRead(m->free, &fr));
+  PetscCall(VecGetArrayRead(m->kdiag, &kd));
+  for (PetscInt i = 0; i < h.nown; i++) {
+    PetscBool rows = PETSC_FALSE;
+    for (int d = 0; d < 6; d++) {
+      if (!(PetscRealPart(fr[6 * i + d]) < 0.5)) continue;
+      if (!(PetscAbsScalar(kd[6 * i + d]) > 0)) { /* prescribed, but on a node that nothing connects */
+        loose += 1;
+        continue;
+      }
+      if (!rows) NodeRows(&h, h.X + 3 * i, Q);
+      rows = PETSC_TRUE;
+      for (int k = 0; k < 6; k++)
+        for (int l = 0; l < 6; l++)
+          h.H[6 * k + l] += Q[6 * d + k] * Q[6 * d + l];
+    }
+  }
+  PetscCall(VecRestoreArrayRead(m->kdiag, &kd));
+  PetscCall(VecRestoreArrayRead(m->free, &fr));
+  PetscCall(FlxModelVisitSprings(m, AddGroundSpring, &h));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, 36, MPIU_REAL, MPI_SUM, m->comm));
+  PetscCallMPI(MPI_Bcast(h.H, 36, MPIU_REAL, 0, m->comm)); /* one decision on every rank */
+  PetscCallMPI(MPI_Allreduce(&loose, &L, 1, MPIU_REAL, MPI_SUM, m->comm));
+  PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, h.H, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
+  PetscCall(PetscFPTrapPop());
+  PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
+  for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
+    if (!(w[k] > 1e-12 * w[5])) nfree++;
+  PetscCall(PetscInfo(NULL, "rigid-body check: eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", (double)w[0], (double)w[5], nfree));
+  if (!nfree || m->allow_rigid) PetscFunctionReturn(0);
+  if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs are on nodes that no element or spring connects: they hold nothing)", (double)L));
+  if (nfree == 6) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: no boundary condition or spring to ground holds it, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground, or accept a free-flying structure with -model_allow_rigid_body", note));
+  } else {
+    for (PetscInt k = 0; k < PetscMin(nfree, 3); k++)
+      PetscCall(DescribeMotion(&h, h.H + 6 * k, what[k], sizeof(what[k])));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names), or accept a free-flying structure with -model_allow_rigid_body", nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves"));
+  }
+  SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "%s", msg);
+}
