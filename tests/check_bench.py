@@ -4,7 +4,8 @@ of the triad (over -bench_triad_mb per array), the element loop and the first pr
 same process, with the one-rank copy of the model of the same size, and each one's speed-up against its roofline
 bound's. No timing is asserted (times on a shared machine are not a test); the numbers'
 relations that hold by construction are checked: each median lies in its range, and the ratio of two medians lies
-in the range of the repetitions' ratios (the median is monotone)."""
+in the range of the repetitions' ratios (the median is monotone). At 1 rank: the co-rotational step takes the first
+preset that carries finite rotations (cd_classic does not), and an error is one line, with no PETSc traceback."""
 import os
 import re
 import subprocess
@@ -62,4 +63,14 @@ for name, opts in models.items():
         c.check(ok, f"{name}: {item}'s speed-up against its roofline bound's, medians within their ranges: {b.group(0) if b else 'missing'}")
     cb = re.search(r"^bench: scaling, element loop's compute bound \(in cache\): 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF$", out, re.M)
     c.check(cb is not None and float(cb.group(1)) > 0 and float(cb.group(3)) > 0, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks: {cb.group(0) if cb else 'missing'}")
+if a.np == 1:  # the co-rotational step takes the first preset that carries rotations; errors are one line
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    base = [MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-bench")] + models["tower"] + common
+    p = subprocess.run(base + ["-bench_presets", "cd_classic,gcd4_a3/4"], cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
+    m = re.search(r"^bench: co-rotational gcd4_a3/4 step .* x the linear gcd4_a3/4 step \(", p.stdout, re.M)
+    c.check(p.returncode == 0 and m is not None, f"presets cd_classic,gcd4_a3/4: the co-rotational step is gcd4_a3/4's, against the linear gcd4_a3/4 step ({m.group(0)[:90] if m else p.stderr.strip()[-200:]})")
+    p = subprocess.run(base + ["-bench_presets", "cd_classic"], cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
+    lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-bench: error:")]
+    c.check(p.returncode == 1 and len(lines) == 1 and "no preset of -bench_presets carries finite rotations" in lines[0] and "PETSC ERROR" not in p.stderr,
+            f"presets cd_classic with -bench_nonlinear: one error line, exit {p.returncode}: {lines[0] if lines else p.stderr.strip()[:300]!r}")
 c.done()

@@ -33,6 +33,7 @@ typedef struct {
   FlxStepper ts;        /* steps */
   PetscInt   degree;    /* steps: the GCD degree */
   PetscBool  single;    /* timed on rank 0 alone (-bench_scaling) */
+  PetscInt   ref;       /* the co-rotational step: the item of the linear step with its preset */
   PetscReal  t[MAXREP]; /* seconds per product, per step, or per triad */
 } Item;
 
@@ -406,6 +407,8 @@ static PetscErrorCode Run(void)
   PetscInt             nit = 0, reps = 7, npre = 8, nlsteps = 0;
   char                *presets[8];
   PetscBool            set, nonlinear = PETSC_FALSE, scaling = PETSC_FALSE;
+  PetscInt             nlpre = -1;
+  PetscReal            dtnl;
   PetscMPIInt          size;
   PetscReal            heap0, heap1, heap2, heap3, peak, dt = 0, triadmb = 256;
   FlxInternalForcePath path;
@@ -424,7 +427,7 @@ static PetscErrorCode Run(void)
   PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps of each timed solve", "", B.steps, &B.steps, NULL));
   PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
   PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
-  PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset, at the linear model's step", "", nonlinear, &nonlinear, NULL));
+  PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset that carries finite rotations (not cd_classic), at the linear model's step with that preset", "", nonlinear, &nonlinear, NULL));
   PetscCall(PetscOptionsReal("-bench_triad_mb", "Megabytes per array of the STREAM-like triad, at least, over all ranks (STREAM's rule: 4 x the caches in use; default 256, about 8 x a 32 MiB L3; 0: 4 doubles per DOF alone)", "", triadmb, &triadmb, NULL));
   PetscCheck(triadmb >= 0, B.comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_triad_mb %g: give a size of 0 (4 x the DOFs) or more", (double)triadmb);
   PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's and against its roofline bound's, in one process", "", scaling, &scaling, NULL));
@@ -505,9 +508,14 @@ static PetscErrorCode Run(void)
     PetscCall(VecSet(B.xn, 1e-3)); /* every node turned by 1.7e-3 rad: small local rotations (the SIMD lanes) */
     it[nit].kind = IT_NLFORCE;
     PetscCall(PetscStrncpy(it[nit++].name, "co-rotational f_int", sizeof(it[0].name)));
+    for (PetscInt k = 0; k < npre && nlpre < 0; k++) /* cd_classic differences displacements: no finite rotations */
+      if (strcmp(presets[k], "cd_classic")) nlpre = k;
+    PetscCheck(nlpre >= 0, B.comm, PETSC_ERR_USER_INPUT, "-bench_nonlinear: no preset of -bench_presets carries finite rotations (cd_classic differences displacements): add gcd3, or drop -bench_nonlinear (scripts/bench: FLX_BENCH_NONLINEAR=0)");
     it[nit].kind = IT_NLSTEP;
-    PetscCall(PetscSNPrintf(it[nit].name, sizeof(it[0].name), "co-rotational %s step", presets[0]));
-    PetscCall(NewStepper(&B, B.nlmodel, presets[0], dt, &it[nit].ts, &it[nit].degree));
+    it[nit].ref  = nlpre; /* the linear step it is compared with: the same preset's */
+    PetscCall(PetscSNPrintf(it[nit].name, sizeof(it[0].name), "co-rotational %s step", presets[nlpre]));
+    PetscCall(FlxStepperGetTimeStep(it[nlpre].ts, &dtnl)); /* the linear model's step with that preset */
+    PetscCall(NewStepper(&B, B.nlmodel, presets[nlpre], dtnl, &it[nit].ts, &it[nit].degree));
     nit++;
     nlsteps = 1;
   }
@@ -558,11 +566,11 @@ static PetscErrorCode Run(void)
         PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x %s (%.3f .. %.3f)", (double)q0, s0->name, (double)q1, (double)q2));
         FlxStrlcat(extra, more, sizeof(extra));
       }
-      if (It->kind == IT_NLSTEP) {
+      if (It->kind == IT_NLSTEP) { /* against the linear step of the same preset (the steps are items 0 .. npre - 1) */
         PetscReal q0, q1, q2;
         char      more[96];
-        Ratio(reps, It->t, s0->t, &q0, &q1, &q2);
-        PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x the linear %s (%.3f .. %.3f)", (double)q0, s0->name, (double)q1, (double)q2));
+        Ratio(reps, It->t, it[It->ref].t, &q0, &q1, &q2);
+        PetscCall(PetscSNPrintf(more, sizeof(more), "; %.3f x the linear %s (%.3f .. %.3f)", (double)q0, it[It->ref].name, (double)q1, (double)q2));
         FlxStrlcat(extra, more, sizeof(extra));
       }
       if (It->kind == IT_NLFORCE) {
@@ -606,7 +614,14 @@ int main(int argc, char **argv)
   PetscErrorCode ierr;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  ierr = Run(); /* PETSc has printed the error */
+  PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL)); /* one line, no traceback */
+  ierr = Run();
+  if (ierr) {
+    PetscMPIInt rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    if (rank == 0) fprintf(stderr, "flexure-bench: error: %s\n", FlxErrorGetMessage());
+  }
+  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscFinalize());
   return ierr ? 1 : 0;
 }
