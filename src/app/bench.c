@@ -11,6 +11,7 @@
    items: the speed-up of each against the triad's own and against its roofline bound's, repetition by repetition,
    in one process. The triad's arrays: at least -bench_triad_mb (256 MB) each over all ranks (STREAM's rule). */
 #include <flexure/flexure.h>
+#include <slepcsys.h>
 
 static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
 
@@ -520,6 +521,7 @@ static PetscErrorCode Run(void)
     nlsteps = 1;
   }
   PetscCall(TriadSetUp(&B));
+  PetscCall(FlxOptionsCheckUnused(B.comm, NULL)); /* a misspelled option is refused before the timing */
   PetscCall(VecSet(B.x, 1e-3));
   for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
     for (PetscInt q = 0; q < nit; q++) {
@@ -613,7 +615,7 @@ int main(int argc, char **argv)
 {
   PetscErrorCode ierr;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SlepcInitialize(&argc, &argv, NULL, help)); /* omega_max by Lanczos (SLEPc) unless -ts_omega_bound */
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL)); /* one line, no traceback */
   ierr = Run();
   if (ierr) {
@@ -622,6 +624,6 @@ int main(int argc, char **argv)
     if (rank == 0) fprintf(stderr, "flexure-bench: error: %s\n", FlxErrorGetMessage());
   }
   PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFinalize());
+  PetscCall(SlepcFinalize());
   return ierr ? 1 : 0;
 }
