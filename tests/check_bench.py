@@ -73,4 +73,10 @@ if a.np == 1:  # the co-rotational step takes the first preset that carries rota
     lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-bench: error:")]
     c.check(p.returncode == 1 and len(lines) == 1 and "no preset of -bench_presets carries finite rotations" in lines[0] and "PETSC ERROR" not in p.stderr,
             f"presets cd_classic with -bench_nonlinear: one error line, exit {p.returncode}: {lines[0] if lines else p.stderr.strip()[:300]!r}")
+    p = subprocess.run(base + ["-bench_repz", "2"], cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
+    lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-bench: error:")]
+    c.check(p.returncode == 1 and len(lines) == 1 and "-bench_repz" in lines[0], f"misspelled -bench_repz refused: exit {p.returncode}, {lines[0] if lines else p.stderr.strip()[:200]!r}")
+    nobound = [o for o in models["quads"] + common if o != "-ts_omega_bound"]  # omega_max by Lanczos (SLEPc)
+    p = subprocess.run([MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-bench")] + nobound, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
+    c.check(p.returncode == 0 and "bench: gcd3 step" in p.stdout, f"without -ts_omega_bound (omega_max by Lanczos): exit {p.returncode} {p.stderr.strip()[-200:]!r}")
 c.done()

@@ -3,7 +3,8 @@ TSSetI2Function / TSSetI2Jacobian on flexure's operators and converts the alpha 
 displacement histories agree to 1e-8 relative, at 1 and 2 ranks, for rho_inf 0.8 and 0.5, with and without
 Rayleigh damping, with a direct solver and with CG + GAMG (rtol 1e-12).
 Both start from the consistent a_0 = 0 (model at rest, tip load ramped from zero; the ramp's corner falls
-on a step, so TSALPHA2's load at t_n + alpha_f h equals flexure's weighted loads)."""
+on a step, so TSALPHA2's load at t_n + alpha_f h equals flexure's weighted loads). A misspelled option of the
+tool is refused in one line."""
 import os
 
 import h5py
@@ -39,4 +40,10 @@ for np_ in (1, 2):
                 ok = p.returncode == 0 and ref.shape[0] == len(u) and np.max(np.abs(ref[:, 0] - t)) < 1e-12
                 rel = np.max(np.abs(ref[:, 1] - u)) / np.max(np.abs(u)) if ok else float("inf")
                 c.check(ok and rel < 1e-8, f"{np_} rank(s), rho_inf {r}, {'Rayleigh damping' if damp else 'undamped'}, {sname}: {N} steps, max |flexure - TSALPHA2| / max |u| = {rel:.2e} (< 1e-8)")
+# a misspelled option of the tool is refused in one line (the case file's -ts_, -output_, -probe_ pass: they are flexure's)
+p = subprocess.run([MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-tsalpha2"), CASE] + load + ["-tsalpha2_dt", repr(H), "-tsalpha2_steps", "3", "-tsalpha2_radius", "0.8", "-tsalpha2_stepz", "4"],
+                   cwd=SOURCE, env=env, capture_output=True, text=True, timeout=120)
+lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-tsalpha2: error:")]
+c.check(p.returncode == 1 and len(lines) == 1 and "-tsalpha2_stepz" in lines[0] and "PETSC ERROR" not in p.stderr,
+        f"misspelled -tsalpha2_stepz: exit {p.returncode}, {lines[0] if lines else p.stderr.strip()[:200]!r}")
 c.done()
