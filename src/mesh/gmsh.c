@@ -518,7 +518,12 @@ PetscErrorCode FlxSerialMeshReadGmsh(const char file[], FlxSerialMesh *sm)
 
   PetscFunctionBegin;
   fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* O_NONBLOCK: a FIFO must not block the open */
-  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the mesh file %s: %s", file, strerror(errno));
+  if (fd < 0) {
+    char cwd[PETSC_MAX_PATH_LEN] = "", where[PETSC_MAX_PATH_LEN + 64] = "";
+    err = errno;
+    if (file[0] != '/' && getcwd(cwd, sizeof(cwd))) PetscCall(PetscSNPrintf(where, sizeof(where), " (a relative path is read from the directory flexure runs in, %s)", cwd));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the mesh file %s: %s%s", file, strerror(err), where);
+  }
   if (fstat(fd, &st)) {
     err = errno;
     close(fd);
