@@ -96,6 +96,7 @@ for np_ in (2, 4):
     c.check(same, f"gcd3 at {np_} ranks: displacement and velocity histories bit-identical to 1 rank")
 r0 = res["gcd3", 1]
 print(f"unstretched start (gcd3): energy within {r0['dE']:.2e}, ledger {r0['ledger']:.2e}: the arms vibrate about the stretched state near the critical step")
+c.check(r0["ledger"] < 1e-9, f"gcd3, unstretched start: ledger balance {r0['ledger']:.2e} of the energy (the central-difference identity but for the Magnus correction of the rotation increments; tolerance 1e-9)")
 c.check(r0["dL"] < 1e-13, f"gcd3, unstretched start: angular momentum kept to {r0['dL']:.2e} relative (round-off; tolerance 1e-13)")
 
 # the steadily spinning start (-ic_NAME_steady: the relative equilibrium, velocities of its rigid rotation)

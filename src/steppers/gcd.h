@@ -6,6 +6,7 @@ typedef struct {
   PetscInt  degree;
   PetscReal alpha, beta, gamma, zeta; /* contiguous: FlxGCDSpectralRadius takes &alpha */
   PetscBool classic;                  /* classic central differences, paper eqs. 4-6 (J holds x_{n-1}) */
+  PetscBool work;                     /* ledger: lsum[1] sums the internal force's work (D_new + D_old) . G (nonlinear systems) */
 } FlxGCDParams;
 
 /* One step over n DOFs (time-integration.md 1). In: X = x_n, V, A, J, S at t_{n-1}, D = x_n - x_{n-1},

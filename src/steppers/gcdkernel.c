@@ -60,7 +60,7 @@ PetscErrorCode FlxGCDGetPreset(PetscInt k, const char **name, PetscInt *degree, 
   do {                                                                              \
     const PetscReal dn = xn - x, m = mi > 0 ? 1 / mi : 0;                           \
     s0 += m * (dold * dold + dn * dn);                                              \
-    s1 += (xn + (xprev)) * G[i];                                                    \
+    s1 += (work ? dn + dold : xn + (xprev)) * G[i];                                 \
     s2 += (dn + dold) * F[i];                                                       \
     s3 += (dn + dold) * (solved ? (mi > 0 ? F[i] - G[i] - m * a : 0) : aM * m * v); \
     D[i] = dn;                                                                      \
@@ -106,6 +106,7 @@ static inline __attribute__((always_inline)) void Kernel(const FlxGCDParams *p, 
   const PetscReal al = p->alpha, be = p->beta, ga = p->gamma, ze = p->zeta, h2 = h * h / 2, h3 = h * h * h / 6, h4 = h * h * h * h / 24;
   const PetscReal c = FlxGCDSolveCoefficient(p), den = 1 / (1 + aM * c * h), igh = 1 / (ga * h), igh2 = 2 / (ga * h * h);
   PetscReal       s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  const int       work = p->work ? 1 : 0;
 
   if (p->classic) { /* eqs. 4-6: velocity by differencing displacements */
     FLX_SIMD_REDUCTION

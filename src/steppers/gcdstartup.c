@@ -148,7 +148,7 @@ PetscErrorCode FlxGCDStartUp(FlxStepper ts)
     for (PetscInt i = 0; i < n; i++) {
       PetscReal dn = x1[i] - x0[i], dold = x0[i] - x_1[i], m = Mi[i] > 0 ? 1 / Mi[i] : 0;
       s[0] += m * (dold * dold + dn * dn);
-      s[1] += (x1[i] + x_1[i]) * G[i];
+      s[1] += (g->p.work ? dn + dold : x1[i] + x_1[i]) * G[i];
       s[2] += (dn + dold) * (Mi[i] > 0 ? F[i] : G[i]);                                               /* prescribed DOFs: the work of the support on the structure */
       s[3] += (dn + dold) * (g->Zero ? (Mi[i] > 0 ? F[i] - G[i] - m * A[i] : 0) : g->aM * m * V[i]); /* damping force, as the kernel */
     }

@@ -34,7 +34,7 @@ static PetscErrorCode Amplification(const FlxGCDParams *p, PetscReal Omega, Pets
 /* Eigenvalues of the amplification matrix A(Omega). */
 static PetscErrorCode Eigenvalues(PetscInt degree, const PetscReal params[], PetscReal Omega, PetscReal zeta, PetscReal wr[5], PetscReal wi[5])
 {
-  FlxGCDParams p = {degree, params[0], params[1], degree >= 4 ? params[2] : 0, degree >= 5 ? params[3] : 0, PETSC_FALSE};
+  FlxGCDParams p = {degree, params[0], params[1], degree >= 4 ? params[2] : 0, degree >= 5 ? params[3] : 0, PETSC_FALSE, PETSC_FALSE};
   PetscReal    A[25], work[64];
   PetscBLASInt n = (PetscBLASInt)degree, lwork = 64, info, one = 1;
 

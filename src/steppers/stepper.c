@@ -268,7 +268,7 @@ PetscErrorCode FlxStepperSetUp(FlxStepper ts)
   PetscCall(ts->ops.setup(ts));
   PetscCall(ChooseStep(ts));
   PetscCall(CountSteps(ts));
-  PetscCall(PetscMalloc3(6 * ts->cap, &ts->lbuf, 6 * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
+  PetscCall(PetscMalloc3(FLX_LEDGER_ROW * ts->cap, &ts->lbuf, FLX_LEDGER_ROW * ts->cap, &ts->gbuf, ts->cap, &ts->tbuf));
   PetscCall(PetscMalloc1(ts->cap, &ts->rows));
   ts->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -372,19 +372,21 @@ PetscBool FlxStepperIsHistoryStep(FlxStepper ts, PetscInt step)
 
 static PetscErrorCode Record(FlxStepper ts)
 {
-  PetscReal *l = ts->lbuf + 6 * ts->nbuf;
+  PetscReal *l = ts->lbuf + FLX_LEDGER_ROW * ts->nbuf;
 
   PetscFunctionBegin;
   if (!FlxStepperIsHistoryStep(ts, ts->step)) {
     ts->lacc[0] += ts->lsum[2];
     ts->lacc[1] += ts->lsum[3];
+    if (ts->strain_work) ts->lacc[2] += ts->lsum[1];
     PetscFunctionReturn(0);
   }
   for (int k = 0; k < 4; k++)
     l[k] = ts->lsum[k];
-  l[4]        = ts->lacc[0];
-  l[5]        = ts->lacc[1];
-  ts->lacc[0] = ts->lacc[1] = 0;
+  for (int k = 0; k < 3; k++) {
+    l[4 + k]    = ts->lacc[k];
+    ts->lacc[k] = 0;
+  }
   ts->tbuf[ts->nbuf]        = ts->time;
   if (ts->nprobe) PetscCall(ts->ops.probe(ts, ts->nprobe, ts->plocal, ts->pbuf + 3 * ts->nprobe * ts->nbuf));
   if (ts->nhist) PetscCall(ts->histfn(ts, ts->time, ts->hbuf + ts->nhist * ts->nbuf, ts->histctx));
@@ -435,15 +437,17 @@ static PetscErrorCode Flush(FlxStepper ts)
   PetscCall(FlxSystemIsLinear(ts->sys, &linear));
   PetscCall(FlxSystemGetRoundoff(ts->sys, NULL, &efloor));            /* round-off energies: never an instability */
   if (!linear) PetscCall(FlxSystemHasStrainEnergy(ts->sys, &linear)); /* a nonlinear system's ledger holds with its strain energy */
-  PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(6 * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
+  PetscCallMPI(MPI_Allreduce(ts->lbuf, ts->gbuf, (PetscMPIInt)(FLX_LEDGER_ROW * ts->nbuf), MPIU_REAL, MPI_SUM, ts->comm));
   for (PetscInt k = 0; k < ts->nbuf; k++) {
-    const PetscReal *g = ts->gbuf + 6 * k;
+    const PetscReal *g = ts->gbuf + FLX_LEDGER_ROW * k;
     FlxLedgerRow    *r = &ts->rows[k];
     PetscReal        B, err;
     r->time = ts->tbuf[k];
     /* the steps since the last row */
     ts->Wh += ts->ledger_direct ? g[4] : g[4] / 2;
     ts->Dh += ts->ledger_direct ? g[5] : g[5] / 2;
+    if (ts->strain_work && !ts->haveB0) ts->Uh = ts->Ustart - g[1] / 4; /* the first row's strain: U(x_0) */
+    if (ts->strain_work) ts->Uh += g[6] / 2;
     if (ts->ledger_direct) { /* kinetic and strain energy at t, work and damping increments of the step */
       r->kinetic       = g[0];
       r->strain        = g[1];
@@ -451,11 +455,12 @@ static PetscErrorCode Flush(FlxStepper ts)
       r->damping       = (ts->Dh += g[3]);
     } else {
       r->kinetic       = g[0] / (4 * h * h);
-      r->strain        = g[1] / 4;
+      r->strain        = (ts->strain_work ? ts->Uh : 0) + g[1] / 4;
       r->external_work = ts->Wh + g[2] / 4;
       r->damping       = ts->Dh + g[3] / 4;
       ts->Wh += g[2] / 2;
       ts->Dh += g[3] / 2;
+      if (ts->strain_work) ts->Uh += g[1] / 2;
     }
     r->numerical = 0;
     B            = r->kinetic + r->strain - r->external_work + r->damping;
@@ -520,7 +525,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   ts->Wh = ts->Dh = ts->B0 = ts->scale = ts->input = ts->peak = ts->maxrel = 0; /* a fresh ledger per solve */
   ts->haveB0                                                               = PETSC_FALSE;
   ts->nbuf                                                                 = 0;
-  ts->lacc[0] = ts->lacc[1] = 0;
+  ts->lacc[0] = ts->lacc[1] = ts->lacc[2] = ts->Uh = 0;
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;
   ts->step      = 0;

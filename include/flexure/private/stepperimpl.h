@@ -2,6 +2,8 @@
 #pragma once
 #include <flexure/flexure.h>
 
+#define FLX_LEDGER_ROW 7 /* a ledger row's sums: lsum[0 .. 3], then the steps' work, damping and internal work since the last row */
+
 typedef struct {
   PetscErrorCode (*setfromoptions)(FlxStepper);
   PetscErrorCode (*setup)(FlxStepper);   /* allocate, compute the method's Omega_max */
@@ -76,10 +78,10 @@ struct _p_FlxStepper {
   /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
   PetscReal  lsum[4];
   PetscInt   cap, nbuf;
-  PetscReal *lbuf, *gbuf, *tbuf; /* cap x 6 local (the step's sums, and the work and damping increments of the
-                                    steps since the last row), reduced; times */
+  PetscReal *lbuf, *gbuf, *tbuf; /* cap x FLX_LEDGER_ROW local (the step's sums, and the work, damping and internal
+                                    work increments of the steps since the last row), reduced; times */
   PetscInt  history_interval;    /* a ledger, probe and history row every this many steps (and the first and last) */
-  PetscReal lacc[2];             /* work and damping increments of the steps not recorded, local */
+  PetscReal lacc[3];             /* work, damping and internal-work increments of the steps not recorded, local */
   PetscInt  nhist;               /* history columns of the history callback */
   PetscErrorCode (*histfn)(FlxStepper, PetscReal, PetscReal[], void *);
   void         *histctx;
@@ -87,6 +89,9 @@ struct _p_FlxStepper {
   Vec           Rwork;       /* f_ext for the reaction fallback */
   FlxLedgerRow *rows;
   PetscReal     Wh, Dh, B0, scale, input, peak, maxrel;
+  PetscBool     strain_work; /* central-difference sums, lsum[1] the internal force's work (d_{n+1} + d_n) . f_int(x_n), as lsum[2]
+                                the external one: the strain column is Ustart plus the work done (nonlinear systems: exact for gcd3) */
+  PetscReal     Ustart, Uh;  /* the strain energy at the start; the internal work summed so far */
   PetscBool     ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
   PetscBool     implicit;      /* unconditionally stable: no critical step, -ts_dt required */
   PetscReal     hlast;         /* step just taken, when the stepper varies it (time accumulates) */
