@@ -409,12 +409,12 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCheck(!g->p.classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) differences displacements and cannot carry finite rotations: use gcd3 (the same method, reformulated)");
     PetscCall(VecDuplicate(mass, &g->Xo));
     PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
-    g->p.work       = g->energy; /* the ledger's strain term by the internal force's work (FlxGCDLedgerStrain) */
-    ts->strain_work = g->energy;
     PetscCall(FlxSystemHasConfigurationUpdateLocal(ts->sys, &g->fused));
     g->fused = (PetscBool)(g->fused && !g->tensor); /* tensors: their ledger reads D between the kernel and Magnus */
   }
   PetscCheck(!g->tensor || g->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
+  g->p.work       = g->energy; /* the ledger's strain term by the internal force's work (FlxGCDLedgerStrain) */
+  ts->strain_work = g->energy;
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
