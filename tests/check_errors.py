@@ -1,7 +1,7 @@
 """Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
 element type, a node id out of range, an unknown physical group, a missing material property, an
 unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
-node that no element connects), a dt above the critical step and a misspelled option; for shells: zero or
+node that no element connects; a beam hung on springs to clamped anchors, soft along one axis), a dt above the critical step and a misspelled option; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; and (at 1 rank) a misspelled option given to
 flexure-pendulum."""
@@ -28,6 +28,13 @@ truncated = write("truncated.msh", mesh[:40])
 i = mesh.index("1 1 1 40")  # element block header: dim 1, entity 1, Gmsh type 1 (line), 40 elements
 unknown = write("unknown_type.msh", mesh[:i] + ["1 1 8 40"] + mesh[i + 1:])
 badnode = write("bad_node.msh", mesh[:i + 1] + ["3 1 99"] + mesh[i + 2:])
+# a beam hung at its ends on zero-length spring cells (axes x = (1, 0, 1), y = (0, 1, 0)) to clamped anchor nodes
+hungmsh = write_msh41(os.path.join(d, "hung.msh"), [(0.25 * k, 0.0, 0.0) for k in range(5)] + [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)],
+                      {"beam": [(k + 1, k + 2) for k in range(4)], "spr": [(6, 1), (7, 5)]}, {"anchor": [6, 7]})
+hung = ["-mesh_file", hungmsh, "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3", "-material_steel_rho", "7850",
+        "-section_names", "bar,s", "-section_bar_groups", "beam", "-section_bar_material", "steel", "-section_bar_A", "4e-4",
+        "-section_bar_Iy", "1.3e-8", "-section_bar_Iz", "1.3e-8", "-section_bar_J", "2.2e-8", "-section_s_groups", "spr",
+        "-section_s_axes", "1,0,1,0,1,0", "-bc_names", "a", "-bc_a_group", "anchor", "-bc_a_dofs", "clamped", "-ts_max_steps", "3"]
 # the clamp's group on a point apart from the beam (a Gmsh point not embedded in the curve): it holds nothing
 orphan = write_msh41(os.path.join(d, "orphan.msh"), [(0.1 * k, 0.0, 0.0) for k in range(11)] + [(0.0, 0.5, 0.0)],
                      {"beam": [(k + 1, k + 2) for k in range(10)]}, {"root": [12], "tip": [11]})
@@ -50,7 +57,9 @@ cases = [
     ("beam pinned at both ends (twists about its axis)", gen + ["-bc_names", "pin,roll", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz",
                                                                 "-bc_roll_group", "tip", "-bc_roll_dofs", "uy,uz"],
      "leave 1 rigid-body motion free: the rotation about the axis through (0.5, 0, 0) along (1, 0, 0)"),
-    ("clamp on a node no element connects", [CASE, "-mesh_file", orphan], "6 prescribed DOFs are on nodes that no element or spring connects"),
+    ("clamp on a node no element connects", [CASE, "-mesh_file", orphan], "6 prescribed DOFs have no stiffness at all, no element or spring acting on them"),
+    ("beam hung on springs to clamped anchors, soft along the springs' z", hung + ["-section_s_stiffness", "1e6,1e6,0,1e3,1e3,1e3"],
+     "leave 1 rigid-body motion free: the translation along (0.707, 0, -0.707)"),
     ("dt above the critical step", [CASE, "-ts_dt", "1e-5"], "above the critical step"),
     ("misspelled option", [CASE, "-ts_max_tme", "0.1"], "-ts_max_tme"),
     ("implicit stepper without a step", [CASE, "-ts_type", "genalpha"], "give the step with -ts_dt"),
@@ -103,6 +112,8 @@ wire = ["-mesh_generate", "beam", "-mesh_beam_length", "10", "-mesh_beam_element
         "-ts_max_steps", "5", "-ts_monitor_interval", "-1"]
 rc, so, se = run(a.np, wire + out, timeout=120, check=False)
 c.check(rc == 0 and "flexure: error" not in se, f"a clamped 10 m wire of 1000 beams (slender, not free) runs: exit {rc} {se.strip()[:200]!r}")
+rc, so, se = run(a.np, hung + ["-section_s_stiffness", "1e6,1e6,1e6,1e3,1e3,1e3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)
+c.check(rc == 0 and "flexure: error" not in se, f"the beam hung on springs stiff in every direction runs: exit {rc} {se.strip()[:200]!r}")
 if a.np == 1:  # the examples reject misspelled options too
     p = subprocess.run([os.path.join(BIN, "flexure-pendulum"), "-ts_dt", "1e-3", "-ts_gcd_startp", "zero"], capture_output=True, text=True)
     ok = p.returncode != 0 and "flexure-pendulum: error: unknown or unused option -ts_gcd_startp" in p.stderr and "max_energy_error" not in p.stdout

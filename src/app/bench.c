@@ -321,6 +321,7 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   Item                *It      = &it[*nit];
   int                  code[2] = {0, 0};
   FlxInternalForcePath path1   = path;
+  char                 msg[512] = "";
 
   PetscFunctionBegin;
   PetscCheck(*nit + 3 <= MAXITEM, B->comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
@@ -339,12 +340,14 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   *nit += 3;
   PetscCall(FlxPhaseEnd(B->comm)); /* the set-up phases' timer: closed on every rank, then on rank 0's own */
   if (!rank) {
-    code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1); /* its error, if any, printed there */
+    code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1);
     code[1] = (int)path1;
     if (!code[0]) code[0] = (int)FlxPhaseEnd(B1->comm);
+    if (code[0]) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg))); /* FlxErrorHandler kept it */
   }
   PetscCall(IdleBcast(B, code, 2, MPI_INT));
-  PetscCheck(!code[0], B->comm, PETSC_ERR_LIB, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0 (error %d, above)", code[0]);
+  if (code[0]) PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, B->comm));
+  PetscCheck(!code[0], B->comm, PETSC_ERR_USER_INPUT, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0: %s", msg);
   PetscCallMPI(MPI_Bcast(&B1->rf, sizeof(B1->rf) / sizeof(PetscReal), MPIU_REAL, 0, B->comm));
   PetscCallMPI(MPI_Bcast(&B1->ntriad, 1, MPIU_INT, 0, B->comm));
   PetscCheck(code[1] == (int)path, B->comm, PETSC_ERR_PLIB, "-bench_scaling: the one-rank copy chose another internal-force path than the %s model: give -model_internal_force", "P-rank");

@@ -137,12 +137,12 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *pt
   PetscFunctionReturn(0);
 }
 
-/* Refuse misspelled options; let through the options of a flexure run (-ts_, -output_, -probe_, -modes_, -static_) that a
-   case file shared with flexure carries and this tool does not read (its own are -tsalpha2_ and -alpha2_).
-   Collective. */
-static PetscErrorCode CheckUnused(MPI_Comm comm)
+/* Refuse misspelled options; let through the options of a flexure run (-ts_, -output_, -probe_, -modes_, -static_,
+   -stability_) that a case file shared with flexure carries and this tool does not read (its own are -tsalpha2_ and
+   -alpha2_), but not when given on the command line (argv), where this tool would ignore them. Collective. */
+static PetscErrorCode CheckUnused(MPI_Comm comm, int argc, char **argv)
 {
-  const char *const skip[] = {"ts_", "output_", "probe_", "modes_", "static_"};
+  const char *const skip[] = {"ts_", "output_", "probe_", "modes_", "static_", "stability_"};
   PetscInt          N;
   char            **names, **values;
 
@@ -151,6 +151,10 @@ static PetscErrorCode CheckUnused(MPI_Comm comm)
   for (PetscInt i = 0; i < N; i++)
     for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
       if (!strncmp(names[i], skip[k], strlen(skip[k]))) {
+        PetscBool given = PETSC_FALSE;
+        for (int j = 1; j < argc && !given; j++)
+          given = (PetscBool)(argv[j][0] == '-' && !strcasecmp(argv[j] + 1, names[i]));
+        if (given) continue;
         char      opt[256];
         PetscBool flg;
         PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", names[i]));
@@ -161,7 +165,7 @@ static PetscErrorCode CheckUnused(MPI_Comm comm)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Run(MPI_Comm comm)
+static PetscErrorCode Run(MPI_Comm comm, int argc, char **argv)
 {
   FlxMesh      mesh;
   Ctx          c = {0};
@@ -270,7 +274,7 @@ static PetscErrorCode Run(MPI_Comm comm)
   PetscCall(TSSetFromOptions(ts));
   PetscCall(PetscTime(&c.t0));
   PetscCall(TSSolve(ts, U));
-  PetscCall(CheckUnused(comm)); /* after the solve: PETSc reads some of its -alpha2_ options lazily */
+  PetscCall(CheckUnused(comm, argc, argv)); /* after the solve: PETSc reads some of its -alpha2_ options lazily */
   {
     PetscInt kits;
     PetscCall(TSGetKSPIterations(ts, &kits));
@@ -308,7 +312,7 @@ int main(int argc, char **argv)
   nargv[nargc] = NULL;
   PetscCall(SlepcInitialize(&nargc, &nargv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
-  ierr = Run(PETSC_COMM_WORLD);
+  ierr = Run(PETSC_COMM_WORLD, nargc, nargv);
   {
     PetscMPIInt rank;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);

@@ -372,10 +372,12 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
   Build           bd;
   PetscInt        nloc, rstart;
   const PetscInt *l2g;
+  PetscMPIInt     size;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&e));
   e->m = m;
+  PetscCallMPI(MPI_Comm_size(m->comm, &size));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &e->nown, &e->nghost, NULL));
   PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
   PetscCall(FlxMeshGetNodeLayout(m->mesh, NULL, &rstart));
@@ -437,7 +439,7 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
   }
   /* halo */
   PetscCall(PetscMalloc1(6 * (e->nno + e->nghost) + 1, &e->xn));
-  if (e->nghost) {
+  if (size > 1) { /* collective, so on every rank, even one without ghosts (a part of the mesh apart, a rank with no cells) */
     IS is;
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 6, 6 * e->nghost, e->xn + 6 * e->nno, &e->xg));
     PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, e->nghost, l2g + e->nown, PETSC_COPY_VALUES, &is));

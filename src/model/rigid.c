@@ -67,9 +67,10 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
 }
 
 typedef struct {
-  PetscReal        cg[3], lb, H[36];
-  const PetscReal *X;
-  PetscInt         nown;
+  PetscReal          cg[3], lb, H[36];
+  const PetscReal   *X;
+  const PetscScalar *frl; /* the free-DOF mask of the owned and ghost nodes */
+  PetscInt           nown;
 } Held;
 
 /* The six rigid motions at node X, scaled to unit size: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations
@@ -93,38 +94,65 @@ static void NodeRows(const Held *h, const PetscReal X[3], PetscReal Q[36])
   Q[6 * 1 + 5] = r[0];
 }
 
-/* H += Q^T S Q for a node's rows Q and a symmetric 6 x 6 weight S (row-major). */
-static void AddWeighted(PetscReal H[36], const PetscReal Q[36], const PetscReal S[36])
-{
-  for (int k = 0; k < 6; k++)
-    for (int l = 0; l < 6; l++) {
-      PetscReal s = 0;
-      for (int a = 0; a < 6; a++)
-        for (int b = 0; b < 6; b++)
-          s += Q[6 * a + k] * S[6 * a + b] * Q[6 * b + l];
-      H[6 * k + l] += s;
-    }
-}
-
-/* A spring to ground (one node) holds the motions that stretch it: its stiffness, each 3 x 3 block (translation,
-   rotation) scaled by its largest entry, weighs the node's rows. Spring cells hold nothing. */
-static PetscErrorCode AddGroundSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+/* A spring holds the rigid motions that stretch it once the prescribed DOFs are held: with Qc the six motions' rows
+   at its nn nodes (1: to ground; 2: a spring cell), zero on prescribed DOFs, its energy Qc^T K Qc, K scaled to
+   D^-1/2 K D^-1/2 (D: the largest translational, rotational diagonal entry) so that it weighs like a held DOF. Added
+   by rows, those of owned nodes (a cell seen by several ranks counts once). A spring cell between free nodes holds
+   nothing (it carries no rigid motion); to a clamped anchor it holds as a spring to ground. */
+static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
 {
   Held     *h = (Held *)ctx;
-  PetscReal Q[36], S[36] = {0}, mx[2] = {0, 0};
+  PetscInt  n = 6 * nn;
+  PetscReal Q[2][36], dmax[2] = {0, 0}, sc[12], KQ[12][6];
 
   PetscFunctionBegin;
   (void)m;
   (void)Ce;
-  if (nn != 1 || nodes[0] >= h->nown) PetscFunctionReturn(0);
-  for (int a = 0; a < 6; a++)
-    for (int b = 0; b < 6; b++)
-      if (a / 3 == b / 3) mx[a / 3] = PetscMax(mx[a / 3], PetscAbsReal(Ke[6 * a + b]));
-  for (int a = 0; a < 6; a++)
-    for (int b = 0; b < 6; b++)
-      if (a / 3 == b / 3 && mx[a / 3] > 0) S[6 * a + b] = Ke[6 * a + b] / mx[a / 3];
-  NodeRows(h, h->X + 3 * nodes[0], Q);
-  AddWeighted(h->H, Q, S);
+  for (PetscInt i = 0; i < n; i++)
+    dmax[(i % 6) / 3] = PetscMax(dmax[(i % 6) / 3], PetscAbsReal(Ke[n * i + i]));
+  for (PetscInt i = 0; i < n; i++)
+    sc[i] = dmax[(i % 6) / 3] > 0 ? 1 / PetscSqrtReal(dmax[(i % 6) / 3]) : 0;
+  for (PetscInt a = 0; a < nn; a++) {
+    NodeRows(h, h->X + 3 * nodes[a], Q[a]);
+    for (int d = 0; d < 6; d++)
+      if (!(PetscRealPart(h->frl[6 * nodes[a] + d]) >= 0.5))
+        for (int k = 0; k < 6; k++)
+          Q[a][6 * d + k] = 0;
+  }
+  for (PetscInt i = 0; i < n; i++) /* KQ = S K S Qc */
+    for (int k = 0; k < 6; k++) {
+      PetscReal s = 0;
+      for (PetscInt j = 0; j < n; j++)
+        s += Ke[n * i + j] * sc[j] * Q[j / 6][6 * (j % 6) + k];
+      KQ[i][k] = sc[i] * s;
+    }
+  for (PetscInt a = 0; a < nn; a++)
+    if (nodes[a] < h->nown)
+      for (int k = 0; k < 6; k++)
+        for (int l = 0; l < 6; l++)
+          for (int d = 0; d < 6; d++)
+            h->H[6 * k + l] += Q[a][6 * d + k] * KQ[6 * a + d][l];
+  PetscFunctionReturn(0);
+}
+
+/* The free-DOF mask on the owned and ghost nodes (the spring cells' ends may be ghosts). Collective. */
+static PetscErrorCode LocalFreeMask(FlxModel m, Vec *frl)
+{
+  const PetscInt *l2g;
+  PetscInt        nown, nghost;
+  IS              is;
+  VecScatter      sct;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, NULL));
+  PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * (nown + nghost), frl));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nown + nghost, l2g, PETSC_COPY_VALUES, &is));
+  PetscCall(VecScatterCreate(m->free, is, *frl, NULL, &sct));
+  PetscCall(VecScatterBegin(sct, m->free, *frl, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sct, m->free, *frl, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sct));
+  PetscCall(ISDestroy(&is));
   PetscFunctionReturn(0);
 }
 
@@ -143,8 +171,13 @@ static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char
   PetscReal        ww = cin[3] * cin[3] + cin[4] * cin[4] + cin[5] * cin[5], tt = cin[0] * cin[0] + cin[1] * cin[1] + cin[2] * cin[2], nw = PetscSqrtReal(ww), p[3], tw;
 
   PetscFunctionBegin;
-  for (int k = 0; k < 6; k++) /* the sign that makes the direction's largest component positive */
-    if (PetscAbsReal(cin[k]) > PetscAbsReal(big) && (k >= 3 || nw < 1e-6 * PetscSqrtReal(tt + ww))) big = cin[k];
+  for (int k = 0; k < 6; k++) /* the sign that makes the direction's largest component positive (the first of equals) */
+    if (k >= 3 || nw < 1e-6 * PetscSqrtReal(tt + ww)) big = PetscMax(big, PetscAbsReal(cin[k]));
+  for (int k = 0, found = 0; k < 6 && !found; k++)
+    if ((k >= 3 || nw < 1e-6 * PetscSqrtReal(tt + ww)) && PetscAbsReal(cin[k]) > (1 - 1e-6) * big) {
+      big   = cin[k];
+      found = 1;
+    }
   for (int k = 0; k < 6; k++)
     c[k] = big < 0 ? -cin[k] : cin[k];
   if (nw < 1e-6 * PetscSqrtReal(tt + ww)) {
@@ -165,9 +198,10 @@ static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char
 }
 
 /* Which rigid motions the boundary conditions and the springs to ground hold, from the geometry alone: a motion is
-   held when it moves a prescribed DOF of a node that an element or spring connects, or stretches a spring to ground.
-   With the six rigid motions' rows Q (NodeRows), H = sum over held DOFs of Q_d^T Q_d (plus each ground spring's
-   weighted rows) is singular exactly when a rigid motion is free, and its null vectors are those motions. Stiffness
+   held when it moves a prescribed DOF of a node that an element connects, or stretches a spring once the prescribed
+   DOFs are held (AddSpring: a spring to ground, or a spring cell to an anchor). With the six rigid motions' rows Q
+   (NodeRows), H = sum over held DOFs of Q_d^T Q_d plus the springs' weighted rows is singular exactly when a rigid
+   motion is free, and its null vectors are those motions. Stiffness
    plays no part: a free motion's strain energy would be round-off, but so, nearly, is that of a clamped but very
    slender structure (a 1 km plate 4 mm thick: lowest eigenvalue 2e-22 of the highest element's), which is held.
    Refuses, naming the free motions, unless -model_allow_rigid_body. Collective. */
@@ -176,6 +210,9 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   Held               h;
   const PetscScalar *fr, *kd;
   PetscReal          w[6], work[64], Q[36], loose = 0, L;
+  PetscBool         *elem;
+  PetscInt           nc;
+  Vec                frl;
   PetscBLASInt       n = 6, lwork = 64, info;
   PetscInt           nfree = 0;
   char               msg[1024], what[3][192], note[160] = "";
@@ -183,18 +220,25 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&h, sizeof(h)));
   PetscCall(Centroid(m, h.cg, &h.lb));
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, NULL, NULL));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, NULL, &nc));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &h.X));
+  PetscCall(PetscCalloc1(h.nown + 1, &elem));
+  for (PetscInt c = 0; c < nc; c++) { /* the owned nodes of elements (not springs, not node-set cells) */
+    const PetscInt *nodes;
+    PetscInt        nn;
+    if (m->cell_section[c] < 0 || FlxModelCellIsSpring(m, c)) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, NULL));
+    for (PetscInt a = 0; a < nn; a++)
+      if (nodes[a] < h.nown) elem[nodes[a]] = PETSC_TRUE;
+  }
   PetscCall(VecGetArrayRead(m->free, &fr));
   PetscCall(VecGetArrayRead(m->kdiag, &kd));
   for (PetscInt i = 0; i < h.nown; i++) {
     PetscBool rows = PETSC_FALSE;
     for (int d = 0; d < 6; d++) {
       if (!(PetscRealPart(fr[6 * i + d]) < 0.5)) continue;
-      if (!(PetscAbsScalar(kd[6 * i + d]) > 0)) { /* prescribed, but on a node that nothing connects */
-        loose += 1;
-        continue;
-      }
+      if (!(PetscAbsScalar(kd[6 * i + d]) > 0)) loose += 1; /* prescribed, with no stiffness at all: the message says so */
+      if (!elem[i]) continue;                               /* an anchor of springs holds through them (AddSpring) */
       if (!rows) NodeRows(&h, h.X + 3 * i, Q);
       rows = PETSC_TRUE;
       for (int k = 0; k < 6; k++)
@@ -204,7 +248,12 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   }
   PetscCall(VecRestoreArrayRead(m->kdiag, &kd));
   PetscCall(VecRestoreArrayRead(m->free, &fr));
-  PetscCall(FlxModelVisitSprings(m, AddGroundSpring, &h));
+  PetscCall(PetscFree(elem));
+  PetscCall(LocalFreeMask(m, &frl));
+  PetscCall(VecGetArrayRead(frl, &h.frl));
+  PetscCall(FlxModelVisitSprings(m, AddSpring, &h));
+  PetscCall(VecRestoreArrayRead(frl, &h.frl));
+  PetscCall(VecDestroy(&frl));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, 36, MPIU_REAL, MPI_SUM, m->comm));
   PetscCallMPI(MPI_Bcast(h.H, 36, MPIU_REAL, 0, m->comm)); /* one decision on every rank */
   PetscCallMPI(MPI_Allreduce(&loose, &L, 1, MPIU_REAL, MPI_SUM, m->comm));
@@ -216,7 +265,7 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
     if (!(w[k] > 1e-12 * w[5])) nfree++;
   PetscCall(PetscInfo(NULL, "rigid-body check: eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", (double)w[0], (double)w[5], nfree));
   if (!nfree || m->allow_rigid) PetscFunctionReturn(0);
-  if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs are on nodes that no element or spring connects: they hold nothing)", (double)L));
+  if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs have no stiffness at all, no element or spring acting on them: they hold nothing)", (double)L));
   if (nfree == 6) {
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: no boundary condition or spring to ground holds it, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground, or accept a free-flying structure with -model_allow_rigid_body", note));
   } else {

@@ -359,6 +359,11 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   PetscFunctionReturn(0);
 }
 
+PetscBool FlxModelCellIsSpring(FlxModel m, PetscInt c)
+{
+  return (PetscBool)(m->springs && m->cell_section[c] >= 0 && m->springs->sec[m->cell_section[c]]);
+}
+
 PetscErrorCode FlxModelVisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
 {
   PetscFunctionBegin;

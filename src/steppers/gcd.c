@@ -369,6 +369,8 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
   Vec            *vecs[] = {&g->X, &g->V, &g->A, &g->D, &g->G, &g->F, &g->Minv, &g->W};
 
   PetscFunctionBegin;
+  g->p.work       = PETSC_FALSE; /* set below for a nonlinear system with a strain energy (not a constrained one) */
+  ts->strain_work = PETSC_FALSE;
   { /* ==== constrained system (issue 16): the constrained step of gcddae.c takes over ==== */
     PetscBool cons;
     PetscCall(FlxDAECheckSupported(ts, PETSC_FALSE, &cons));

@@ -67,7 +67,8 @@ PetscErrorCode FlxGCDPredictW(FlxStepper ts);
 PetscReal FlxGCDDxDa(const FlxGCDParams *p, PetscReal h);
 /* The moving DOFs of y set to row k of the motion at t_n (k = 1: the velocity predictor w). */
 PetscErrorCode FlxGCDMotionSet(FlxStepper ts, Vec y, PetscInt k);
-/* The ledger's strain term from the system's strain energy at x (nonlinear systems). */
+/* The strain energy at the start, x = x_0, from which the ledger's strain term sums the internal work (nonlinear
+   systems). Collective. */
 PetscErrorCode FlxGCDLedgerStrain(FlxStepper ts, Vec x);
 /* Solve for a_n at t_n in the shape chosen at set-up (explicit, KSP or Newton, fixed point); its: iterations. */
 PetscErrorCode FlxGCDSolveAcceleration(FlxStepper ts, PetscReal tn, PetscInt *its);

@@ -299,6 +299,8 @@ PETSC_INTERN PetscErrorCode FlxModelReadSpringSection(FlxModel model, PetscInt s
 PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
 /* Visit the spring cells (the global cell order) and the ground springs (in -spring_names order) of this rank:
    fn(model, nn, nodes, Ke, Ce, ctx) with their stiffness and damping matrices (Ce NULL: no damping). Collective. */
+/* Whether local cell c is a spring cell (a line cell of a spring section). Not collective. */
+PETSC_INTERN PetscBool FlxModelCellIsSpring(FlxModel model, PetscInt c);
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelViewSprings(FlxModel model, PetscViewer viewer);
