@@ -485,6 +485,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     nl->samelayout = PETSC_TRUE;
     for (PetscInt i = 0; i < nown; i++)
       if (l2g[i] != rstart + i) nl->samelayout = PETSC_FALSE;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nl->samelayout, 1, MPIU_BOOL, MPI_LAND, m->comm)); /* one choice: the scatter below is collective */
   }
   if (m->nlcache) PetscCall(BuildCache(m));
   if (nl->batch && nl->samelayout) { /* the cached pass reads the owned nodes from x: scatter the ghosts only */
