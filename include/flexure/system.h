@@ -311,7 +311,8 @@ PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaTensors(FlxSystem sys, Vec x,
 PETSC_EXTERN PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, Vec f);
 /* On the tensor nodes' rotational DOFs only, solve J (a + a_M v) + v x J v = r with v = w + c a (c >= 0: the
    conditionally explicit steps' velocity, or c = 0 and w = v) for a, by Newton on each node's three equations to
-   round-off; other entries of a untouched. Not collective. */
+   round-off; other entries of a untouched. Collective when some rank has tensor nodes: a node that cannot be solved
+   stops every rank with its message. */
 PETSC_EXTERN PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, Vec r, Vec a);
 /* Local sum over the tensor nodes of u_rot^T (J - diag(m)) w_rot, m the lumped mass vector there: what turns the
    lumped quadratic form u^T M w into the true one (kinetic energy 1/2 v^T M v + 1/2 this with u = w = v). Not

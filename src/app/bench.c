@@ -245,23 +245,34 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
   PetscMPIInt rank;
   PetscReal   s = 0;
 
+  PetscErrorCode ierr = 0;
+
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
   if (It->single) PetscCallMPI(MPI_Barrier(B->comm));
   if (!It->single || rank == 0) {
     switch (It->kind) {
     case IT_TRIAD:
-      PetscCall(Triad(b, &s));
+      ierr = Triad(b, &s);
       break;
     case IT_STEP:
     case IT_NLSTEP:
-      PetscCall(Solve(b, It->ts, &s));
+      ierr = Solve(b, It->ts, &s);
       break;
     default:
-      PetscCall(Products(b, It->kind, &s));
+      ierr = Products(b, It->kind, &s);
     }
   }
-  if (It->single) PetscCall(IdleBcast(B, &s, 1, MPIU_REAL));
+  if (!It->single) PetscCall(ierr); /* the P-rank items fail on every rank together */
+  else {                            /* rank 0 alone: its failure reaches the waiting ranks */
+    char      msg[512] = "";
+    PetscReal sf[2]    = {s, ierr ? 1.0 : 0.0};
+    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
+    PetscCall(IdleBcast(B, sf, 2, MPIU_REAL));
+    if (sf[1] != 0) PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, B->comm));
+    PetscCheck(sf[1] == 0, B->comm, PETSC_ERR_NOT_CONVERGED, "-bench_scaling: the one-rank %s failed on rank 0: %s", It->name, msg);
+    s = sf[0];
+  }
   *sec = s;
   PetscFunctionReturn(0);
 }

@@ -182,15 +182,23 @@ PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, 
 
 PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, Vec r, Vec a)
 {
-  FlxInertia         in;
+  FlxInertia        *slot, in;
   PetscReal          aM;
   const PetscScalar *wa, *ra;
   PetscScalar       *aa;
   PetscInt           bad = -1;
+  MPI_Comm           comm;
+  char               msg[512] = "";
 
   PetscFunctionBegin;
+  PetscCall(FlxSystemGetInertia_Private(sys, &slot));
+  if (!*slot || !(*slot)->has) PetscFunctionReturn(0); /* no tensor on any rank (has: reduced) */
+  PetscCall(PetscObjectGetComm((PetscObject)a, &comm));
   PetscCall(Get(sys, &in));
-  if (!in) PetscFunctionReturn(0);
+  if (!in) { /* none on this rank: only the collective verdict */
+    PetscCall(FlxCheckCollective(comm, PETSC_FALSE, PETSC_ERR_NOT_CONVERGED, msg));
+    PetscFunctionReturn(0);
+  }
   PetscCall(FlxSystemGetRayleigh(sys, &aM, NULL));
   PetscCall(Spatial(in, x, in->Js));
   PetscCall(VecGetArrayRead(w, &wa));
@@ -239,7 +247,8 @@ PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, V
   PetscCall(VecRestoreArray(a, &aa));
   PetscCall(VecRestoreArrayRead(r, &ra));
   PetscCall(VecRestoreArrayRead(w, &wa));
-  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the rotational equations J (a + a_M v) + v x J v = m of the node with local DOFs %" PetscInt_FMT "..%" PetscInt_FMT " (a full rotary inertia tensor) could not be solved for its angular acceleration (singular or not converging): check the tensor (positive definite) and the step", in->dof[bad], in->dof[bad] + 2);
+  if (bad >= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "the rotational equations J (a + a_M v) + v x J v = m of the node with local DOFs %" PetscInt_FMT "..%" PetscInt_FMT " (a full rotary inertia tensor) could not be solved for its angular acceleration (singular or not converging): check the tensor (positive definite) and the step", in->dof[bad], in->dof[bad] + 2));
+  PetscCall(FlxCheckCollective(comm, bad >= 0 ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_NOT_CONVERGED, msg)); /* every rank stops */
   PetscFunctionReturn(0);
 }
 
