@@ -201,10 +201,10 @@ static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char
    held when it moves a prescribed DOF of a node that an element connects, or stretches a spring once the prescribed
    DOFs are held (AddSpring: a spring to ground, or a spring cell to an anchor). With the six rigid motions' rows Q
    (NodeRows), H = sum over held DOFs of Q_d^T Q_d plus the springs' weighted rows is singular exactly when a rigid
-   motion is free, and its null vectors are those motions. Stiffness
-   plays no part: a free motion's strain energy would be round-off, but so, nearly, is that of a clamped but very
-   slender structure (a 1 km plate 4 mm thick: lowest eigenvalue 2e-22 of the highest element's), which is held.
-   Refuses, naming the free motions, unless -model_allow_rigid_body. Collective. */
+   motion is free, and its null vectors are those motions. The elements' stiffness plays no part: a free motion's
+   strain energy would be round-off, but so, nearly, is that of a clamped but very slender structure (a 1 km plate
+   4 mm thick: lowest eigenvalue 2e-22 of the highest element's), which is held. Refuses, naming the free motions,
+   unless -model_allow_rigid_body. Collective. */
 PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
 {
   Held               h;
