@@ -17,6 +17,9 @@ PETSC_EXTERN PetscErrorCode FlxInitializePackage(void);
    The message of the lowest failing rank is used, so the error is collective and nothing hangs.
    Collective. */
 PETSC_EXTERN PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCode code, const char msg[]);
+/* After work that ran on some ranks only and returned ierr there (0 elsewhere): FlxCheckCollective with the failing
+   rank's message as FlxErrorHandler recorded it (fallback when none was). Collective. */
+PETSC_EXTERN PetscErrorCode FlxCheckCollectiveError(MPI_Comm comm, PetscErrorCode ierr, PetscErrorCode code, const char fallback[]);
 
 /* Set-up phases: FlxPhaseBegin prints "flexure: <what> ..." on rank 0 (so a large model never sits silent) and
    times the phase until the next FlxPhaseBegin or FlxPhaseEnd; FlxPhaseSummary prints one line with the time of

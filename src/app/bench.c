@@ -264,14 +264,9 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
     }
   }
   if (!It->single) PetscCall(ierr); /* the P-rank items fail on every rank together */
-  else {                            /* rank 0 alone: its failure reaches the waiting ranks */
-    char      msg[512] = "";
-    PetscReal sf[2]    = {s, ierr ? 1.0 : 0.0};
-    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
-    PetscCall(IdleBcast(B, sf, 2, MPIU_REAL));
-    if (sf[1] != 0) PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, B->comm));
-    PetscCheck(sf[1] == 0, B->comm, PETSC_ERR_NOT_CONVERGED, "-bench_scaling: the one-rank %s failed on rank 0: %s", It->name, msg);
-    s = sf[0];
+  else {                            /* rank 0 alone: the waiting ranks learn its result, then its failure */
+    PetscCall(IdleBcast(B, &s, 1, MPIU_REAL));
+    PetscCall(FlxCheckCollectiveError(B->comm, ierr, PETSC_ERR_NOT_CONVERGED, "-bench_scaling: a one-rank item failed on rank 0"));
   }
   *sec = s;
   PetscFunctionReturn(0);
@@ -332,7 +327,6 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   Item                *It      = &it[*nit];
   int                  code[2] = {0, 0};
   FlxInternalForcePath path1   = path;
-  char                 msg[512] = "";
 
   PetscFunctionBegin;
   PetscCheck(*nit + 3 <= MAXITEM, B->comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
@@ -354,11 +348,9 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
     code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1);
     code[1] = (int)path1;
     if (!code[0]) code[0] = (int)FlxPhaseEnd(B1->comm);
-    if (code[0]) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg))); /* FlxErrorHandler kept it */
   }
   PetscCall(IdleBcast(B, code, 2, MPI_INT));
-  if (code[0]) PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, B->comm));
-  PetscCheck(!code[0], B->comm, PETSC_ERR_USER_INPUT, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0: %s", msg);
+  PetscCall(FlxCheckCollectiveError(B->comm, rank ? 0 : (PetscErrorCode)code[0], PETSC_ERR_USER_INPUT, "-bench_scaling: the one-rank copy of the model could not be set up on rank 0"));
   PetscCallMPI(MPI_Bcast(&B1->rf, sizeof(B1->rf) / sizeof(PetscReal), MPIU_REAL, 0, B->comm));
   PetscCallMPI(MPI_Bcast(&B1->ntriad, 1, MPIU_INT, 0, B->comm));
   PetscCheck(code[1] == (int)path, B->comm, PETSC_ERR_PLIB, "-bench_scaling: the one-rank copy chose another internal-force path than the %s model: give -model_internal_force", "P-rank");

@@ -122,7 +122,6 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
 static PetscErrorCode LoadSerial(FlxMesh mesh)
 {
   PetscErrorCode ierr      = 0;
-  char           msg[1024] = "";
 
   PetscFunctionBegin;
   PetscCheck(mesh->file[0] || mesh->generator[0], mesh->comm, PETSC_ERR_USER_INPUT, "no mesh: give -mesh_file FILE.msh or -mesh_generate beam|tower|plate|cylinder");
@@ -133,10 +132,9 @@ static PetscErrorCode LoadSerial(FlxMesh mesh)
       ierr = FlxSerialMeshReadGmsh(mesh->file, mesh->serial);
     else
       ierr = FlxSerialMeshGenerate(mesh, mesh->serial);
-    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
   }
   PetscCall(PetscLogEventEnd(FLX_MeshRead, 0, 0, 0, 0));
-  PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(FlxCheckCollectiveError(mesh->comm, ierr, PETSC_ERR_FILE_UNEXPECTED, "the mesh could not be read (error above)"));
   PetscFunctionReturn(0);
 }
 

@@ -438,15 +438,13 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
   Pack           pk;
   PetscInt      *xadj = NULL, *adj = NULL, *norder = NULL, *corder = NULL;
   PetscErrorCode ierr      = 0;
-  char           msg[1024] = "";
 
   PetscFunctionBegin;
   /* errors of rank 0's serial work (too few nodes for the ranks, METIS) become one collective error */
   if (mesh->rank == 0) {
     ierr = Partition(mesh, &xadj, &adj, &norder, &corder);
-    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
   }
-  PetscCall(FlxCheckCollective(mesh->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_USER_INPUT, msg));
+  PetscCall(FlxCheckCollectiveError(mesh->comm, ierr, PETSC_ERR_USER_INPUT, "the mesh could not be partitioned (error above)"));
   PetscCall(FlxPhaseBegin(mesh->comm, "distributing the mesh"));
   if (mesh->rank == 0) {
     FlxSerialMesh *sm = mesh->serial;

@@ -414,12 +414,8 @@ PetscErrorCode FlxEbeCreate(FlxModel m, FlxEbe *out)
   for (PetscInt g = 0; g < e->nghost; g++)
     bd.cmp[e->nown + g] = e->nno + g;
   bd.pass = 1;
-  { /* fill: a cell refused by its kernel's packing (a PETSC_COMM_SELF error) stops every rank, not this one alone */
-    PetscErrorCode ierr = Pass(&bd);
-    char           msg[512] = "";
-    if (ierr) PetscCall(PetscStrncpy(msg, FlxErrorGetMessage(), sizeof(msg)));
-    PetscCall(FlxCheckCollective(m->comm, ierr ? PETSC_TRUE : PETSC_FALSE, PETSC_ERR_PLIB, msg[0] ? msg : "the element loop could not store a cell (error above)"));
-  }
+  /* fill: a cell refused by its kernel's packing (a PETSC_COMM_SELF error) stops every rank, not this one alone */
+  PetscCall(FlxCheckCollectiveError(m->comm, Pass(&bd), PETSC_ERR_PLIB, "the element loop could not store a cell (error above)"));
   for (int s = 0; s < 2; s++) {
     Set *S = &e->set[s];
     if (S->n[CLS_BEAM]) PadBeam(&S->beam[0][S->n[CLS_BEAM] - 1]);

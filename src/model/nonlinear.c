@@ -17,8 +17,7 @@
    quaternion: one cache line per node) built once per call: no per-cell property lookups, allocation or complex
    arithmetic. The arithmetic is the general kernel's formulas; the forces are added cell by cell in the loop's order.
    The strain energy of the owned cells comes with it; StrainEnergy reuses it when asked for the state of the last f_int
-   (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank), as the explicit
-   steppers' ledger does every step. The nodal states read the owned nodes' DOFs from x (only the ghosts scattered) when
+   (the same vector with its PETSc object state unchanged, else compared bitwise; on every rank). The nodal states read the owned nodes' DOFs from x (only the ghosts scattered) when
    the owned nodes lead the local numbering in x's order. The configuration update has a local form on a range of nodes
    (FlxSystemSetConfigurationUpdateLocal), which the GCD step fuses into its pass. The tangent keeps the general
    (complex-step) kernel. */

@@ -29,43 +29,6 @@ static PetscErrorCode Centroid(FlxModel m, PetscReal cg[3], PetscReal *lb)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained, Vec R[6])
-{
-  const PetscReal   *X;
-  const PetscScalar *fr;
-  PetscInt           nown;
-  PetscReal          cg[3], lb;
-
-  PetscFunctionBegin;
-  PetscCall(Centroid(m, cg, &lb));
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
-  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
-  PetscCall(VecGetArrayRead(m->free, &fr));
-  for (int k = 0; k < 6; k++) {
-    PetscScalar *a;
-    PetscCall(VecDuplicate(m->mass, &R[k]));
-    PetscCall(VecGetArray(R[k], &a));
-    for (PetscInt i = 0; i < nown; i++) {
-      PetscReal r[3] = {X[3 * i] - cg[0], X[3 * i + 1] - cg[1], X[3 * i + 2] - cg[2]}, u[6] = {0, 0, 0, 0, 0, 0};
-      if (k < 3)
-        u[k] = 1;
-      else {
-        PetscReal th[3] = {0, 0, 0};
-        th[k - 3]       = 1;
-        u[0]            = th[1] * r[2] - th[2] * r[1];
-        u[1]            = th[2] * r[0] - th[0] * r[2];
-        u[2]            = th[0] * r[1] - th[1] * r[0];
-        u[k]            = 1;
-      }
-      for (int d = 0; d < 6; d++)
-        a[6 * i + d] = constrained ? u[d] * fr[6 * i + d] : u[d];
-    }
-    PetscCall(VecRestoreArray(R[k], &a));
-  }
-  PetscCall(VecRestoreArrayRead(m->free, &fr));
-  PetscFunctionReturn(0);
-}
-
 typedef struct {
   PetscReal          cg[3], lb, H[36];
   const PetscReal   *X;
@@ -73,9 +36,10 @@ typedef struct {
   PetscInt           nown;
 } Held;
 
-/* The six rigid motions at node X, scaled to unit size: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations
-   e_k x (X - cg) / lb on the translational DOFs and e_k on the rotational ones. Each DOF's row may be scaled at will:
-   only which combinations vanish on the held DOFs matters. */
+/* The six rigid motions at node X: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations e_k x (X - cg) / lb
+   on the translational DOFs and e_k on the rotational ones (lb = 1: the rigid motions themselves; lb the model's
+   radius: all of unit size, for the check, where each DOF's row may be scaled at will: only which combinations
+   vanish on the held DOFs matters). */
 static void NodeRows(const Held *h, const PetscReal X[3], PetscReal Q[36])
 {
   const PetscReal r[3] = {(X[0] - h->cg[0]) / h->lb, (X[1] - h->cg[1]) / h->lb, (X[2] - h->cg[2]) / h->lb};
@@ -92,6 +56,34 @@ static void NodeRows(const Held *h, const PetscReal X[3], PetscReal Q[36])
   Q[6 * 2 + 4] = -r[0];
   Q[6 * 0 + 5] = -r[1]; /* about z: (-r_y, r_x, 0) */
   Q[6 * 1 + 5] = r[0];
+}
+
+PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained, Vec R[6])
+{
+  const PetscScalar *fr;
+  Held               h;
+  PetscReal          Q[36];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  PetscCall(Centroid(m, h.cg, &h.lb));
+  h.lb = 1; /* unscaled: unit translations and rotations about the centroid */
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, NULL, NULL));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &h.X));
+  PetscCall(VecGetArrayRead(m->free, &fr));
+  for (int k = 0; k < 6; k++) {
+    PetscScalar *a;
+    PetscCall(VecDuplicate(m->mass, &R[k]));
+    PetscCall(VecGetArray(R[k], &a));
+    for (PetscInt i = 0; i < h.nown; i++) {
+      NodeRows(&h, h.X + 3 * i, Q);
+      for (int d = 0; d < 6; d++)
+        a[6 * i + d] = constrained ? Q[6 * d + k] * fr[6 * i + d] : Q[6 * d + k];
+    }
+    PetscCall(VecRestoreArray(R[k], &a));
+  }
+  PetscCall(VecRestoreArrayRead(m->free, &fr));
+  PetscFunctionReturn(0);
 }
 
 /* A spring holds the rigid motions that stretch it once the prescribed DOFs are held: with Qc the six motions' rows

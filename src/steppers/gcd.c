@@ -410,13 +410,12 @@ static PetscErrorCode GCDSetUp(FlxStepper ts)
     PetscCheck(n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a system with finite rotations has 6 DOFs per node (translations, then rotations): %" PetscInt_FMT " local DOFs", n);
     PetscCheck(!g->p.classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) differences displacements and cannot carry finite rotations: use gcd3 (the same method, reformulated)");
     PetscCall(VecDuplicate(mass, &g->Xo));
-    PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->energy));
+    PetscCall(FlxSystemHasStrainEnergy(ts->sys, &g->p.work)); /* the ledger's strain term by the internal force's work (FlxGCDLedgerStrain) */
     PetscCall(FlxSystemHasConfigurationUpdateLocal(ts->sys, &g->fused));
     g->fused = (PetscBool)(g->fused && !g->tensor); /* tensors: their ledger reads D between the kernel and Magnus */
   }
   PetscCheck(!g->tensor || g->finite, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "a system with nodal inertia tensors needs finite rotations (a configuration update)");
-  g->p.work       = g->energy; /* the ledger's strain term by the internal force's work (FlxGCDLedgerStrain) */
-  ts->strain_work = g->energy;
+  ts->strain_work = g->p.work; /* the core's accumulation of it */
   if (g->solve == GCD_SOLVE_KSP && !g->ksp) { /* created here so that its options are read before the run */
     PC pc;
     PetscCall(KSPCreate(ts->comm, &g->ksp));
@@ -596,7 +595,7 @@ static PetscErrorCode GCDReset(FlxStepper ts)
   PetscCall(PetscFree2(g->mval, g->msave));
   g->Mass = g->Free = NULL; /* the system's */
   g->Cd             = NULL;
-  g->finite = g->energy = g->tensor = g->fused = PETSC_FALSE;
+  g->finite = g->tensor = g->fused = PETSC_FALSE;
   PetscCall(FlxGCDTensorsDestroy(&g->tn));
   PetscFunctionReturn(0);
 }

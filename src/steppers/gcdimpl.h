@@ -37,7 +37,6 @@ typedef struct {
   PetscReal      *mval, *msave; /* motion at t_n: 5 x nmov (x, v, a, j, s); x_n, x_n - x_{n-1}, f_int(x_n) of each */
   /* finite rotations (a system with a configuration update; gcdrotation.c) */
   PetscBool finite, magnus; /* the system composes rotations; Magnus-corrected increments (else component-wise) */
-  PetscBool energy;         /* the system has a strain energy: the ledger's strain term from it */
   PetscBool fused;          /* the system's local update, no tensors: kernel, Magnus and update range by range */
   Vec       Xo;             /* x_n once the step swapped X (x_n, read by the kernel) with Xo (x_{n+1} written) */
   /* nodal rotary inertia tensors (gcdrotation.c): a_n from the system's node-by-node solve in every solve shape */

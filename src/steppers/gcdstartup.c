@@ -169,7 +169,7 @@ PetscErrorCode FlxGCDStartUp(FlxStepper ts)
     PetscCall(VecWAXPY(g->Rt, -1.0, g->X, g->W));
     PetscCall(FlxGCDTensorsLedgerAfter(&g->tn, g->aM, g->Minv, g->Rt, g->V, g->A, g->F, g->G, ts->lsum));
   }
-  if (g->energy) PetscCall(FlxGCDLedgerStrain(ts, g->X));
+  if (g->p.work) PetscCall(FlxGCDLedgerStrain(ts, g->X));
   if (g->p.classic) PetscCall(VecCopy(g->X, g->J)); /* x_{n-1} for the first step */
   PetscCall(VecWAXPY(g->D, -1.0, g->X, g->W));      /* D = x_1 - x_0 */
   if (g->finite) {                                  /* x_1 = x_0 (+) Theta; Xo keeps x_0 */

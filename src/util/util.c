@@ -62,6 +62,13 @@ PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, PetscErrorCod
   SETERRQ(comm, code, "%s", buf);
 }
 
+PetscErrorCode FlxCheckCollectiveError(MPI_Comm comm, PetscErrorCode ierr, PetscErrorCode code, const char fallback[])
+{
+  PetscFunctionBegin;
+  PetscCall(FlxCheckCollective(comm, ierr ? PETSC_TRUE : PETSC_FALSE, code, ierr && FlxErrorGetMessage()[0] ? FlxErrorGetMessage() : fallback));
+  PetscFunctionReturn(0);
+}
+
 size_t FlxStrlcat(char s[], const char t[], size_t n)
 {
   size_t l = strnlen(s, n), m = strlen(t);
