@@ -433,78 +433,135 @@ static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj, P
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
+/* What rank 0 keeps while it packs the ranks' data. */
+typedef struct {
+  PetscInt *xadj, *adj, *norder, *corder; /* nodal graph, storage orders (Partition) */
+  PetscInt *rstart, *mptr, *midx, *ghostmark, *tidx;
+} Dist;
+
+/* Rank 0, before any rank is sent its data: the cells' owners, the global node numbers (contiguous per rank, storage
+   order within a rank), each cell's index among its type's and the nodes' group membership. */
+static PetscErrorCode Prepare(FlxMesh mesh, Dist *d)
 {
-  Pack           pk;
-  PetscInt      *xadj = NULL, *adj = NULL, *norder = NULL, *corder = NULL;
-  PetscErrorCode ierr      = 0;
+  FlxSerialMesh *sm                      = mesh->serial;
+  PetscInt      *cnt, ntype[FLX_NUM_CELL_TYPES] = {0};
 
   PetscFunctionBegin;
-  /* errors of rank 0's serial work (too few nodes for the ranks, METIS) become one collective error */
+  PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
+  for (PetscInt c = 0; c < sm->ncells; c++)
+    sm->cpart[c] = sm->part[sm->conn[sm->cptr[c]]];
+  PetscCall(PetscMalloc1(mesh->size + 1, &d->rstart));
+  PetscCall(PetscCalloc1(mesh->size + 1, &cnt));
+  for (PetscInt i = 0; i < sm->nnodes; i++)
+    cnt[sm->part[i]]++;
+  d->rstart[0] = 0;
+  for (PetscMPIInt r = 0; r < mesh->size; r++)
+    d->rstart[r + 1] = d->rstart[r] + cnt[r];
+  PetscCall(PetscMalloc1(sm->ncells + 1, &d->tidx));
+  for (PetscInt c = 0; c < sm->ncells; c++)
+    d->tidx[c] = ntype[sm->type[c]]++;
+  PetscCall(PetscMalloc1(sm->nnodes, &sm->perm));
+  PetscCall(PetscArraycpy(cnt, d->rstart, mesh->size));
+  for (PetscInt k = 0; k < sm->nnodes; k++)
+    sm->perm[d->norder[k]] = cnt[sm->part[d->norder[k]]]++;
+  PetscCall(PetscFree(cnt));
+  PetscCall(NodeGroups(sm, &d->mptr, &d->midx));
+  PetscCall(PetscMalloc1(sm->nnodes, &d->ghostmark));
+  for (PetscInt i = 0; i < sm->nnodes; i++)
+    d->ghostmark[i] = -1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DistFree(Dist *d)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(d->xadj));
+  PetscCall(PetscFree(d->adj));
+  PetscCall(PetscFree(d->norder));
+  PetscCall(PetscFree(d->corder));
+  PetscCall(PetscFree(d->rstart));
+  PetscCall(PetscFree(d->mptr));
+  PetscCall(PetscFree(d->midx));
+  PetscCall(PetscFree(d->ghostmark));
+  PetscCall(PetscFree(d->tidx));
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0 sends rank r its data (pk), or a header of -1 when its packing failed (ok false); the rank answers whether
+   it could allocate its buffers, and only then is sent them, so that a failure on either side leaves no rank waiting
+   (the caller makes it collective). */
+static PetscErrorCode SendRank(MPI_Comm comm, PetscMPIInt r, PetscBool ok, Pack *pk)
+{
+  PetscInt ready = 0;
+
+  PetscFunctionBegin;
+  if (!ok)
+    for (int i = 0; i < 8; i++) pk->hdr[i] = -1;
+  PetscCallMPI(MPI_Send(pk->hdr, 8, MPIU_INT, r, 0, comm));
+  if (!ok) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Recv(&ready, 1, MPIU_INT, r, 3, comm, MPI_STATUS_IGNORE));
+  if (ready) {
+    PetscCallMPI(MPI_Send(pk->ints, (PetscMPIInt)pk->hdr[6], MPIU_INT, r, 1, comm));
+    PetscCallMPI(MPI_Send(pk->reals, (PetscMPIInt)pk->hdr[7], MPIU_REAL, r, 2, comm));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A rank other than 0 receives its data; *ierr: its own failure (a header of -1: rank 0's, reported there). */
+static PetscErrorCode RecvRank(MPI_Comm comm, Pack *pk, PetscErrorCode *ierr)
+{
+  PetscInt ready;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Recv(pk->hdr, 8, MPIU_INT, 0, 0, comm, MPI_STATUS_IGNORE));
+  if (pk->hdr[6] < 0) {
+    *ierr = PETSC_ERR_USER_INPUT;
+    PetscFunctionReturn(0);
+  }
+  *ierr = PetscMalloc1(pk->hdr[6] + 1, &pk->ints);
+  if (!*ierr) *ierr = PetscMalloc1(pk->hdr[7] + 1, &pk->reals);
+  ready = !*ierr;
+  PetscCallMPI(MPI_Send(&ready, 1, MPIU_INT, 0, 3, comm));
+  if (ready) {
+    PetscCallMPI(MPI_Recv(pk->ints, (PetscMPIInt)pk->hdr[6], MPIU_INT, 0, 1, comm, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(pk->reals, (PetscMPIInt)pk->hdr[7], MPIU_REAL, 0, 2, comm, MPI_STATUS_IGNORE));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Partition the serial mesh of rank 0 and give every rank its nodes, cells and ghosts. A failure of rank 0's serial
+   work (too few nodes for the ranks, METIS, memory) or of any rank's packing, transfer or unpacking is one collective
+   error. Collective. */
+PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
+{
+  Pack           pk   = {{0}, NULL, NULL};
+  Dist           d    = {0};
+  PetscErrorCode ierr = 0;
+
+  PetscFunctionBegin;
   if (mesh->rank == 0) {
-    ierr = Partition(mesh, &xadj, &adj, &norder, &corder);
+    ierr = Partition(mesh, &d.xadj, &d.adj, &d.norder, &d.corder);
+    if (!ierr) ierr = Prepare(mesh, &d);
   }
   PetscCall(FlxCheckCollectiveError(mesh->comm, ierr, PETSC_ERR_USER_INPUT, "the mesh could not be partitioned (error above)"));
   PetscCall(FlxPhaseBegin(mesh->comm, "distributing the mesh"));
+  PetscCall(BroadcastGlobals(mesh));
+  PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
   if (mesh->rank == 0) {
-    FlxSerialMesh *sm = mesh->serial;
-    PetscInt      *rstart, *cnt, *mptr = NULL, *midx = NULL, *ghostmark, *tidx, ntype[FLX_NUM_CELL_TYPES] = {0};
-
-    PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
-    PetscCall(PetscMalloc1(sm->ncells, &sm->cpart));
-    for (PetscInt c = 0; c < sm->ncells; c++)
-      sm->cpart[c] = sm->part[sm->conn[sm->cptr[c]]];
-    PetscCall(PetscCalloc1(mesh->size + 1, &cnt));
-    PetscCall(PetscMalloc1(mesh->size + 1, &rstart));
-    for (PetscInt i = 0; i < sm->nnodes; i++)
-      cnt[sm->part[i]]++;
-    rstart[0] = 0;
-    for (PetscMPIInt r = 0; r < mesh->size; r++)
-      rstart[r + 1] = rstart[r] + cnt[r];
-    PetscCall(PetscMalloc1(sm->ncells + 1, &tidx));
-    for (PetscInt c = 0; c < sm->ncells; c++)
-      tidx[c] = ntype[sm->type[c]]++;
-    PetscCall(PetscMalloc1(sm->nnodes, &sm->perm));
-    PetscCall(PetscArraycpy(cnt, rstart, mesh->size));
-    for (PetscInt k = 0; k < sm->nnodes; k++) /* contiguous per rank, in storage order within a rank */
-      sm->perm[norder[k]] = cnt[sm->part[norder[k]]]++;
-    PetscCall(NodeGroups(sm, &mptr, &midx));
-    PetscCall(PetscMalloc1(sm->nnodes, &ghostmark));
-    for (PetscInt i = 0; i < sm->nnodes; i++)
-      ghostmark[i] = -1;
-    PetscCall(BroadcastGlobals(mesh));
     for (PetscMPIInt r = mesh->size - 1; r >= 0; r--) {
-      PetscCall(PackRank(sm, r, rstart, xadj, adj, mptr, midx, norder, corder, tidx, ghostmark, &pk));
+      if (!ierr) ierr = PackRank(mesh->serial, r, d.rstart, d.xadj, d.adj, d.mptr, d.midx, d.norder, d.corder, d.tidx, d.ghostmark, &pk);
       if (r > 0) {
-        PetscCallMPI(MPI_Send(pk.hdr, 8, MPIU_INT, r, 0, mesh->comm));
-        PetscCallMPI(MPI_Send(pk.ints, (PetscMPIInt)pk.hdr[6], MPIU_INT, r, 1, mesh->comm));
-        PetscCallMPI(MPI_Send(pk.reals, (PetscMPIInt)pk.hdr[7], MPIU_REAL, r, 2, mesh->comm));
+        PetscCall(SendRank(mesh->comm, r, (PetscBool)!ierr, &pk));
         PetscCall(PetscFree(pk.ints));
         PetscCall(PetscFree(pk.reals));
       }
     }
-    PetscCall(PetscFree(xadj));
-    PetscCall(PetscFree(adj));
-    PetscCall(PetscFree(cnt));
-    PetscCall(PetscFree(rstart));
-    PetscCall(PetscFree(mptr));
-    PetscCall(PetscFree(midx));
-    PetscCall(PetscFree(ghostmark));
-    PetscCall(PetscFree(norder));
-    PetscCall(PetscFree(corder));
-    PetscCall(PetscFree(tidx));
-  } else {
-    PetscCall(BroadcastGlobals(mesh));
-    PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
-    PetscCallMPI(MPI_Recv(pk.hdr, 8, MPIU_INT, 0, 0, mesh->comm, MPI_STATUS_IGNORE));
-    PetscCall(PetscMalloc1(pk.hdr[6] + 1, &pk.ints));
-    PetscCall(PetscMalloc1(pk.hdr[7] + 1, &pk.reals));
-    PetscCallMPI(MPI_Recv(pk.ints, (PetscMPIInt)pk.hdr[6], MPIU_INT, 0, 1, mesh->comm, MPI_STATUS_IGNORE));
-    PetscCallMPI(MPI_Recv(pk.reals, (PetscMPIInt)pk.hdr[7], MPIU_REAL, 0, 2, mesh->comm, MPI_STATUS_IGNORE));
-  }
-  PetscCall(Unpack(mesh, &pk));
+    PetscCall(DistFree(&d));
+  } else PetscCall(RecvRank(mesh->comm, &pk, &ierr));
+  if (!ierr) ierr = Unpack(mesh, &pk);
   PetscCall(PetscFree(pk.ints));
   PetscCall(PetscFree(pk.reals));
+  PetscCall(FlxCheckCollectiveError(mesh->comm, ierr, PETSC_ERR_MEM, "the mesh could not be distributed (error above, on rank 0 or another rank)"));
   PetscCall(PetscLogEventEnd(FLX_MeshDistribute, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
