@@ -78,19 +78,24 @@ PetscErrorCode FlxModelDescribeCriticalElement(FlxModel m, char buf[], size_t le
   mine.r = rank;
   PetscCallMPI(MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, m->comm));
   if (rank == (PetscMPIInt)top.r && m->crit_cell >= 0) {
-    PetscReal   f[3] = {0, 0, 0};
-    char        desc[256];
-    const char *what;
-    PetscBool   shell = (PetscBool)(m->sec[m->cell_section[m->crit_cell]].shell);
-    PetscCall(ModeFractions(m, m->crit_cell, f));
+    PetscReal      f[3] = {0, 0, 0};
+    char           desc[256];
+    const char    *what;
+    PetscBool      shell = (PetscBool)(m->sec[m->cell_section[m->crit_cell]].shell);
+    PetscErrorCode ierr;
     PetscCall(FlxModelCellDescription(m, m->crit_cell, desc, sizeof(desc)));
-    if (f[0] >= f[1] && f[0] >= f[2])
-      what = shell ? "rotary inertia sets it (thickness t: the rotation and transverse-shear mode scales with t; -section_NAME_rotary_inertia_scale raises the step)" : "rotary inertia sets it (the section's radius of gyration against the element length; -section_NAME_rotary_inertia_scale raises the step)";
-    else if (f[1] >= f[2])
-      what = shell ? "the membrane stiffness and the element size set it" : "the axial stiffness and the element length set it";
-    else
-      what = shell ? "transverse shear and bending across the element set it" : "transverse shear and bending set it";
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (section '%s'): its highest mode is %.0f%% rotation, %.0f%% %s, %.0f%% %s translation: %s", desc, m->sec[m->cell_section[m->crit_cell]].name, (double)(100 * f[0]), (double)(100 * f[1]), shell ? "in-plane" : "axial", (double)(100 * f[2]), shell ? "normal" : "transverse", what));
+    ierr = ModeFractions(m, m->crit_cell, f); /* a description only: its failure (LAPACK) must not stop this rank alone */
+    if (ierr) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (section '%s'): its highest mode could not be analysed (%s)", desc, m->sec[m->cell_section[m->crit_cell]].name, FlxErrorGetMessage()));
+    } else {
+      if (f[0] >= f[1] && f[0] >= f[2])
+        what = shell ? "rotary inertia sets it (thickness t: the rotation and transverse-shear mode scales with t; -section_NAME_rotary_inertia_scale raises the step)" : "rotary inertia sets it (the section's radius of gyration against the element length; -section_NAME_rotary_inertia_scale raises the step)";
+      else if (f[1] >= f[2])
+        what = shell ? "the membrane stiffness and the element size set it" : "the axial stiffness and the element length set it";
+      else
+        what = shell ? "transverse shear and bending across the element set it" : "transverse shear and bending set it";
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (section '%s'): its highest mode is %.0f%% rotation, %.0f%% %s, %.0f%% %s translation: %s", desc, m->sec[m->cell_section[m->crit_cell]].name, (double)(100 * f[0]), (double)(100 * f[1]), shell ? "in-plane" : "axial", (double)(100 * f[2]), shell ? "normal" : "transverse", what));
+    }
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, (PetscMPIInt)top.r, m->comm));
   PetscCall(PetscStrncpy(buf, msg, len));
