@@ -124,7 +124,7 @@ PetscErrorCode FlxModelSetUpRotaryTensors(FlxModel m)
   PetscCall(PetscMalloc2(nown + 1, &dof, 9 * nown + 1, &J0));
   PetscCall(VecGetArray(m->mass, &ma));
   PetscCall(VecGetArrayRead(m->free, &fr));
-  for (PetscInt i = 0; i < nown && !bad; i++) {
+  for (PetscInt i = 0; m->rotj && i < nown && !bad; i++) { /* a rank without tensors joins the collectives below */
     const PetscReal *T = m->rotj + 9 * i;
     PetscReal        lmin, lmax, nf = 0;
     PetscBool        zero = PETSC_TRUE;
