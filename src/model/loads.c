@@ -294,6 +294,12 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     if (mode == 1) s = ds;
     if (s != 0) PetscCall(VecAXPY(f, s, m->base.g));
   }
+  if (m->base.gk && mode != 2) { /* absolute base excitation, springs to ground: K_s r u_g(t) + C_s r v_g(t) */
+    PetscReal d[3];          /* the second and first integrals of the ground acceleration's time function, and f */
+    PetscCall(FlxTimeFunctionEvaluateDerivatives(&m->base.tf, t, -2, 0, d));
+    PetscCall(VecAXPY(f, d[mode], m->base.gk));
+    if (m->base.gc) PetscCall(VecAXPY(f, d[mode + 1], m->base.gc));
+  }
   PetscFunctionReturn(0);
 }
 

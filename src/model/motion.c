@@ -11,8 +11,11 @@
    motion (-base_function table -base_table_file quake.txt). Relative formulation: the unknowns are the motion
    relative to the supports, the supports stay fixed and the load is -M r a_g (r the rigid translation, lumped
    mass as for gravity). Absolute formulation: the supports' excited translations move with u_g = value int int
-   f, v_g, a_g, as prescribed motion. For a stiffness-proportional (or no) damping both give the same relative
-   motion; mass-proportional damping acts on the absolute velocity in one and the relative in the other. */
+   f, v_g, a_g, as prescribed motion, and so do the ground ends of the springs to ground (-base_springs, default
+   all): their force K_s (u - r u_g) + C_s (v - r v_g) takes K_s r u_g + C_s r v_g as a load (loads.c), as the
+   relative formulation's springs act on the relative motion. For a stiffness-proportional (or no) damping both
+   give the same relative motion; mass-proportional damping acts on the absolute velocity in one and the relative
+   in the other. */
 #include <flexure/private/modelimpl.h>
 
 static const char *const MotionTypes[] = {"displacement", "velocity", "acceleration", "FlxMotionType", "FLX_MOTION_", NULL};
@@ -95,15 +98,16 @@ static PetscErrorCode ReadBase(FlxModel m)
 {
   FlxBase  *bs = &m->base;
   PetscInt  n  = 3;
-  char     *list[FLX_MAX_NAMES];
-  PetscInt  nb = FLX_MAX_NAMES;
-  PetscBool setv, setb;
+  char     *list[FLX_MAX_NAMES], *slist[FLX_MAX_NAMES];
+  PetscInt  nb = FLX_MAX_NAMES, ns = FLX_MAX_NAMES;
+  PetscBool setv, setb, sets;
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, "base_", "Base excitation", "FlxModel");
   PetscCall(PetscOptionsEnum("-formulation", "Base excitation: none, relative (load -M r a_g, supports fixed, results relative to them) or absolute (supports move with the ground)", "FlxModelSetFromOptions", BaseForms, (PetscEnum)bs->form, (PetscEnum *)&bs->form, NULL));
   PetscCall(PetscOptionsRealArray("-value", "Ground acceleration a_g = value f(t): gx,gy,gz (m/s^2 per unit of the time function; with a table of accelerations, the direction and scale)", "FlxModelSetFromOptions", bs->value, &n, &setv));
-  PetscCall(PetscOptionsStringArray("-bcs", "Boundary conditions whose nodes are the supports that move with the ground (default: all)", "FlxModelSetFromOptions", list, &nb, &setb));
+  PetscCall(PetscOptionsStringArray("-bcs", "Absolute formulation: the boundary conditions whose nodes are the supports that move with the ground (default: all; the relative formulation moves them all)", "FlxModelSetFromOptions", list, &nb, &setb));
+  PetscCall(PetscOptionsStringArray("-springs", "Absolute formulation: the springs to ground (-spring_names) whose ground ends move with the ground (default: all; none: none; the relative formulation moves them all)", "FlxModelSetFromOptions", slist, &ns, &sets));
   PetscOptionsEnd();
   PetscCall(FlxTimeFunctionSetFromOptions(m->comm, "base_", "the base excitation", &bs->tf));
   bs->nbcs = setb ? nb : 0;
@@ -112,10 +116,17 @@ static PetscErrorCode ReadBase(FlxModel m)
     PetscCall(PetscStrncpy(bs->bcs[k], list[k], FLX_NAME_LEN));
     PetscCall(PetscFree(list[k]));
   }
+  bs->nsprings = sets ? (ns == 1 && !strcmp(slist[0], "none") ? 0 : ns) : -1;
+  for (PetscInt k = 0; k < (sets ? ns : 0); k++) {
+    PetscCheck(strlen(slist[k]) < FLX_NAME_LEN, m->comm, PETSC_ERR_USER_INPUT, "-base_springs: the name '%s' is longer than %d characters", slist[k], FLX_NAME_LEN - 1);
+    PetscCall(PetscStrncpy(bs->springs[k], slist[k], FLX_NAME_LEN));
+    PetscCall(PetscFree(slist[k]));
+  }
   if (bs->form == FLX_BASE_NONE) {
-    PetscCheck(!setv && !setb && !TimeFunctionGiven(&bs->tf), m->comm, PETSC_ERR_USER_INPUT, "base excitation keys given without -base_formulation relative|absolute");
+    PetscCheck(!setv && !setb && !sets && !TimeFunctionGiven(&bs->tf), m->comm, PETSC_ERR_USER_INPUT, "base excitation keys given without -base_formulation relative|absolute");
     PetscFunctionReturn(0);
   }
+  PetscCheck(bs->form == FLX_BASE_ABSOLUTE || (!setb && !sets), m->comm, PETSC_ERR_USER_INPUT, "-base_%s chooses what moves with the ground in the absolute formulation; the relative formulation moves every support and the ground end of every spring to ground with it: use -base_formulation absolute for supports that do not all move", setb ? "bcs" : "springs");
   PetscCheck(setv && n == 3, m->comm, PETSC_ERR_USER_INPUT, "-base_formulation %s needs -base_value gx,gy,gz (the ground acceleration per unit of the time function)", BaseForms[bs->form]);
   for (int d = 0; d < 3; d++)
     PetscCheck(!PetscIsInfOrNanReal(bs->value[d]), m->comm, PETSC_ERR_USER_INPUT, "-base_value: %g is not a finite number", (double)bs->value[d]);
@@ -307,6 +318,7 @@ PetscErrorCode FlxModelSetUpBCs(FlxModel m)
   PetscCall(FlxSystemSetPrescribedMotion(m->sys, mv->n, mv->idx, MotionFn, m));
   PetscCall(FlxSystemSetDofNameFunction(m->sys, DofName, m));
   if (m->base.form == FLX_BASE_RELATIVE) PetscCall(BaseLoad(m));
+  if (m->base.form == FLX_BASE_ABSOLUTE) PetscCall(FlxModelGroundSpringBaseVectors(m, m->base.nsprings, m->base.springs, m->base.value, &m->base.gk, &m->base.gc));
   PetscCall(CheckConnected(m));
   PetscFunctionReturn(0);
 }
@@ -344,6 +356,8 @@ PetscErrorCode FlxModelDestroyBCs(FlxModel m)
     PetscCall(FlxTimeFunctionDestroy(&m->bc[k].tf));
   PetscCall(FlxTimeFunctionDestroy(&m->base.tf));
   PetscCall(VecDestroy(&m->base.g));
+  PetscCall(VecDestroy(&m->base.gk));
+  PetscCall(VecDestroy(&m->base.gc));
   PetscCall(PetscFree4(m->motion.idx, m->motion.src, m->motion.scale, m->motion.shift));
   PetscFunctionReturn(0);
 }

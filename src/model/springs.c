@@ -359,6 +359,67 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   PetscFunctionReturn(0);
 }
 
+/* Absolute base excitation: the forces that the moving ground ends of ground springs exert on their nodes per unit
+   of the ground's displacement (gk = K_n r) and velocity (gc = C_n r), r = (value, 0, 0, 0) at each node, summed over
+   the ground springs named (n < 0: all); owned rows; NULL when no spring is named (gc: when none has damping).
+   Collective. */
+PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel m, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc)
+{
+  FlxSprings sp = m->springs;
+  PetscInt   ng = sp ? sp->nground : 0, nown;
+  PetscBool  use[FLX_MAX_NAMES], any = PETSC_FALSE, damp = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *gk = *gc = NULL;
+  for (PetscInt k = 0; k < ng; k++)
+    use[k] = (PetscBool)(n < 0);
+  for (PetscInt j = 0; j < n; j++) {
+    PetscInt found = -1;
+    for (PetscInt k = 0; k < ng; k++)
+      if (!strcmp(sp->ground[k].name, names[j])) found = k;
+    PetscCheck(found >= 0, m->comm, PETSC_ERR_USER_INPUT, "-base_springs: '%s' is not a spring to ground of -spring_names", names[j]);
+    use[found] = PETSC_TRUE;
+  }
+  for (PetscInt k = 0; k < ng; k++)
+    if (use[k]) {
+      any  = PETSC_TRUE;
+      damp = (PetscBool)(damp || sp->ground[k].damper);
+    }
+  if (!any) PetscFunctionReturn(0);
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  for (int v = 0; v < (damp ? 2 : 1); v++) {
+    Vec          *out = v ? gc : gk;
+    PetscScalar *a;
+    PetscCall(VecDuplicate(m->mass, out));
+    PetscCall(VecZeroEntries(*out));
+    PetscCall(VecGetArray(*out, &a));
+    for (PetscInt k = 0; k < ng; k++) {
+      const SpringDef *s = &sp->ground[k];
+      const PetscInt  *nodes;
+      PetscInt         g, nn;
+      PetscReal        Kn[36];
+      if (!use[k] || (v && !s->damper)) continue;
+      PetscCall(FlxMeshFindGroup(m->mesh, s->group, &g));
+      PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &nn, &nodes));
+      GroundMatrix(s->R, v ? s->c : s->k, Kn);
+      for (PetscInt i = 0; i < nn; i++)
+        if (nodes[i] < nown)
+          for (int r = 0; r < 6; r++)
+            a[6 * nodes[i] + r] += Kn[6 * r] * value[0] + Kn[6 * r + 1] * value[1] + Kn[6 * r + 2] * value[2];
+    }
+    PetscCall(VecRestoreArray(*out, &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The number of springs to ground (-spring_names). Not collective. */
+PetscErrorCode FlxModelGroundSpringCount(FlxModel m, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = m->springs ? m->springs->nground : 0;
+  PetscFunctionReturn(0);
+}
+
 PetscBool FlxModelCellIsSpring(FlxModel m, PetscInt c)
 {
   return (PetscBool)(m->springs && m->cell_section[c] >= 0 && m->springs->sec[m->cell_section[c]]);

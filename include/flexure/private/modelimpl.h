@@ -107,7 +107,10 @@ typedef struct {
   FlxTimeFunction    tf;
   char               bcs[FLX_MAX_NAMES][FLX_NAME_LEN]; /* the boundary conditions whose groups are the supports */
   PetscInt           nbcs;
-  Vec                g; /* relative: -M r */
+  char               springs[FLX_MAX_NAMES][FLX_NAME_LEN]; /* the ground springs whose ground ends move (absolute) */
+  PetscInt           nsprings;                             /* -1: all */
+  Vec                g;      /* relative: -M r */
+  Vec                gk, gc; /* absolute: K_s r, C_s r of the ground springs that move with the ground (NULL: none) */
 } FlxBase;
 
 /* The moving prescribed DOFs (owned, local indices into the DOF vector), in increasing local index. */
@@ -301,6 +304,8 @@ PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
    fn(model, nn, nodes, Ke, Ce, ctx) with their stiffness and damping matrices (Ce NULL: no damping). Collective. */
 /* Whether local cell c is a spring cell (a line cell of a spring section). Not collective. */
 PETSC_INTERN PetscBool FlxModelCellIsSpring(FlxModel model, PetscInt c);
+PETSC_INTERN PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel model, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc);
+PETSC_INTERN PetscErrorCode FlxModelGroundSpringCount(FlxModel model, PetscInt *n);
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelViewSprings(FlxModel model, PetscViewer viewer);
