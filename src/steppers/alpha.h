@@ -38,7 +38,7 @@ typedef struct {
   PetscReal   aM, bK;
   PetscReal   ratio[16];
   PetscInt    nratio;
-  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B; /* B: right-hand side of the increment system K_eff d = b */
+  Vec         X, V, A, Aold, F, Fext, Fext1, Xt, Vt, W, Rhs, Xn, KX, KV, Minv, Aphys, B, G, SG; /* B: right-hand side of the increment system K_eff d = b; G, SG: its guess's free part and K_eff G */
   Vec         Mass, Free;                                                                /* the system's */
   Mat         K, Mc, McBC, Keff;                                                         /* Keff, ksp, hK: the current slot */
   Mat         Cd;                                                                        /* the system's damping matrix of discrete dampers (borrowed; NULL: none) */
@@ -66,7 +66,7 @@ typedef struct {
 /* The work vectors, created in SetUp and destroyed in Destroy. */
 #define ALPHA_WORK_VECS(al)                                                                                                                                                                          \
   {                                                                                                                                                                                                  \
-    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B \
+    &(al)->X, &(al)->V, &(al)->A, &(al)->Aold, &(al)->F, &(al)->Fext, &(al)->Fext1, &(al)->Xt, &(al)->Vt, &(al)->W, &(al)->Rhs, &(al)->Xn, &(al)->KX, &(al)->KV, &(al)->Minv, &(al)->Aphys, &(al)->B, &(al)->G, &(al)->SG \
   }
 
 /* The Newton path's options and state (alphanewton.c: the iterations and the step control; alphanewtonsetup.c: options,
