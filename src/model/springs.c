@@ -446,6 +446,53 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
   PetscFunctionReturn(0);
 }
 
+/* Geometrically nonlinear models: a spring acts on the rotation vectors as on small rotations (theta_b - theta_a, and
+   rigid offsets theta x d for a cell of non-zero length), which is not the gradient of an energy once nodes turn
+   finitely: a stiff rotational joint between co-rotational beams fluttered and blew up after 0.05 rad of rigid spin
+   (found by a helper). Springs stay exact there only when zero-length (or to ground) and translational; the others
+   are refused until springs get a co-rotational form. Collective. */
+static PetscErrorCode CheckFiniteRotations(FlxModel m)
+{
+  FlxSprings       sp = m->springs;
+  PetscInt         nc;
+  const PetscReal *X;
+  PetscBool        bad      = PETSC_FALSE;
+  char             msg[640] = "";
+  const char      *why      = "acts on rotation vectors as on small rotations, which is not conservative once nodes turn finitely (the model is geometrically nonlinear): co-rotational springs and joints are not implemented yet";
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < sp->nground; k++) {
+    const SpringDef *s = &sp->ground[k];
+    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0 && s->c[3] == 0 && s->c[4] == 0 && s->c[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "spring '%s': its rotational stiffness or damping %s; give it translational values only (-spring_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", s->name, why, s->name);
+  }
+  for (PetscInt j = 0; j < m->nsec; j++) {
+    const SpringDef *s = sp->sec[j];
+    if (!s) continue;
+    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0 && s->c[3] == 0 && s->c[4] == 0 && s->c[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "spring section '%s': its rotational stiffness or damping %s; give it translational values only (-section_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", s->name, why, s->name);
+  }
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  for (PetscInt c = 0; c < nc && !bad; c++) {
+    const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
+    const PetscInt  *nodes;
+    PetscReal        L = 0, scale = 0;
+    if (!s) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
+    for (int d = 0; d < 3; d++) {
+      L += PetscSqr(X[3 * nodes[1] + d] - X[3 * nodes[0] + d]);
+      scale = PetscMax(scale, PetscMax(PetscAbsReal(X[3 * nodes[0] + d]), PetscAbsReal(X[3 * nodes[1] + d])));
+    }
+    if (PetscSqrtReal(L) > 1e-12 * scale) {
+      char desc[256];
+      PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (spring section '%s') has length %g m: a spring cell of non-zero length joins its nodes by rigid offsets theta x d, which %s; join the nodes at one point (a zero-length cell, translational stiffness), or run with -model_geometry linear", desc, s->name, (double)PetscSqrtReal(L), why));
+      bad = PETSC_TRUE;
+    }
+  }
+  PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscFunctionReturn(0);
+}
+
 /* Check the spring groups (before any element is assembled) and assemble C_d. Called by FlxModelAssemble before the
    elements. Collective. */
 PetscErrorCode FlxModelAssembleSprings(FlxModel m)
@@ -461,6 +508,7 @@ PetscErrorCode FlxModelAssembleSprings(FlxModel m)
     PetscCall(PetscSNPrintf(what, sizeof(what), "spring '%s' (-spring_%s_group)", sp->ground[k].name, sp->ground[k].name));
     PetscCall(FlxModelRequireGroup(m, what, sp->ground[k].group, &g));
   }
+  if (m->nonlinear) PetscCall(CheckFiniteRotations(m));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
   for (PetscInt c = 0; c < nc; c++) {
     PetscBool owned;
