@@ -217,6 +217,14 @@ static PetscErrorCode Beam3dSectionForces(const PetscReal xyz[], const FlxSectio
   PetscFunctionReturn(0);
 }
 
+/* Lumped mass: rho A L / 2 per translation at each node, and a diagonal rotary inertia in global axes from the
+   element-axis tensor T = R^T diag(J_x, J_y, J_z) R (J_x = rho L/2 (Iy + Iz), J_y = rho L/2 Iy, J_z = rho L/2 Iz):
+   T's diagonal plus the torsional inertia it misses along the element's axis a, put where a points:
+   D_c = T_cc + (J_x - sum_c a_c^2 T_cc) a_c^2 / sum_c a_c^4. So a^T D a = J_x, the torsional inertia, along any
+   axis; the deficit, J_y sum a_c^2 z_c^2 + J_z sum a_c^2 y_c^2, is never negative and vanishes for an element along
+   a global axis (D = T). T's diagonal alone left two thirds of J_x along (1, 1, 1): torsion frequency +22.5%, found
+   by a helper. The bending axes' rotary inertia, a small correction for slender beams, is not exact off the global
+   axes (no diagonal can be). */
 static PetscErrorCode Beam3dLumpedMass(const PetscReal xyz[], const FlxSectionProps *p, PetscReal m[])
 {
   FlxBeamFrame f;
@@ -229,14 +237,23 @@ static PetscErrorCode Beam3dLumpedMass(const PetscReal xyz[], const FlxSectionPr
   J[0] = p->rotary_scale * p->rho * f.L / 2 * (p->Iy + p->Iz);
   J[1] = p->rotary_scale * p->rho * f.L / 2 * p->Iy;
   J[2] = p->rotary_scale * p->rho * f.L / 2 * p->Iz;
-  for (int a = 0; a < 2; a++)
+  {
+    PetscReal Tcc[3], deficit = J[0], s4 = 0;
     for (int c = 0; c < 3; c++) {
-      PetscReal jr = 0;
+      const PetscReal a2 = f.R[c] * f.R[c];
+      Tcc[c] = 0;
       for (int k = 0; k < 3; k++)
-        jr += f.R[k * 3 + c] * f.R[k * 3 + c] * J[k];
-      m[6 * a + c]     = mt;
-      m[6 * a + 3 + c] = jr;
+        Tcc[c] += f.R[k * 3 + c] * f.R[k * 3 + c] * J[k];
+      deficit -= a2 * Tcc[c];
+      s4 += a2 * a2; /* at least 1/3 */
     }
+    deficit = PetscMax(deficit, 0); /* round-off */
+    for (int a = 0; a < 2; a++)
+      for (int c = 0; c < 3; c++) {
+        m[6 * a + c]     = mt;
+        m[6 * a + 3 + c] = Tcc[c] + deficit * f.R[c] * f.R[c] / s4;
+      }
+  }
   PetscFunctionReturn(0);
 }
 
