@@ -3,7 +3,9 @@
    (gamma > 1/2), on a one-DOF oscillator against its exact solution and on the FE cantilever by
    self-convergence (5 step sizes); order 2 also with variable steps (eq. 14);
 2. rho_inf: generalized-alpha gives the requested value to 1e-6, HHT gives (1 + alpha) / (1 - alpha);
-   parameters out of range are refused with the valid range;
+   parameters out of range are refused with the valid range, generalized-alpha's own parameters also by their
+   spectral radius (gamma 0.6 with beta 1/4 passed the ranges and blew up), the radius mixed with them refused; gamma
+   alone takes beta = (gamma + 1/2)^2 / 4 (it took 1/4 whatever gamma) and its spectral radius stays at most 1;
 3. trapezoidal Newmark conserves the energy of the undamped cantilever to 1e-10 of the peak over 1000 steps;
 4. the cantilever step response with generalized-alpha at 50 x the explicit critical step stays stable,
    and at a small step matches the explicit gcd5 run to 1e-4 relative;
@@ -101,6 +103,8 @@ for r in (0, 0.3, 0.5, 0.8, 0.95, 1):
     _, so, _ = run(1, ["stability", "-ts_type", "genalpha", "-ts_genalpha_radius", str(r)])
     num = float(re.search(r"rho_inf = ([0-9.]+)", so).group(1))
     c.check(abs(num - r) < 1e-6 and "(stable)" in so, f"genalpha rho_inf requested {r}: computed {num:.10f} (|diff| {abs(num - r):.1e} < 1e-6), rho <= 1 on the table")
+_, so, _ = run(1, ["stability", "-ts_type", "genalpha", "-ts_genalpha_gamma", "0.6"])
+c.check("(stable)" in so and "beta 0.3025" in so, f"genalpha with gamma 0.6 alone: beta (gamma + 1/2)^2 / 4 = 0.3025 and stable ({'stable' if '(stable)' in so else 'NOT stable'})")
 for al in (-1 / 3, -0.2, -0.1, 0):
     _, so, _ = run(1, ["stability", "-ts_type", "hht", "-ts_hht_alpha", repr(al)])
     num = float(re.search(r"rho_inf = ([0-9.]+)", so).group(1))
@@ -108,7 +112,9 @@ for al in (-1 / 3, -0.2, -0.1, 0):
     c.check(abs(num - th) < 1e-6, f"HHT alpha = {al:.4f}: rho_inf {num:.10f} vs (1 + alpha)/(1 - alpha) = {th:.10f}")
 for opts, expect in ((["-ts_type", "newmark", "-ts_newmark_gamma", "0.4"], "gamma in [1/2, 1]"), (["-ts_type", "newmark", "-ts_newmark_beta", "0.1"], "beta in [gamma/2, 1]"),
                      (["-ts_type", "hht", "-ts_hht_alpha", "-0.5"], "alpha in [-1/3, 0]"), (["-ts_type", "genalpha", "-ts_genalpha_radius", "1.2"], "rho_inf in [0, 1]"),
-                     (["-ts_type", "genalpha", "-ts_genalpha_alpha_m", "0.5", "-ts_genalpha_alpha_f", "0.2"], "alpha_m <= alpha_f <= 1/2")):
+                     (["-ts_type", "genalpha", "-ts_genalpha_alpha_m", "0.5", "-ts_genalpha_alpha_f", "0.2"], "alpha_m <= alpha_f <= 1/2"),
+                     (["-ts_type", "genalpha", "-ts_genalpha_gamma", "0.6", "-ts_genalpha_beta", "0.25"], "is not unconditionally stable: its spectral radius is 1.28"),
+                     (["-ts_type", "genalpha", "-ts_genalpha_radius", "0.5", "-ts_genalpha_beta", "0.3"], "give either the radius or")):
     rc, so, se = run(1, ["stability"] + opts, check=False)
     msg = [l for l in se.splitlines() if l.startswith("flexure: error:")]
     c.check(rc != 0 and len(msg) == 1 and expect in msg[0], f"{' '.join(opts)} refused: {msg[0] if msg else se.strip()[:200]!r}")

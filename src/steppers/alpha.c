@@ -691,6 +691,23 @@ static PetscErrorCode AlphaProgress(FlxStepper ts, char buf[], size_t len)
   PetscFunctionReturn(0);
 }
 
+/* A user's generalized-alpha parameters: the spectral radius of the undamped amplification matrix at most 1 from
+   Omega = h omega = 1e-3 to 1e6 and at infinity (the ranges above are necessary, not sufficient, once gamma is
+   raised: -ts_genalpha_gamma 0.6 with beta 1/4 passed them and blew up; found by a helper). */
+static PetscErrorCode CheckUnconditional(FlxStepper ts)
+{
+  FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
+
+  PetscFunctionBegin;
+  for (int k = 0; k <= 90; k++) {
+    const PetscReal Om = k < 90 ? PetscPowReal(10.0, -3 + k / 10.0) : PETSC_INFINITY;
+    PetscReal       rho;
+    PetscCall(AlphaSpectralRadius(ts, Om, 0, &rho));
+    PetscCheck(rho <= 1 + 1e-10, ts->comm, PETSC_ERR_USER_INPUT, "generalized-alpha with alpha_m %g, alpha_f %g, beta %g, gamma %g is not unconditionally stable: its spectral radius is %.10g at h omega = %g; raise -ts_genalpha_beta (beta >= (gamma + 1/2)^2 / 4 is safe) or give -ts_genalpha_radius alone", (double)al->am, (double)al->af, (double)al->beta, (double)al->gamma, (double)rho, (double)Om);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Parameters by family, checked against the unconditional-stability ranges. */
 static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
 {
@@ -698,7 +715,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   const char       *mass[] = {"lumped", "consistent", "FlxAlphaMass", "", NULL};
   PetscEnum         mc     = al->consistent ? (PetscEnum)1 : (PetscEnum)0;
   PetscInt          nr     = 16;
-  PetscBool         set1, set2, set3, set4;
+  PetscBool         set0 = PETSC_FALSE, set1, set2, set3, set4;
 
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Implicit generalized-alpha family (-ts_type newmark|hht|genalpha)", "FlxStepper");
@@ -711,12 +728,13 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   } else if (al->fam == ALPHA_HHT) {
     PetscCall(PetscOptionsReal("-ts_hht_alpha", "HHT alpha in [-1/3, 0] (0: trapezoidal)", "FlxStepperAlpha", al->hht, &al->hht, NULL));
   } else {
-    PetscCall(PetscOptionsReal("-ts_genalpha_radius", "Spectral radius at infinite frequency rho_inf in [0, 1]", "FlxStepperAlpha", al->rho_inf, &al->rho_inf, NULL));
+    PetscCall(PetscOptionsReal("-ts_genalpha_radius", "Spectral radius at infinite frequency rho_inf in [0, 1] (sets alpha_m, alpha_f, beta and gamma)", "FlxStepperAlpha", al->rho_inf, &al->rho_inf, &set0));
     PetscCall(PetscOptionsReal("-ts_genalpha_alpha_m", "alpha_m (Chung-Hulbert: weight of the old acceleration)", "FlxStepperAlpha", al->am, &al->am, &set1));
     PetscCall(PetscOptionsReal("-ts_genalpha_alpha_f", "alpha_f (Chung-Hulbert: weight of the old force)", "FlxStepperAlpha", al->af, &al->af, &set2));
-    PetscCall(PetscOptionsReal("-ts_genalpha_beta", "beta (default (1 - alpha_m + alpha_f)^2 / 4)", "FlxStepperAlpha", al->beta, &al->beta, &set3));
+    PetscCall(PetscOptionsReal("-ts_genalpha_beta", "beta (default (gamma + 1/2)^2 / 4, i.e. (1 - alpha_m + alpha_f)^2 / 4 with the default gamma)", "FlxStepperAlpha", al->beta, &al->beta, &set3));
     PetscCall(PetscOptionsReal("-ts_genalpha_gamma", "gamma (default 1/2 - alpha_m + alpha_f)", "FlxStepperAlpha", al->gamma, &al->gamma, &set4));
     al->explicit_params = (PetscBool)(set1 || set2 || set3 || set4);
+    PetscCheck(!(set0 && al->explicit_params), ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_radius sets alpha_m, alpha_f, beta and gamma itself: give either the radius or -ts_genalpha_alpha_m, _alpha_f (and optionally _beta, _gamma), not both");
   }
   PetscOptionsEnd();
   PetscCall(FlxAlphaNewtonSetFromOptions(ts));
@@ -749,11 +767,12 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
     al->gamma = 0.5 - al->am + al->af;
     al->beta  = PetscSqr(1 - al->am + al->af) / 4;
   } else {
-    if (!set3) al->beta = PetscSqr(1 - al->am + al->af) / 4;
     if (!set4) al->gamma = 0.5 - al->am + al->af;
+    if (!set3) al->beta = PetscSqr(al->gamma + 0.5) / 4; /* (1 - alpha_m + alpha_f)^2 / 4 with the default gamma */
     PetscCheck(al->am <= al->af && al->af <= 0.5, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_alpha_m %g, -ts_genalpha_alpha_f %g are out of range: unconditional stability needs alpha_m <= alpha_f <= 1/2", (double)al->am, (double)al->af);
     PetscCheck(al->gamma >= 0.5 - al->am + al->af - 1e-14, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_gamma %g is out of range: use gamma >= 1/2 - alpha_m + alpha_f = %g (equal: second order)", (double)al->gamma, (double)(0.5 - al->am + al->af));
     PetscCheck(al->beta >= 0.25 + 0.5 * (al->af - al->am) - 1e-14, ts->comm, PETSC_ERR_USER_INPUT, "-ts_genalpha_beta %g is out of range: unconditional stability needs beta >= 1/4 + (alpha_f - alpha_m)/2 = %g", (double)al->beta, (double)(0.25 + 0.5 * (al->af - al->am)));
+    PetscCall(CheckUnconditional(ts));
   }
   PetscFunctionReturn(0);
 }
