@@ -3,7 +3,8 @@ element type, a node id out of range, an unknown physical group, a missing mater
 unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
 node that no element connects; a beam hung on springs to clamped anchors, soft along one axis), a dt above the critical step and a misspelled option; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
-beams, each naming the section, or the element and its group; and (at 1 rank) a misspelled option given to
+beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
+generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
 flexure-pendulum."""
 import os
 import subprocess
@@ -97,6 +98,10 @@ cases += [
     ("badly warped quad", shell + ["-mesh_file", plate_msh("warped.msh", warped, quads)], "(quad4, group 'plate'): warped quad: warp"),
     ("inverted quad", shell + ["-mesh_file", plate_msh("inverted.msh", grid, [(1, 2, 5, 4), (2, 3, 5, 6), (4, 5, 8, 7), (5, 6, 9, 8)])], "element 1 (quad4, group 'plate'): inverted quad"),
     ("pressure on beams", [CASE, "-load_names", "p", "-load_p_type", "pressure", "-load_p_group", "beam", "-load_p_value", "1e3"], "a pressure needs shell elements"),
+    ("a generator's option with a mesh file", [CASE, "-mesh_triangles"], "-mesh_triangles applies to -mesh_generate plate|cylinder only, not to a mesh file"),
+    ("another generator's option", gen + ["-mesh_divisions", "4,4"], "-mesh_divisions applies to -mesh_generate plate|cylinder only, not to -mesh_generate beam"),
+    ("shear areas of an Euler-Bernoulli beam", [CASE, "-section_bar_shear_rigid", "-section_bar_shear_areas", "1e-4,1e-4"],
+     "-section_bar_shear_rigid (Euler-Bernoulli, no shear deformation) leaves no use for -section_bar_shear_areas"),
 ]
 for what, args, expect in cases:
     rc, so, se = run(a.np, args + out, timeout=120, check=False)

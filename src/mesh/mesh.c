@@ -76,39 +76,66 @@ PetscErrorCode FlxMeshCreate(MPI_Comm comm, FlxMesh *mesh)
   PetscFunctionReturn(0);
 }
 
+/* A generator's option given (given[k]: the table's k-th) with a mesh file, or with another generator, would be
+   ignored: refuse it. */
+static PetscErrorCode CheckGeneratorOptions(FlxMesh mesh, const PetscBool given[])
+{
+  static const struct {
+    const char *name, *gens;
+  } opt[] = {
+    {"-mesh_beam_length", "beam"},          {"-mesh_beam_elements", "beam"},       {"-mesh_beam_direction", "beam"},      {"-mesh_tower_bays", "tower"},
+    {"-mesh_tower_size", "tower"},          {"-mesh_divisions", "plate|cylinder"}, {"-mesh_plate_size", "plate"},         {"-mesh_plate_stiffeners", "plate"},
+    {"-mesh_cylinder_radius", "cylinder"},  {"-mesh_cylinder_length", "cylinder"}, {"-mesh_cylinder_angle", "cylinder"}, {"-mesh_triangles", "plate|cylinder"},
+    {"-mesh_mixed", "plate|cylinder"},
+  };
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(opt) / sizeof(opt[0]); k++) {
+    PetscBool ok = PETSC_FALSE;
+    char      gens[32], *tok, *save;
+    if (!given[k]) continue;
+    PetscCall(PetscStrncpy(gens, opt[k].gens, sizeof(gens)));
+    for (tok = strtok_r(gens, "|", &save); tok && mesh->generator[0]; tok = strtok_r(NULL, "|", &save))
+      if (!strcmp(tok, mesh->generator)) ok = PETSC_TRUE;
+    PetscCheck(ok, mesh->comm, PETSC_ERR_USER_INPUT, "%s applies to -mesh_generate %s only, not to %s%s: remove it", opt[k].name, opt[k].gens, mesh->generator[0] ? "-mesh_generate " : "a mesh file (-mesh_file)", mesh->generator);
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
 {
-  PetscBool set, setg;
+  PetscBool set, setg, gen[13] = {PETSC_FALSE};
   PetscInt  n = 3;
 
   PetscFunctionBegin;
   PetscOptionsBegin(mesh->comm, NULL, "Mesh options", "FlxMesh");
   PetscCall(PetscOptionsString("-mesh_file", "Gmsh mesh file: MSH 4.1 or 2.2, ASCII or binary", "FlxMeshSetFromOptions", mesh->file, mesh->file, sizeof(mesh->file), &set));
   PetscCall(PetscOptionsString("-mesh_generate", "Built-in generator instead of a file: beam, tower, plate or cylinder", "FlxMeshSetFromOptions", mesh->generator, mesh->generator, sizeof(mesh->generator), &setg));
-  PetscCall(PetscOptionsReal("-mesh_beam_length", "Length of the generated beam", "FlxMeshSetFromOptions", mesh->beam_length, &mesh->beam_length, NULL));
-  PetscCall(PetscOptionsInt("-mesh_beam_elements", "Number of elements of the generated beam", "FlxMeshSetFromOptions", mesh->beam_elements, &mesh->beam_elements, NULL));
-  PetscCall(PetscOptionsRealArray("-mesh_beam_direction", "Direction of the generated beam", "FlxMeshSetFromOptions", mesh->beam_dir, &n, NULL));
+  PetscCall(PetscOptionsReal("-mesh_beam_length", "Length of the generated beam", "FlxMeshSetFromOptions", mesh->beam_length, &mesh->beam_length, &gen[0]));
+  PetscCall(PetscOptionsInt("-mesh_beam_elements", "Number of elements of the generated beam", "FlxMeshSetFromOptions", mesh->beam_elements, &mesh->beam_elements, &gen[1]));
+  PetscCall(PetscOptionsRealArray("-mesh_beam_direction", "Direction of the generated beam", "FlxMeshSetFromOptions", mesh->beam_dir, &n, &gen[2]));
   n = 3;
-  PetscCall(PetscOptionsIntArray("-mesh_tower_bays", "Bays of the generated tower in x, y, z", "FlxMeshSetFromOptions", mesh->tower_n, &n, NULL));
+  PetscCall(PetscOptionsIntArray("-mesh_tower_bays", "Bays of the generated tower in x, y, z", "FlxMeshSetFromOptions", mesh->tower_n, &n, &gen[3]));
   n = 3;
-  PetscCall(PetscOptionsRealArray("-mesh_tower_size", "Width, depth and height of the generated tower", "FlxMeshSetFromOptions", mesh->tower_size, &n, NULL));
+  PetscCall(PetscOptionsRealArray("-mesh_tower_size", "Width, depth and height of the generated tower", "FlxMeshSetFromOptions", mesh->tower_size, &n, &gen[4]));
   n = 2;
-  PetscCall(PetscOptionsIntArray("-mesh_divisions", "Plate: divisions along x and y; cylinder: along the axis and around", "FlxMeshSetFromOptions", mesh->grid_n, &n, NULL));
+  PetscCall(PetscOptionsIntArray("-mesh_divisions", "Plate: divisions along x and y; cylinder: along the axis and around", "FlxMeshSetFromOptions", mesh->grid_n, &n, &gen[5]));
   PetscCheck(n == 2 || n == 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_divisions needs two counts");
   n = 2;
-  PetscCall(PetscOptionsRealArray("-mesh_plate_size", "Plate: lengths along x and y", "FlxMeshSetFromOptions", mesh->plate_size, &n, NULL));
-  PetscCall(PetscOptionsInt("-mesh_plate_stiffeners", "Plate: number of beam stiffeners along x (group 'stiffeners'), equally spaced in y", "FlxMeshSetFromOptions", mesh->plate_stiffeners, &mesh->plate_stiffeners, NULL));
-  PetscCall(PetscOptionsReal("-mesh_cylinder_radius", "Cylinder: radius", "FlxMeshSetFromOptions", mesh->cyl_radius, &mesh->cyl_radius, NULL));
-  PetscCall(PetscOptionsReal("-mesh_cylinder_length", "Cylinder: length along the axis (x)", "FlxMeshSetFromOptions", mesh->cyl_length, &mesh->cyl_length, NULL));
-  PetscCall(PetscOptionsReal("-mesh_cylinder_angle", "Cylinder: opening angle in degrees, from +z towards +y (below 360)", "FlxMeshSetFromOptions", mesh->cyl_angle, &mesh->cyl_angle, NULL));
-  PetscCall(PetscOptionsBool("-mesh_triangles", "Plate and cylinder: triangles instead of quads", "FlxMeshSetFromOptions", mesh->tri, &mesh->tri, NULL));
-  PetscCall(PetscOptionsBool("-mesh_mixed", "Plate and cylinder: quads on the first half along x, triangles on the second (a mixed mesh)", "FlxMeshSetFromOptions", mesh->mixed, &mesh->mixed, NULL));
+  PetscCall(PetscOptionsRealArray("-mesh_plate_size", "Plate: lengths along x and y", "FlxMeshSetFromOptions", mesh->plate_size, &n, &gen[6]));
+  PetscCall(PetscOptionsInt("-mesh_plate_stiffeners", "Plate: number of beam stiffeners along x (group 'stiffeners'), equally spaced in y", "FlxMeshSetFromOptions", mesh->plate_stiffeners, &mesh->plate_stiffeners, &gen[7]));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_radius", "Cylinder: radius", "FlxMeshSetFromOptions", mesh->cyl_radius, &mesh->cyl_radius, &gen[8]));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_length", "Cylinder: length along the axis (x)", "FlxMeshSetFromOptions", mesh->cyl_length, &mesh->cyl_length, &gen[9]));
+  PetscCall(PetscOptionsReal("-mesh_cylinder_angle", "Cylinder: opening angle in degrees, from +z towards +y (below 360)", "FlxMeshSetFromOptions", mesh->cyl_angle, &mesh->cyl_angle, &gen[10]));
+  PetscCall(PetscOptionsBool("-mesh_triangles", "Plate and cylinder: triangles instead of quads", "FlxMeshSetFromOptions", mesh->tri, &mesh->tri, &gen[11]));
+  PetscCall(PetscOptionsBool("-mesh_mixed", "Plate and cylinder: quads on the first half along x, triangles on the second (a mixed mesh)", "FlxMeshSetFromOptions", mesh->mixed, &mesh->mixed, &gen[12]));
   PetscOptionsEnd();
   PetscCheck(mesh->grid_n[0] > 0 && mesh->grid_n[1] > 0 && mesh->plate_size[0] > 0 && mesh->plate_size[1] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_divisions and -mesh_plate_size must be positive");
   PetscCheck(mesh->plate_stiffeners >= 0 && mesh->plate_stiffeners < mesh->grid_n[1] && (mesh->plate_stiffeners == 0 || mesh->grid_n[1] % (mesh->plate_stiffeners + 1) == 0), mesh->comm, PETSC_ERR_USER_INPUT,
              "-mesh_plate_stiffeners %" PetscInt_FMT ": the y divisions (%" PetscInt_FMT ") must be a multiple of stiffeners + 1, so that every stiffener lies on a mesh line", mesh->plate_stiffeners, mesh->grid_n[1]);
   PetscCheck(mesh->cyl_radius > 0 && mesh->cyl_length > 0 && mesh->cyl_angle > 0 && mesh->cyl_angle < 360, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_cylinder_radius and _length must be positive and -mesh_cylinder_angle in (0, 360)");
   PetscCheck(!(set && setg), mesh->comm, PETSC_ERR_USER_INPUT, "give either -mesh_file or -mesh_generate, not both");
+  if (set || setg) PetscCall(CheckGeneratorOptions(mesh, gen));
   PetscCheck(mesh->beam_elements > 0 && mesh->beam_length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_beam_elements and -mesh_beam_length must be positive");
   PetscCheck(mesh->tower_n[0] > 0 && mesh->tower_n[1] > 0 && mesh->tower_n[2] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_tower_bays needs three positive counts");
   if (set)

@@ -294,7 +294,8 @@ PetscErrorCode FlxModesSolve(FlxModes md)
     PetscCall(RigidFraction(md, full, R, nr, mass, work, &frac));
     md->lambda[k] = lam;
     md->rigid[k]  = (PetscBool)(frac > 1 - 1e-6 && lam < 1e-8 * md->omega_max * md->omega_max);
-    md->hz[k]     = md->rigid[k] ? 0 : PetscSqrtReal(PetscMax(lam, 0)) / (2 * PETSC_PI);
+    /* omega^2 < 0 (a deformed state past buckling, -modes_deformed): written as a negative frequency, -sqrt(-lambda) */
+    md->hz[k] = md->rigid[k] ? 0 : (lam < 0 ? -1 : 1) * PetscSqrtReal(PetscAbsReal(lam)) / (2 * PETSC_PI);
     PetscCall(FlxModelCreateNaturalVector(md->model, &md->shapes[k]));
     PetscCall(FlxModelToNatural(md->model, full, md->shapes[k]));
     PetscCall(VecMax(md->shapes[k], NULL, &vmax)); /* sign convention: the largest entry is positive */
@@ -323,6 +324,8 @@ PetscErrorCode FlxModesView(FlxModes md, PetscViewer viewer)
   for (PetscInt k = 0; k < md->nconv; k++) {
     if (md->rigid[k])
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   rigid-body mode (omega^2 = %.3e, round-off)\n", k + 1, (double)md->lambda[k]));
+    else if (md->hz[k] < 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   %14.8g   unstable: omega^2 = %.6g < 0 (the state is past buckling; the frequency is written negative, -sqrt(-omega^2) / 2 pi)\n", k + 1, (double)md->hz[k], (double)md->lambda[k]));
     else
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   %14.8g   %13.8g   %11.6g\n", k + 1, (double)md->hz[k], (double)(2 * PETSC_PI * md->hz[k]), (double)(1 / md->hz[k])));
   }
