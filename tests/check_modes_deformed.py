@@ -2,7 +2,9 @@
 beam (40 co-rotational elements, Euler-Bernoulli) under an end tension T = pi^2 E I / L^2 has its bending
 frequencies raised by sqrt(1 + T L^2 / (n^2 pi^2 E I)) (sqrt 2 and sqrt 1.25 for n = 1, 2; the ratio to the
 unloaded model's frequencies, tolerance 1e-3); the static state is written to /static/displacement (tip stretch
-T L / (E A) to 1e-6); -modes_deformed on a linear model is refused."""
+T L / (E A) to 1e-6); under a compression of 1.2 times the Euler load the straight state is past buckling: its
+first bending pair has omega^2 = (1 - 1.2) omega_1^2 < 0, written as negative frequencies, -sqrt(0.2) f_1 (5e-3; they
+were written as 0 Hz, found by a helper) and printed as unstable; -modes_deformed on a linear model is refused."""
 import math
 import os
 
@@ -34,6 +36,9 @@ for k, n in ((0, 1), (2, 2)):
     want = math.sqrt(1 + T * L**2 / (n**2 * math.pi**2 * E * I))
     got = f1[k] / f0[k]
     c.check(abs(got / want - 1) < 1e-3, f"bending mode n = {n}: f(T)/f(0) = {f1[k]:.6f}/{f0[k]:.6f} = {got:.6f} vs sqrt(1 + T L^2/(n^2 pi^2 EI)) = {want:.6f}: {abs(got / want - 1):.1e} < 1e-3")
+fb, _ = freqs("buckled", ["-modes_deformed", "-load_t_value", f"{-1.2 * T!r},0,0"])
+want = -math.sqrt(0.2) * f0[0]
+c.check(all(abs(fb[k] / want - 1) < 5e-3 for k in (0, 1)) and fb[2] > 0, f"past buckling (1.2 x the Euler load): the first pair at {fb[0]:.4f}, {fb[1]:.4f} Hz against -sqrt(0.2) f_1 = {want:.4f} Hz (5e-3; measured 1.6e-3), then {fb[2]:.4f} Hz")
 stretch = T * L / (E * A)
 c.check(u is not None and abs(u[-1, 0] / stretch - 1) < 1e-6, f"/static/displacement: tip stretch {u[-1, 0] if u is not None else None} vs T L/(E A) = {stretch:.6e}")
 rc, _, se = run(a.np, ["modes", "-output_file", os.path.join(a.out, f"modes_lin_np{a.np}.h5"), "-modes_deformed"] +

@@ -406,8 +406,11 @@ static PetscErrorCode BroadcastGlobals(FlxMesh mesh)
   mesh->ngroups = buf[1];
   for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
     mesh->Ncells[t] = buf[2 + t];
-  PetscCall(PetscMalloc1(mesh->ngroups + 1, &mesh->gname));
-  PetscCall(PetscMalloc1(mesh->ngroups + 1, &mesh->gdim));
+  {
+    PetscErrorCode ierr = PetscMalloc1(mesh->ngroups + 1, &mesh->gname);
+    if (!ierr) ierr = PetscMalloc1(mesh->ngroups + 1, &mesh->gdim);
+    PetscCall(FlxCheckCollectiveError(mesh->comm, ierr, PETSC_ERR_MEM, "out of memory for the group names"));
+  }
   if (mesh->rank == 0) {
     PetscCall(PetscArraycpy(mesh->gname, mesh->serial->gname, mesh->ngroups));
     PetscCall(PetscArraycpy(mesh->gdim, mesh->serial->gdim, mesh->ngroups));

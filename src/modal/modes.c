@@ -294,8 +294,9 @@ PetscErrorCode FlxModesSolve(FlxModes md)
     PetscCall(RigidFraction(md, full, R, nr, mass, work, &frac));
     md->lambda[k] = lam;
     md->rigid[k]  = (PetscBool)(frac > 1 - 1e-6 && lam < 1e-8 * md->omega_max * md->omega_max);
-    /* omega^2 < 0 (a deformed state past buckling, -modes_deformed): written as a negative frequency, -sqrt(-lambda) */
-    md->hz[k] = md->rigid[k] ? 0 : (lam < 0 ? -1 : 1) * PetscSqrtReal(PetscAbsReal(lam)) / (2 * PETSC_PI);
+    /* omega^2 < 0 beyond round-off (a deformed state past buckling, -modes_deformed): written as a negative frequency,
+       -sqrt(-lambda); within round-off of 0 (a mechanism), 0 */
+    md->hz[k] = md->rigid[k] || PetscAbsReal(lam) < 1e-12 * md->omega_max * md->omega_max ? 0 : (lam < 0 ? -1 : 1) * PetscSqrtReal(PetscAbsReal(lam)) / (2 * PETSC_PI);
     PetscCall(FlxModelCreateNaturalVector(md->model, &md->shapes[k]));
     PetscCall(FlxModelToNatural(md->model, full, md->shapes[k]));
     PetscCall(VecMax(md->shapes[k], NULL, &vmax)); /* sign convention: the largest entry is positive */
@@ -324,6 +325,8 @@ PetscErrorCode FlxModesView(FlxModes md, PetscViewer viewer)
   for (PetscInt k = 0; k < md->nconv; k++) {
     if (md->rigid[k])
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   rigid-body mode (omega^2 = %.3e, round-off)\n", k + 1, (double)md->lambda[k]));
+    else if (md->hz[k] == 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   zero-energy mode, not rigid (omega^2 = %.3e, round-off): a mechanism\n", k + 1, (double)md->lambda[k]));
     else if (md->hz[k] < 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "   %14.8g   unstable: omega^2 = %.6g < 0 (the state is past buckling; the frequency is written negative, -sqrt(-omega^2) / 2 pi)\n", k + 1, (double)md->hz[k], (double)md->lambda[k]));
     else

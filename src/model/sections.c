@@ -130,7 +130,7 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
   }
   PetscCheck(!p->has_orient || n3 == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sorientation needs three components", pre);
   PetscCheck(!sashear || (n2 == 2 && sa[0] > 0 && sa[1] > 0), m->comm, PETSC_ERR_USER_INPUT, "-%sshear_areas needs two positive values", pre);
-  PetscCheck(!(rigid && (sashear || kappaset)), m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%sshear_rigid (Euler-Bernoulli, no shear deformation) leaves no use for -%s%s: give one or the other", s->name, pre, pre, sashear ? "shear_areas" : "shear_correction");
+  PetscCheck(!(rigid && sashear), m->comm, PETSC_ERR_USER_INPUT, "section '%s': -%sshear_rigid (Euler-Bernoulli, no shear deformation) leaves no use for -%sshear_areas: give one or the other", s->name, pre, pre);
   if (kappaset) p->Asy = p->Asz = kappa * p->A;
   if (sashear) {
     p->Asy = sa[0];

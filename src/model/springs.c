@@ -360,9 +360,9 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
 }
 
 /* Absolute base excitation: the forces that the moving ground ends of ground springs exert on their nodes per unit
-   of the ground's displacement (gk = K_n r) and velocity (gc = C_n r), r = (value, 0, 0, 0) at each node, summed over
-   the ground springs named (n < 0: all); owned rows; NULL when no spring is named (gc: when none has damping).
-   Collective. */
+   of the ground's displacement (gk = K_n r) and velocity (gc = C_n r + b_K K_n r: the Rayleigh damping b_K K acts on
+   the springs too), r = (value, 0, 0, 0) at each node, summed over the ground springs named (n < 0: all); owned rows;
+   NULL when no spring is named (gc: when there is no damping). Collective. */
 PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel m, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc)
 {
   FlxSprings sp = m->springs;
@@ -383,7 +383,7 @@ PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel m, PetscInt n, const cha
   for (PetscInt k = 0; k < ng; k++)
     if (use[k]) {
       any  = PETSC_TRUE;
-      damp = (PetscBool)(damp || sp->ground[k].damper);
+      damp = (PetscBool)(damp || sp->ground[k].damper || m->bK > 0);
     }
   if (!any) PetscFunctionReturn(0);
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
@@ -409,14 +409,7 @@ PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel m, PetscInt n, const cha
     }
     PetscCall(VecRestoreArray(*out, &a));
   }
-  PetscFunctionReturn(0);
-}
-
-/* The number of springs to ground (-spring_names). Not collective. */
-PetscErrorCode FlxModelGroundSpringCount(FlxModel m, PetscInt *n)
-{
-  PetscFunctionBegin;
-  *n = m->springs ? m->springs->nground : 0;
+  if (m->bK > 0) PetscCall(VecAXPY(*gc, m->bK, *gk));
   PetscFunctionReturn(0);
 }
 

@@ -699,8 +699,8 @@ static PetscErrorCode CheckUnconditional(FlxStepper ts)
   FlxStepper_Alpha *al = (FlxStepper_Alpha *)ts->data;
 
   PetscFunctionBegin;
-  for (int k = 0; k <= 90; k++) {
-    const PetscReal Om = k < 90 ? PetscPowReal(10.0, -3 + k / 10.0) : PETSC_INFINITY;
+  for (int k = 0; k <= 91; k++) {
+    const PetscReal Om = k <= 90 ? PetscPowReal(10.0, -3 + k / 10.0) : PETSC_INFINITY;
     PetscReal       rho;
     PetscCall(AlphaSpectralRadius(ts, Om, 0, &rho));
     PetscCheck(rho <= 1 + 1e-10, ts->comm, PETSC_ERR_USER_INPUT, "generalized-alpha with alpha_m %g, alpha_f %g, beta %g, gamma %g is not unconditionally stable: its spectral radius is %.10g at h omega = %g; raise -ts_genalpha_beta (beta >= (gamma + 1/2)^2 / 4 is safe) or give -ts_genalpha_radius alone", (double)al->am, (double)al->af, (double)al->beta, (double)al->gamma, (double)rho, (double)Om);

@@ -563,7 +563,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
     if (ts->dt > ts->safety * ts->h_crit)
       PetscCall(PetscSNPrintf(tail, sizeof(tail), " after %" PetscInt_FMT " steps of dt = %g s: unstable. The critical step is %g s (Omega_max %g / omega_max %g rad/s); use -ts_dt <= %g or omit -ts_dt", ts->step, (double)ts->dt, (double)ts->h_crit, (double)ts->Omega_max, (double)ts->omega_used, (double)RoundStep(ts->safety * ts->h_crit)));
     else /* the step was stable for the initial state: saying "lower the step to the critical one" would mislead */
-      PetscCall(PetscSNPrintf(tail, sizeof(tail), " after %" PetscInt_FMT " steps of dt = %g s, within the critical step %g s of the initial state (Omega_max %g / omega_max %g rad/s): a nonlinear system's omega_max can rise during the run (stretching, spinning, stress stiffening), so lower -ts_dt; at a stable step a linear system grows only under a force that does work by itself", ts->step, (double)ts->dt, (double)ts->h_crit, (double)ts->Omega_max, (double)ts->omega_used));
+      PetscCall(PetscSNPrintf(tail, sizeof(tail), " after %" PetscInt_FMT " steps of dt = %g s, within the critical step %g s of the initial state (Omega_max %g / omega_max %g rad/s): a nonlinear system's omega_max can rise during the run (stretching, spinning, stress stiffening), so lower -ts_dt; for a linear system the Lanczos estimate of omega_max may be low: run with -ts_omega_bound (the element-by-element bound)", ts->step, (double)ts->dt, (double)ts->h_crit, (double)ts->Omega_max, (double)ts->omega_used));
     PetscCall(PetscStrlcat(ts->reason_msg, tail, sizeof(ts->reason_msg)));
   }
   PetscCall(Progress(ts, PETSC_TRUE));

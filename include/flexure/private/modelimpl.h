@@ -305,7 +305,6 @@ PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
 /* Whether local cell c is a spring cell (a line cell of a spring section). Not collective. */
 PETSC_INTERN PetscBool FlxModelCellIsSpring(FlxModel model, PetscInt c);
 PETSC_INTERN PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel model, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc);
-PETSC_INTERN PetscErrorCode FlxModelGroundSpringCount(FlxModel model, PetscInt *n);
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelViewSprings(FlxModel model, PetscViewer viewer);
