@@ -4,6 +4,7 @@
    history step (-output_history_interval). */
 #include <flexure/flexure.h>
 #include <sys/stat.h>
+#include "flx_revision.h" /* FLX_GIT_REVISION, written at every build (scripts/revision.cmake) */
 
 #define FLX_MAX_PROBE_NAMES 64
 

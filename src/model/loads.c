@@ -192,6 +192,35 @@ static PetscErrorCode LineLoad(FlxModel m, FlxLoad *l, PetscInt g)
 }
 
 /* Consistent nodal forces of every load at full value; errors name the load and its group. */
+/* Gravity on a group of elements: their own lumped translational masses times g at the owned nodes, summed over the
+   local cells of group g in the global cell order (the same sums at any rank count). The nodes' whole lumped mass
+   would add the mass of other elements and point masses that share them: gravity on a plate's stiffeners weighed
+   263 N against their 148 N (found by a helper). */
+static PetscErrorCode GroupWeight(FlxModel m, PetscInt g, const PetscReal value[3], PetscScalar a[])
+{
+  PetscInt nown, nc;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, &nc));
+  for (PetscInt c = 0; c < nc; c++) {
+    const FlxSectionProps *p;
+    FlxElementOps          ops;
+    PetscReal              xyz[12], me[24];
+    const PetscInt        *nodes;
+    PetscInt               nn, cg;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, &nn, &nodes, &cg));
+    if (cg != g || (m->cell_section[c] >= 0 && m->sec[m->cell_section[c]].spring)) continue; /* springs have no mass */
+    PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
+    if (!ops) continue; /* a node-set cell: no mass */
+    PetscCall(ops->lumped_mass(xyz, p, me));
+    for (PetscInt k = 0; k < nn; k++)
+      if (nodes[k] < nown)
+        for (int d = 0; d < 3; d++)
+          a[6 * nodes[k] + d] += me[6 * k + d] * value[d];
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelSetUpLoads(FlxModel m)
 {
   PetscFunctionBegin;
@@ -223,7 +252,12 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
       PetscCall(VecZeroEntries(l->g));
       PetscCall(VecGetArray(l->g, &a));
       PetscCall(VecGetArrayRead(m->mass, &ms));
-      if (g >= 0) {
+      PetscBool elements = PETSC_FALSE; /* a set of elements: a section names the group */
+      for (PetscInt s = 0; g >= 0 && s < m->nsec; s++)
+        for (PetscInt j = 0; j < m->sec[s].ngroups; j++)
+          if (!strcmp(m->sec[s].groups[j], l->group)) elements = PETSC_TRUE;
+      if (elements) PetscCall(GroupWeight(m, g, l->value, a)); /* the weight of the group's elements alone */
+      else if (g >= 0) { /* a node set: the whole lumped mass of its nodes, point masses included */
         for (PetscInt i = 0; i < n; i++)
           for (int d = 0; d < 3; d++)
             a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];

@@ -133,9 +133,14 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
           *conv = PETSC_TRUE;
           break;
         }
-      } else if ((bh2 * dx <= tol * PetscMax(xn, PETSC_SMALL) || (stalled && bh2 * dx <= 100 * tol * PetscMax(xn, PETSC_SMALL))) && (h * gm * dx <= tol * PetscMax(vn, PETSC_SMALL) || stalled)) {
-        *conv = PETSC_TRUE;
-        break;
+      } else {
+        const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
+        if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dx <= tol * vs || stalled)) {
+          ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
+          ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
+          *conv          = PETSC_TRUE;
+          break;
+        }
       }
       if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;
       dxold = dx;

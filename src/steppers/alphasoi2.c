@@ -318,8 +318,11 @@ PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, Pets
       PetscBool stalled = (PetscBool)(dx >= dxold);
       PetscCall(VecNorm(d->X1, NORM_INFINITY, &xn));
       PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
-      if ((bh2 * dx <= tol * PetscMax(xn, PETSC_SMALL) || (stalled && bh2 * dx <= 100 * tol * PetscMax(xn, PETSC_SMALL))) && (h * gm * dv <= tol * PetscMax(vn, PETSC_SMALL) || stalled)) {
-        *conv = PETSC_TRUE;
+      const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
+      if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dv <= tol * vs || stalled)) {
+        ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
+        ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
+        *conv          = PETSC_TRUE;
         break;
       }
       if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;

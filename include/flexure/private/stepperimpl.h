@@ -47,6 +47,8 @@ typedef struct {
   PetscBool     soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
   PetscBool     step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
   PetscReal     gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
+  PetscReal     xscale, vscale; /* largest |x|, |v| of the accepted steps: the iterations' tests are relative to them, so
+                                   that a motion coming to rest still converges (relative to |v| -> 0, it could not) */
   Vec           lambda0, psi0; /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
   PetscInt      its, itmax, nsolves;
   void         *data;
@@ -88,7 +90,7 @@ struct _p_FlxStepper {
   PetscReal    *hbuf, *hred; /* cap x nhist local, reduced on rank 0 */
   Vec           Rwork;       /* f_ext for the reaction fallback */
   FlxLedgerRow *rows;
-  PetscReal     Wh, Dh, B0, scale, input, peak, maxrel;
+  PetscReal     Wh, Dh, B0, scale, input, peak, maxrel, maxabs;
   PetscBool     strain_work; /* central-difference sums, lsum[1] the internal force's work (d_{n+1} + d_n) . f_int(x_n), as lsum[2]
                                 the external one: the strain column is Ustart plus the work done (nonlinear systems: exact for gcd3) */
   PetscReal     Ustart, Uh;  /* the strain energy at the start; the internal work summed so far */
