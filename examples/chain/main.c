@@ -141,7 +141,7 @@ static PetscErrorCode NoTangent(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscR
 static PetscErrorCode TangentPattern(Chain *c, MPI_Comm comm, Mat *K)
 {
   PetscFunctionBegin;
-  PetscCall(MatCreateAIJ(comm, 2 * (c->hi - c->lo), 2 * (c->hi - c->lo), 2 * c->N, 2 * c->N, 3, NULL, 1, NULL, K));
+  PetscCall(MatCreateAIJ(comm, 2 * (c->hi - c->lo), 2 * (c->hi - c->lo), 2 * c->N, 2 * c->N, 3, NULL, 2, NULL, K)); /* off-process: both neighbours when a rank holds one mass */
   for (PetscInt i = c->lo; i < c->hi; i++)
     for (PetscInt k = 0; k < 2; k++) {
       PetscInt r = 2 * i + k;

@@ -142,10 +142,15 @@ int FlxExampleMain(int argc, char **argv, const char *help, const char *name, Pe
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   ierr = run();
-  if (ierr) { /* one line, from the first rank (the errors are collective) */
+  { /* one line, from the first rank; a rank that failed alone (the others waiting in a collective) prints its own */
     PetscMPIInt rank;
+    char        msg[1024];
+    int         code;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (!rank) fprintf(stderr, "%s: error: %s\n", name, FlxErrorGetMessage());
+    snprintf(msg, sizeof(msg), "%s", ierr ? FlxErrorGetMessage() : "");
+    code = FlxAgreeOnExit(PETSC_COMM_WORLD, name, ierr ? 1 : 0, msg, (int)sizeof(msg));
+    if (code && !rank) fprintf(stderr, "%s: error: %s\n", name, msg);
+    ierr = code ? 1 : 0;
   }
   PetscPopErrorHandler();
   PetscCall(PetscFinalize());

@@ -218,38 +218,6 @@ static void AppDestroy(App *app)
   (void)PetscPopErrorHandler();
 }
 
-/* Every rank learns whether any failed: the exit code and message of the lowest failing rank. A rank that failed
-   alone while the others wait in a collective operation would wait here for ever: after 30 s (FLX_AGREE_TIMEOUT
-   in the environment) it prints its own message and exits (Open MPI's mpirun then stops the others). */
-static int Agree(MPI_Comm comm, int code, char msg[], int len)
-{
-  MPI_Request req;
-  int         worst = 0, flag = 0, rank, size, first, mine;
-  double      t0 = MPI_Wtime(), timeout = getenv("FLX_AGREE_TIMEOUT") ? atof(getenv("FLX_AGREE_TIMEOUT")) : 30.0;
-
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  MPI_Iallreduce(&code, &worst, 1, MPI_INT, MPI_MAX, comm, &req);
-  while (!flag) {
-    struct timespec ms = {0, 1000000};
-    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-    if (flag) break;
-    if (code && MPI_Wtime() - t0 > timeout) {
-      fprintf(stderr, "flexure: error: %s (rank %d; the other ranks did not answer)\n", msg, rank);
-      fflush(stderr);
-      fflush(stdout);
-      _exit(code);
-    }
-    nanosleep(&ms, NULL);
-  }
-  if (!worst) return 0;
-  mine = code ? rank : size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  MPI_Bcast(&code, 1, MPI_INT, first, comm);
-  MPI_Bcast(msg, len, MPI_CHAR, first, comm);
-  return code;
-}
-
 /* The command line as one string (for the results file), however long. */
 static char *JoinArgs(int argc, char **argv)
 {
@@ -337,7 +305,7 @@ int main(int argc, char **argv)
     FlxCaseFileFree(&extra);
   }
   if (code) { /* before PETSc: every rank knows the same (the file's verdict was broadcast) */
-    code = Agree(agree, code, err, (int)sizeof(err));
+    code = FlxAgreeOnExit(agree, "flexure", code, err, (int)sizeof(err));
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
     FlxCaseFileFree(&cf);
     FlxCommandLineFree(&cl);
@@ -351,7 +319,7 @@ int main(int argc, char **argv)
     snprintf(name, sizeof(name), "-%s", cf.opt[k].name);
     if (PetscOptionsSetValue(NULL, name, cf.opt[k].value[0] ? cf.opt[k].value : NULL)) {
       snprintf(err, sizeof(err), "%s:%d: PETSc refused the option -%s", cf.file, cf.opt[k].line, cf.opt[k].name);
-      code = Agree(agree, FLX_EXIT_INPUT, err, (int)sizeof(err));
+      code = FlxAgreeOnExit(agree, "flexure", FLX_EXIT_INPUT, err, (int)sizeof(err));
       if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
       MPI_Comm_free(&agree);
       MPI_Finalize();
@@ -377,7 +345,7 @@ int main(int argc, char **argv)
   }
   if (ierr) { /* nothing of PETSc can be used */
     snprintf(err, sizeof(err), "PETSc could not start: %s (check PETSc's options on the command line, in PETSC_OPTIONS or in a .petscrc file)", FlxErrorGetMessage()[0] ? FlxErrorGetMessage() : "unknown error");
-    code = Agree(agree, FLX_EXIT_INPUT, err, (int)sizeof(err));
+    code = FlxAgreeOnExit(agree, "flexure", FLX_EXIT_INPUT, err, (int)sizeof(err));
     if (rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
     MPI_Comm_free(&agree);
     MPI_Finalize();
@@ -404,7 +372,7 @@ int main(int argc, char **argv)
     code = app.exitcode;
     PetscStrncpy(err, app.msg, sizeof(err));
   }
-  code = Agree(agree, code, err, (int)sizeof(err));
+  code = FlxAgreeOnExit(agree, "flexure", code, err, (int)sizeof(err));
   if (code && rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
   AppDestroy(&app);
   if (!code && !cl.help) (void)FlxOptionsWarnUnusedDiagnostics(PETSC_COMM_WORLD);

@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
+#include <time.h>
+#include <unistd.h>
 #endif
 
 PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
@@ -311,4 +313,37 @@ PetscErrorCode FlxMemoryUsage(MPI_Comm comm, PetscReal *heap, PetscReal *peak)
   if (heap) *heap = loc[0];
   if (peak) *peak = loc[1];
   PetscFunctionReturn(0);
+}
+
+/* At the end of a program (plain MPI, not PETSc errors): every rank learns whether any failed, with the exit code and
+   message (msg, len) of the lowest failing rank. A rank that failed alone while the others wait in a collective
+   operation would wait here for ever: after 30 s (FLX_AGREE_TIMEOUT in the environment) it prints
+   "prog: error: msg" itself and exits (Open MPI's mpirun then stops the others). Collective. */
+int FlxAgreeOnExit(MPI_Comm comm, const char prog[], int code, char msg[], int len)
+{
+  MPI_Request req;
+  int         worst = 0, flag = 0, rank, size, first, mine;
+  double      t0 = MPI_Wtime(), timeout = getenv("FLX_AGREE_TIMEOUT") ? atof(getenv("FLX_AGREE_TIMEOUT")) : 30.0;
+
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Iallreduce(&code, &worst, 1, MPI_INT, MPI_MAX, comm, &req);
+  while (!flag) {
+    struct timespec ms = {0, 1000000};
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    if (flag) break;
+    if (code && MPI_Wtime() - t0 > timeout) {
+      fprintf(stderr, "%s: error: %s (rank %d; the other ranks did not answer)\n", prog, msg, rank);
+      fflush(stderr);
+      fflush(stdout);
+      _exit(code);
+    }
+    nanosleep(&ms, NULL);
+  }
+  if (!worst) return 0;
+  mine = code ? rank : size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Bcast(&code, 1, MPI_INT, first, comm);
+  MPI_Bcast(msg, len, MPI_CHAR, first, comm);
+  return code;
 }
