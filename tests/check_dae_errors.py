@@ -7,7 +7,10 @@
 - a constrained step whose iteration does not converge (-ts_dae_max_it 2): the run stops with the reason;
 - an implicit constrained step that does not converge (-ts_dae_max_it 1): the run stops with the reason;
 - -ts_dae_solver schur with a massless coordinate, and -ts_alpha_mass consistent on constraints: refused;
-- error control with the index-3 trapezoidal rule: refused with the reason and the alternatives;
+- error control, or variable steps (-ts_alpha_dt_ratios), with the index-3 trapezoidal rule: refused with the reason
+  and the alternatives (variable steps ran to an energy error of 1e8 J on a 4.9 J pendulum, exit 0);
+- an implicit steppers' option (-ts_dae_soi2, -ts_dae_tangent, -ts_dae_step_adjust) with the constrained GCD: refused
+  (it was ignored);
 - velocity constraints and a force nonlinear in the multipliers (flexure-exact-dae, seed 002's problem (15)) with a
   method other than SOI2 (gcd, index-3 genalpha): refused naming what only SOI2 integrates;
 - -ts_dae_tangent diagonal on a system with a mass matrix M(t, x) (flexure-andrews): refused."""
@@ -40,6 +43,8 @@ expect_error(["-ts_dae_max_it", "2"], [r"constrained GCD step to t = \S+ s did n
 expect_error(["-ts_dae_solver", "schur"], [r"schur divides by the lumped mass", "-ts_dae_solver lu"], "schur refused with a massless coordinate")
 expect_error(["-ts_type", "newmark", "-ts_dae_max_it", "1"], [r"implicit constrained step \(newmark\) to t = \S+ s did not converge in 1 Newton iterations", "-ts_alpha_adapt"], "non-converging implicit step stops the run with the reason")
 expect_error(["-pendulum_case", "001", "-ts_type", "newmark", "-ts_alpha_adapt"], [r"-ts_alpha_adapt with the index-3 trapezoidal rule", "weakly unstable when the step changes", "-ts_dae_soi2"], "error control refused with the index-3 trapezoidal rule")
+expect_error(["-pendulum_case", "001", "-ts_type", "newmark", "-ts_alpha_dt_ratios", "1,1.1"], [r"-ts_alpha_dt_ratios with the index-3 trapezoidal rule", "weakly unstable when the step changes", "-ts_dae_soi2"], "variable steps refused with the index-3 trapezoidal rule")
+expect_error(["-ts_type", "gcd", "-ts_dae_soi2"], [r"-ts_dae_soi2 applies to the implicit steppers on constrained systems"], "an implicit steppers' option refused by the constrained GCD")
 expect_error(["-ts_type", "hht", "-ts_alpha_mass", "consistent"], [r"-ts_alpha_mass consistent with constraints is not supported yet"], "consistent mass on constraints refused")
 EXACT = os.path.join(BIN, "flexure-exact-dae")
 for args, meth in ((["-ts_type", "gcd"], "gcd"), (["-ts_type", "genalpha"], r"genalpha \(index 3\)")):

@@ -225,6 +225,11 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.17g\n", (double)mon->maxerr));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_drift = %.17g\n", (double)mon->drift));
+    {
+      PetscReal tf; /* the state's time: a fixed step ends at ceil(T / h) h when -ts_max_time is not a multiple of it */
+      PetscCall(FlxStepperGetTime(o->ts, &tf, NULL));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "final_t = %.17g\n", (double)tf));
+    }
     PetscCall(PrintList("final_q", x, dae->nout));
     PetscCall(PrintList("final_v", v, dae->nout));
     PetscCall(VecGetArrayRead(x, &a));

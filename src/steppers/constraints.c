@@ -62,6 +62,7 @@ struct _n_FlxSaddle {
 PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
 {
   FlxStepperDAE *d = &ts->dae;
+  PetscBool      st = PETSC_FALSE, ss = PETSC_FALSE, sa = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Constrained systems (steppers on systems with constraints)", "FlxStepper");
@@ -70,11 +71,12 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the saddle-point matrix of the step's first iterate (gcd: the constraint rows; implicit steppers: the whole Newton matrix) for the step: one factorization per step, linear convergence", "FlxStepper", d->chord, &d->chord, NULL));
-  PetscCall(PetscOptionsEnum("-ts_dae_tangent", "Implicit steppers on constrained systems: the Newton matrix's upper block, full (J: LU of the whole saddle-point matrix) or diagonal (diag(J): the Schur complement G diag(J)^-1 G^T, a modified Newton unless J is diagonal); auto: diagonal when J's pattern is diagonal, else full", "FlxStepper", FlxDAETangents, (PetscEnum)d->tangent, (PetscEnum *)&d->tangent, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_soi2", "Implicit steppers on constrained systems: generalized-alpha-SOI2 / HHT-SOI2 (seed 002: position and velocity constraints, second order in a and lambda) instead of index 3 (seed 001)", "FlxStepper", d->soi2, &d->soi2, NULL));
-  PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, NULL));
+  PetscCall(PetscOptionsEnum("-ts_dae_tangent", "Implicit steppers on constrained systems: the Newton matrix's upper block, full (J: LU of the whole saddle-point matrix) or diagonal (diag(J): the Schur complement G diag(J)^-1 G^T, a modified Newton unless J is diagonal); auto: diagonal when J's pattern is diagonal, else full", "FlxStepper", FlxDAETangents, (PetscEnum)d->tangent, (PetscEnum *)&d->tangent, &st));
+  PetscCall(PetscOptionsBool("-ts_dae_soi2", "Implicit steppers on constrained systems: generalized-alpha-SOI2 / HHT-SOI2 (seed 002: position and velocity constraints, second order in a and lambda) instead of index 3 (seed 001)", "FlxStepper", d->soi2, &d->soi2, &ss));
+  PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, &sa));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
   PetscOptionsEnd();
+  d->implicit_only = st ? "-ts_dae_tangent" : ss ? "-ts_dae_soi2" : sa ? "-ts_dae_step_adjust" : NULL; /* refused by the constrained GCD */
   PetscCheck(d->rtol > 0 && d->rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_rtol %g: give a tolerance in (0, 1)", (double)d->rtol);
   PetscCheck(d->maxit > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_max_it must be positive");
   PetscCheck(d->ic_tol >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_ic_tol must not be negative");

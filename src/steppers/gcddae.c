@@ -461,6 +461,7 @@ PetscErrorCode FlxGCDDAESetUp(FlxStepper ts, const FlxGCDParams *p, PetscBool ex
 
   PetscFunctionBegin;
   PetscCheck(!p->classic, ts->comm, PETSC_ERR_USER_INPUT, "the classic central differences preset (cd_classic) has no constrained step: use gcd3 (the same method, reformulated)");
+  PetscCheck(!ts->dae.implicit_only, ts->comm, PETSC_ERR_USER_INPUT, "%s applies to the implicit steppers on constrained systems (-ts_type newmark, hht, genalpha); the constrained GCD step (seed 000 section 8) has no such variant: remove it, or change -ts_type", ts->dae.implicit_only);
   PetscCall(FlxSystemHasConfigurationUpdate(ts->sys, &finite));
   PetscCheck(!finite, ts->comm, PETSC_ERR_USER_INPUT, "constraints on a system with finite rotations are not supported yet");
   PetscCall(FlxSystemGetPrescribedMotion(ts->sys, NULL, NULL, &hasmov));

@@ -46,6 +46,7 @@ typedef struct {
   PetscBool     chord;         /* -ts_dae_chord: the constraint rows' Jacobian (implicit steps: the whole matrix) of the first iterate kept for the step */
   PetscBool     soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
   PetscBool     step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
+  const char   *implicit_only; /* the first of the implicit steppers' options given (NULL: none): the GCD refuses it */
   PetscReal     gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
   PetscReal     xscale, vscale; /* largest |x|, |v| of the accepted steps: the iterations' tests are relative to them, so
                                    that a motion coming to rest still converges (relative to |v| -> 0, it could not) */
