@@ -219,17 +219,17 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "last_dt = %.17g\n", (double)mon->hlast));
     {
+      PetscReal tf; /* the state's time: a fixed step ends at ceil(T / h) h when -ts_max_time is not a multiple of it */
+      PetscCall(FlxStepperGetTime(o->ts, &tf, NULL));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "final_t = %.17g\n", (double)tf));
+    }
+    {
       Vec a;
       PetscCall(FlxStepperGetState(o->ts, NULL, NULL, &a));
       PetscCall(PrintList("final_a", a, 0)); /* the stepper's acceleration (algorithmic a* for hht and genalpha) */
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_energy_error = %.17g\n", (double)mon->maxerr));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "max_drift = %.17g\n", (double)mon->drift));
-    {
-      PetscReal tf; /* the state's time: a fixed step ends at ceil(T / h) h when -ts_max_time is not a multiple of it */
-      PetscCall(FlxStepperGetTime(o->ts, &tf, NULL));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "final_t = %.17g\n", (double)tf));
-    }
     PetscCall(PrintList("final_q", x, dae->nout));
     PetscCall(PrintList("final_v", v, dae->nout));
     PetscCall(VecGetArrayRead(x, &a));
