@@ -191,7 +191,6 @@ static PetscErrorCode LineLoad(FlxModel m, FlxLoad *l, PetscInt g)
   PetscFunctionReturn(0);
 }
 
-/* Consistent nodal forces of every load at full value; errors name the load and its group. */
 /* Gravity on a group of elements: their own lumped translational masses times g at the owned nodes, summed over the
    local cells of group g in the global cell order (the same sums at any rank count). The nodes' whole lumped mass
    would add the mass of other elements and point masses that share them: gravity on a plate's stiffeners weighed
@@ -221,6 +220,7 @@ static PetscErrorCode GroupWeight(FlxModel m, PetscInt g, const PetscReal value[
   PetscFunctionReturn(0);
 }
 
+/* Consistent nodal forces of every load at full value; errors name the load and its group. */
 PetscErrorCode FlxModelSetUpLoads(FlxModel m)
 {
   PetscFunctionBegin;

@@ -4,10 +4,10 @@
 #include <flexure/private/elementimpl.h>
 #include <flexure/cli.h>
 #include <sys/resource.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
 #endif
 
 PetscLogEvent FLX_MeshRead, FLX_MeshPartition, FLX_MeshDistribute, FLX_Assemble, FLX_ForceInt, FLX_ForceExt, FLX_Update,
