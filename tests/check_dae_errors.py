@@ -44,7 +44,8 @@ expect_error(["-ts_dae_solver", "schur"], [r"schur divides by the lumped mass", 
 expect_error(["-ts_type", "newmark", "-ts_dae_max_it", "1"], [r"implicit constrained step \(newmark\) to t = \S+ s did not converge in 1 Newton iterations", "-ts_alpha_adapt"], "non-converging implicit step stops the run with the reason")
 expect_error(["-pendulum_case", "001", "-ts_type", "newmark", "-ts_alpha_adapt"], [r"-ts_alpha_adapt with the index-3 trapezoidal rule", "weakly unstable when the step changes", "-ts_dae_soi2"], "error control refused with the index-3 trapezoidal rule")
 expect_error(["-pendulum_case", "001", "-ts_type", "newmark", "-ts_alpha_dt_ratios", "1,1.1"], [r"-ts_alpha_dt_ratios with the index-3 trapezoidal rule", "weakly unstable when the step changes", "-ts_dae_soi2"], "variable steps refused with the index-3 trapezoidal rule")
-expect_error(["-ts_type", "gcd", "-ts_dae_soi2"], [r"-ts_dae_soi2 applies to the implicit steppers on constrained systems"], "an implicit steppers' option refused by the constrained GCD")
+for opt in (["-ts_dae_soi2"], ["-ts_dae_tangent", "full"], ["-ts_dae_step_adjust", "false"]):
+    expect_error(["-ts_type", "gcd"] + opt, [opt[0] + r" applies to the implicit steppers on constrained systems"], f"{opt[0]} refused by the constrained GCD")
 expect_error(["-ts_type", "hht", "-ts_alpha_mass", "consistent"], [r"-ts_alpha_mass consistent with constraints is not supported yet"], "consistent mass on constraints refused")
 EXACT = os.path.join(BIN, "flexure-exact-dae")
 for args, meth in ((["-ts_type", "gcd"], "gcd"), (["-ts_type", "genalpha"], r"genalpha \(index 3\)")):

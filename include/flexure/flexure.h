@@ -21,7 +21,8 @@ PETSC_EXTERN PetscErrorCode FlxCheckCollective(MPI_Comm comm, PetscBool failed, 
    rank's message as FlxErrorHandler recorded it (fallback when none was). Collective. */
 PETSC_EXTERN PetscErrorCode FlxCheckCollectiveError(MPI_Comm comm, PetscErrorCode ierr, PetscErrorCode code, const char fallback[]);
 /* At a program's end: the exit code and message of the lowest failing rank on every rank; a rank that failed alone
-   prints its message and exits after 30 s if the others never answer (they wait in a collective). Collective. */
+   prints its message and exits after 30 s if the others never answer (they wait in a collective). comm must be a
+   communicator that nothing else uses (MPI_Comm_dup at the start), or its collectives could match others'. Collective. */
 PETSC_EXTERN int FlxAgreeOnExit(MPI_Comm comm, const char prog[], int code, char msg[], int len);
 
 /* Set-up phases: FlxPhaseBegin prints "flexure: <what> ..." on rank 0 (so a large model never sits silent) and

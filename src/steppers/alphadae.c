@@ -136,9 +136,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
       } else {
         const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
         if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dx <= tol * vs || stalled)) {
-          ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
-          ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
-          *conv          = PETSC_TRUE;
+          *conv = PETSC_TRUE;
           break;
         }
       }
@@ -203,6 +201,13 @@ static PetscErrorCode Commit(FlxStepper ts, AlphaDAE *d, PetscReal t1, PetscReal
   PetscCall(VecCopy(d->V1, d->V));
   PetscCall(VecCopy(d->Anew, d->A));
   PetscCall(VecCopy(d->Lam1, d->Lam));
+  { /* the scales of the iterations' tests: accepted steps only (a try that error control rejects must not widen them) */
+    PetscReal xn, vn;
+    PetscCall(VecNorm(d->X, NORM_INFINITY, &xn));
+    PetscCall(VecNorm(d->V, NORM_INFINITY, &vn));
+    ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
+    ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
+  }
   if (d->Psi) PetscCall(VecCopy(d->Psi1, d->Psi));
   /* F_{n+1} and M_{n+1} a*_{n+1} at the converged state (M, G of the last iterate: the same point to the tolerance) */
   PetscCall(FlxSystemComputeConstraintJacobian(ts->sys, t1, d->X, d->G1));

@@ -320,9 +320,7 @@ PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, Pets
       PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
       const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
       if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dv <= tol * vs || stalled)) {
-        ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
-        ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
-        *conv          = PETSC_TRUE;
+        *conv = PETSC_TRUE; /* the scales grow at the commit (alphadae.c) */
         break;
       }
       if (k >= ts->dae.maxit || PetscIsInfOrNanReal(dx)) break;

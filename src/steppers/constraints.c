@@ -67,7 +67,7 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Constrained systems (steppers on systems with constraints)", "FlxStepper");
   PetscCall(PetscOptionsEnum("-ts_dae_solver", "Saddle-point solve of a constrained step: auto (dense for n + m <= 64 on one rank, else schur with a lumped mass, else lu), lu (MUMPS on the assembled saddle-point matrix), schur (the Schur complement G M^-1 G^T of a lumped mass, factored by MUMPS), fieldsplit (the same by PCFIELDSPLIT) or dense (LAPACK, one rank)", "FlxSaddle", FlxDAESolvers, (PetscEnum)d->solver, (PetscEnum *)&d->solver, NULL));
-  PetscCall(PetscOptionsReal("-ts_dae_rtol", "Constrained step: iterate until the change of x_{n+1} (and of v_n) is below this fraction of max |x_{n+1}| (and max |v_n|)", "FlxStepper", d->rtol, &d->rtol, NULL));
+  PetscCall(PetscOptionsReal("-ts_dae_rtol", "Constrained step: iterate until the change of x_{n+1} (and of v) is below this fraction of the larger of max |x_{n+1}| (max |v|) and the largest of the run's accepted steps", "FlxStepper", d->rtol, &d->rtol, NULL));
   PetscCall(PetscOptionsInt("-ts_dae_max_it", "Constrained step: maximum iterations per step before the run stops as not converged", "FlxStepper", d->maxit, &d->maxit, NULL));
   PetscCall(PetscOptionsReal("-ts_dae_ic_tol", "Largest violation of the constraints by the initial position (|g|) and velocity (|G v + g_t|) accepted", "FlxStepper", d->ic_tol, &d->ic_tol, NULL));
   PetscCall(PetscOptionsBool("-ts_dae_chord", "Constrained step: keep the saddle-point matrix of the step's first iterate (gcd: the constraint rows; implicit steppers: the whole Newton matrix) for the step: one factorization per step, linear convergence", "FlxStepper", d->chord, &d->chord, NULL));
@@ -76,7 +76,8 @@ PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper ts)
   PetscCall(PetscOptionsBool("-ts_dae_step_adjust", "Implicit steppers on constrained systems: move a* to a new step size by seed 002 eq. (14) (false: for showing the order drop without it)", "FlxStepper", d->step_adjust, &d->step_adjust, &sa));
   PetscCall(PetscOptionsBool("-ts_dae_project_ic", "Project initial conditions that violate the constraints onto them (mass-weighted) instead of refusing them", "FlxStepper", d->project_ic, &d->project_ic, NULL));
   PetscOptionsEnd();
-  d->implicit_only = st ? "-ts_dae_tangent" : ss ? "-ts_dae_soi2" : sa ? "-ts_dae_step_adjust" : NULL; /* refused by the constrained GCD */
+  /* refused by the constrained GCD when they ask for something (their defaults are harmless in a shared options file) */
+  d->implicit_only = st && d->tangent != FLX_DAE_TANGENT_AUTO ? "-ts_dae_tangent" : ss && d->soi2 ? "-ts_dae_soi2" : sa && !d->step_adjust ? "-ts_dae_step_adjust" : NULL;
   PetscCheck(d->rtol > 0 && d->rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_rtol %g: give a tolerance in (0, 1)", (double)d->rtol);
   PetscCheck(d->maxit > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_max_it must be positive");
   PetscCheck(d->ic_tol >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_dae_ic_tol must not be negative");
