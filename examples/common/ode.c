@@ -137,26 +137,15 @@ PetscErrorCode FlxExampleRunODE(const FlxExampleODE *ode)
 
 int FlxExampleMain(int argc, char **argv, const char *help, const char *name, PetscErrorCode (*run)(void))
 {
-  PetscErrorCode ierr;
-
+  int      code;
   MPI_Comm agree; /* the exit agreement's own communicator: nothing else may match its collectives */
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   MPI_Comm_dup(PETSC_COMM_WORLD, &agree);
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
-  ierr = run();
-  { /* one line, from the first rank; a rank that failed alone (the others waiting in a collective) prints its own */
-    PetscMPIInt rank;
-    char        msg[1024];
-    int         code;
-    MPI_Comm_rank(agree, &rank);
-    snprintf(msg, sizeof(msg), "%s", ierr ? FlxErrorGetMessage() : "");
-    code = FlxAgreeOnExit(agree, name, ierr ? 1 : 0, msg, (int)sizeof(msg));
-    if (code && !rank) fprintf(stderr, "%s: error: %s\n", name, msg);
-    ierr = code ? 1 : 0;
-  }
+  code = FlxExitAgreed(agree, name, run()); /* one line; a rank that failed alone prints its own */
   MPI_Comm_free(&agree);
   PetscPopErrorHandler();
   PetscCall(PetscFinalize());
-  return ierr ? 1 : 0;
+  return code;
 }

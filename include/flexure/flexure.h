@@ -24,6 +24,9 @@ PETSC_EXTERN PetscErrorCode FlxCheckCollectiveError(MPI_Comm comm, PetscErrorCod
    prints its message and exits after 30 s if the others never answer (they wait in a collective). comm must be a
    communicator that nothing else uses (MPI_Comm_dup at the start), or its collectives could match others'. Collective. */
 PETSC_EXTERN int FlxAgreeOnExit(MPI_Comm comm, const char prog[], int code, char msg[], int len);
+/* The end of a tool whose body returned ierr: FlxAgreeOnExit on agree (MPI_Comm_dup'ed before the body), the message
+   printed once as "prog: error: ..."; returns the exit code (0 or 1). Collective. */
+PETSC_EXTERN int FlxExitAgreed(MPI_Comm agree, const char prog[], PetscErrorCode ierr);
 
 /* Set-up phases: FlxPhaseBegin prints "flexure: <what> ..." on rank 0 (so a large model never sits silent) and
    times the phase until the next FlxPhaseBegin or FlxPhaseEnd; FlxPhaseSummary prints one line with the time of

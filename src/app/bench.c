@@ -263,8 +263,9 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
       ierr = Products(b, It->kind, &s);
     }
   }
-  if (!It->single) PetscCall(ierr); /* the P-rank items fail on every rank together */
-  else {                            /* rank 0 alone: the waiting ranks learn its result, then its failure */
+  if (!It->single)
+    PetscCall(ierr); /* the P-rank items fail on every rank together */
+  else {             /* rank 0 alone: the waiting ranks learn its result, then its failure */
     PetscCall(IdleBcast(B, &s, 1, MPIU_REAL));
     PetscCall(FlxCheckCollectiveError(B->comm, ierr, PETSC_ERR_NOT_CONVERGED, "-bench_scaling: a one-rank item failed on rank 0"));
   }
@@ -619,17 +620,15 @@ static PetscErrorCode Run(void)
 
 int main(int argc, char **argv)
 {
-  PetscErrorCode ierr;
+  int      code;
+  MPI_Comm agree; /* the exit agreement's own communicator */
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help)); /* omega_max by Lanczos (SLEPc) unless -ts_omega_bound */
+  MPI_Comm_dup(PETSC_COMM_WORLD, &agree);
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL)); /* one line, no traceback */
-  ierr = Run();
-  if (ierr) {
-    PetscMPIInt rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (rank == 0) fprintf(stderr, "flexure-bench: error: %s\n", FlxErrorGetMessage());
-  }
+  code = FlxExitAgreed(agree, "flexure-bench", Run());
+  MPI_Comm_free(&agree);
   PetscCall(PetscPopErrorHandler());
   PetscCall(SlepcFinalize());
-  return ierr ? 1 : 0;
+  return code;
 }

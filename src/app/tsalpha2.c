@@ -298,9 +298,10 @@ static PetscErrorCode Run(MPI_Comm comm, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  char         **nargv;
-  int            nargc = 0;
-  PetscErrorCode ierr;
+  char   **nargv;
+  int      nargc = 0;
+  int      code;
+  MPI_Comm agree; /* the exit agreement's own communicator */
 
   nargv          = (char **)malloc(sizeof(char *) * (argc + 3));
   nargv[nargc++] = argv[0];
@@ -311,15 +312,12 @@ int main(int argc, char **argv)
   }
   nargv[nargc] = NULL;
   PetscCall(SlepcInitialize(&nargc, &nargv, NULL, help));
+  MPI_Comm_dup(PETSC_COMM_WORLD, &agree);
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
-  ierr = Run(PETSC_COMM_WORLD, nargc, nargv);
-  {
-    PetscMPIInt rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    if (ierr && rank == 0) fprintf(stderr, "flexure-tsalpha2: error: %s\n", FlxErrorGetMessage());
-  }
+  code = FlxExitAgreed(agree, "flexure-tsalpha2", Run(PETSC_COMM_WORLD, nargc, nargv));
+  MPI_Comm_free(&agree);
   PetscPopErrorHandler();
   PetscCall(SlepcFinalize());
   free(nargv);
-  return ierr ? 1 : 0;
+  return code;
 }

@@ -147,12 +147,20 @@ typedef struct {
   PetscReal *reals;
 } Pack;
 
+/* What rank 0 keeps while it packs the ranks' data. */
+typedef struct {
+  PetscInt *xadj, *adj, *norder, *corder; /* nodal graph, storage orders (Partition) */
+  PetscInt *rstart, *mptr, *midx, *ghostmark, *tidx;
+} Dist;
+
 /* The data of rank r: its owned nodes in storage order (norder), its owned and halo cells in the global cell order
    (corder; tidx: a cell's index among the cells of its type, in natural order). */
-static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, const PetscInt *rstart, const PetscInt *xadj, const PetscInt *adj, const PetscInt *mptr, const PetscInt *midx, const PetscInt *norder, const PetscInt *corder, const PetscInt *tidx, PetscInt *ghostmark, Pack *pk)
+static PetscErrorCode PackRank(FlxSerialMesh *sm, PetscMPIInt r, Dist *d, Pack *pk)
 {
-  PetscInt   nown = 0, nc = 0, ncn = 0, ngh = 0, nmem = 0, *ip, *ghosts;
-  PetscReal *rp;
+  const PetscInt *rstart = d->rstart, *xadj = d->xadj, *adj = d->adj, *mptr = d->mptr, *midx = d->midx, *norder = d->norder, *corder = d->corder, *tidx = d->tidx;
+  PetscInt       *ghostmark = d->ghostmark;
+  PetscInt        nown = 0, nc = 0, ncn = 0, ngh = 0, nmem = 0, *ip, *ghosts;
+  PetscReal      *rp;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < sm->nnodes; i++)
@@ -436,17 +444,11 @@ static PetscErrorCode Partition(FlxMesh mesh, PetscInt **xadj, PetscInt **adj, P
   PetscFunctionReturn(0);
 }
 
-/* What rank 0 keeps while it packs the ranks' data. */
-typedef struct {
-  PetscInt *xadj, *adj, *norder, *corder; /* nodal graph, storage orders (Partition) */
-  PetscInt *rstart, *mptr, *midx, *ghostmark, *tidx;
-} Dist;
-
 /* Rank 0, before any rank is sent its data: the cells' owners, the global node numbers (contiguous per rank, storage
    order within a rank), each cell's index among its type's and the nodes' group membership. */
 static PetscErrorCode Prepare(FlxMesh mesh, Dist *d)
 {
-  FlxSerialMesh *sm                      = mesh->serial;
+  FlxSerialMesh *sm = mesh->serial;
   PetscInt      *cnt, ntype[FLX_NUM_CELL_TYPES] = {0};
 
   PetscFunctionBegin;
@@ -499,7 +501,8 @@ static PetscErrorCode SendRank(MPI_Comm comm, PetscMPIInt r, PetscBool ok, Pack 
 
   PetscFunctionBegin;
   if (!ok)
-    for (int i = 0; i < 8; i++) pk->hdr[i] = -1;
+    for (int i = 0; i < 8; i++)
+      pk->hdr[i] = -1;
   PetscCallMPI(MPI_Send(pk->hdr, 8, MPIU_INT, r, 0, comm));
   if (!ok) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Recv(&ready, 1, MPIU_INT, r, 3, comm, MPI_STATUS_IGNORE));
@@ -552,7 +555,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
   PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
   if (mesh->rank == 0) {
     for (PetscMPIInt r = mesh->size - 1; r >= 0; r--) {
-      if (!ierr) ierr = PackRank(mesh->serial, r, d.rstart, d.xadj, d.adj, d.mptr, d.midx, d.norder, d.corder, d.tidx, d.ghostmark, &pk);
+      if (!ierr) ierr = PackRank(mesh->serial, r, &d, &pk);
       if (r > 0) {
         PetscCall(SendRank(mesh->comm, r, (PetscBool)!ierr, &pk));
         PetscCall(PetscFree(pk.ints));
@@ -560,7 +563,8 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
       }
     }
     PetscCall(DistFree(&d));
-  } else PetscCall(RecvRank(mesh->comm, &pk, &ierr));
+  } else
+    PetscCall(RecvRank(mesh->comm, &pk, &ierr));
   if (!ierr) ierr = Unpack(mesh, &pk);
   PetscCall(PetscFree(pk.ints));
   PetscCall(PetscFree(pk.reals));

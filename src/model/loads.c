@@ -212,10 +212,9 @@ static PetscErrorCode GroupWeight(FlxModel m, PetscInt g, const PetscReal value[
     PetscCall(FlxModelElementProps(m, c, &p, &ops, xyz));
     if (!ops) continue; /* a node-set cell: no mass */
     PetscCall(ops->lumped_mass(xyz, p, me));
-    for (PetscInt k = 0; k < nn; k++)
-      if (nodes[k] < nown)
-        for (int d = 0; d < 3; d++)
-          a[6 * nodes[k] + d] += me[6 * k + d] * value[d];
+    for (PetscInt i = 0; i < 6 * nn; i++) /* the weight: translations times g, no moment */
+      me[i] = i % 6 < 3 ? me[i] * value[i % 6] : 0;
+    AddOwned(nn, nodes, nown, me, a);
   }
   PetscFunctionReturn(0);
 }
@@ -256,8 +255,9 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
       for (PetscInt s = 0; g >= 0 && s < m->nsec; s++)
         for (PetscInt j = 0; j < m->sec[s].ngroups; j++)
           if (!strcmp(m->sec[s].groups[j], l->group)) elements = PETSC_TRUE;
-      if (elements) PetscCall(GroupWeight(m, g, l->value, a)); /* the weight of the group's elements alone */
-      else if (g >= 0) { /* a node set: the whole lumped mass of its nodes, point masses included */
+      if (elements)
+        PetscCall(GroupWeight(m, g, l->value, a)); /* the weight of the group's elements alone */
+      else if (g >= 0) {                           /* a node set: the whole lumped mass of its nodes, point masses included */
         for (PetscInt i = 0; i < n; i++)
           for (int d = 0; d < 3; d++)
             a[6 * nodes[i] + d] = ms[6 * nodes[i] + d] * l->value[d];
@@ -329,7 +329,7 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     if (s != 0) PetscCall(VecAXPY(f, s, m->base.g));
   }
   if (m->base.gk && mode != 2) { /* absolute base excitation, springs to ground: K_s r u_g(t) + C_s r v_g(t) */
-    PetscReal d[3];          /* the second and first integrals of the ground acceleration's time function, and f */
+    PetscReal d[3];              /* the second and first integrals of the ground acceleration's time function, and f */
     PetscCall(FlxTimeFunctionEvaluateDerivatives(&m->base.tf, t, -2, 0, d));
     PetscCall(VecAXPY(f, d[mode], m->base.gk));
     if (m->base.gc) PetscCall(VecAXPY(f, d[mode + 1], m->base.gc));

@@ -215,10 +215,23 @@ static void AddSkew(PetscReal *S, PetscInt ld, const PetscReal d[3], PetscReal s
   S[2 * ld + 1] += sign * d[0];
 }
 
+/* The length of a spring cell with nodes at xyz (0: zero length, within round-off of its coordinates). */
+static PetscReal CellLength(const PetscReal xyz[6])
+{
+  PetscReal L = 0, scale = 0;
+
+  for (int c = 0; c < 3; c++) {
+    L += PetscSqr(xyz[3 + c] - xyz[c]);
+    scale = PetscMax(scale, PetscMax(PetscAbsReal(xyz[c]), PetscAbsReal(xyz[3 + c])));
+  }
+  L = PetscSqrtReal(L);
+  return L > 1e-12 * scale ? L : 0;
+}
+
 /* Rotation (rows: spring axes) of a spring cell; *bad for a zero-length cell with element axes. */
 static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], PetscReal R[9], PetscBool *bad)
 {
-  PetscReal d[3], L, scale = 0, v[3] = {0, 0, 1}, z[3], nz;
+  PetscReal d[3], L = CellLength(xyz), v[3] = {0, 0, 1}, z[3], nz;
 
   PetscFunctionBegin;
   *bad = PETSC_FALSE;
@@ -227,12 +240,9 @@ static PetscErrorCode CellAxes(const SpringDef *s, const PetscReal xyz[6], Petsc
       R[i] = s->R[i];
     PetscFunctionReturn(0);
   }
-  for (int c = 0; c < 3; c++) {
-    d[c]  = xyz[3 + c] - xyz[c];
-    scale = PetscMax(scale, PetscMax(PetscAbsReal(xyz[c]), PetscAbsReal(xyz[3 + c])));
-  }
-  L = PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  if (!(L > 1e-12 * scale)) {
+  for (int c = 0; c < 3; c++)
+    d[c] = xyz[3 + c] - xyz[c];
+  if (L == 0) {
     *bad = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
@@ -388,7 +398,7 @@ PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel m, PetscInt n, const cha
   if (!any) PetscFunctionReturn(0);
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
   for (int v = 0; v < (damp ? 2 : 1); v++) {
-    Vec          *out = v ? gc : gk;
+    Vec         *out = v ? gc : gk;
     PetscScalar *a;
     PetscCall(VecDuplicate(m->mass, out));
     PetscCall(VecZeroEntries(*out));
@@ -439,11 +449,12 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
   PetscFunctionReturn(0);
 }
 
-/* Geometrically nonlinear models: a spring acts on the rotation vectors as on small rotations (theta_b - theta_a, and
-   rigid offsets theta x d for a cell of non-zero length), which is not the gradient of an energy once nodes turn
-   finitely: a stiff rotational joint between co-rotational beams fluttered and blew up after 0.05 rad of rigid spin
-   (found by a helper). Springs stay exact there only when zero-length (or to ground) and translational; the others
-   are refused until springs get a co-rotational form. Collective. */
+/* Geometrically nonlinear models: a spring's stiffness acts on the rotation vectors as on small rotations
+   (theta_b - theta_a, and rigid offsets theta x d for a cell of non-zero length), which is not the gradient of an
+   energy once nodes turn finitely: a stiff rotational joint between co-rotational beams fluttered and blew up after
+   0.05 rad of rigid spin (found by a helper). Springs stay exact there when zero-length (or to ground) with
+   translational stiffness; a damper's moment on the relative angular velocity only dissipates, so it stays too. The
+   others are refused until springs get a co-rotational form. Collective. */
 static PetscErrorCode CheckFiniteRotations(FlxModel m)
 {
   FlxSprings       sp = m->springs;
@@ -454,31 +465,28 @@ static PetscErrorCode CheckFiniteRotations(FlxModel m)
   const char      *why      = "acts on rotation vectors as on small rotations, which is not conservative once nodes turn finitely (the model is geometrically nonlinear): co-rotational springs and joints are not implemented yet";
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < sp->nground; k++) {
-    const SpringDef *s = &sp->ground[k];
-    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0 && s->c[3] == 0 && s->c[4] == 0 && s->c[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "spring '%s': its rotational stiffness or damping %s; give it translational values only (-spring_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", s->name, why, s->name);
-  }
-  for (PetscInt j = 0; j < m->nsec; j++) {
-    const SpringDef *s = sp->sec[j];
+  for (PetscInt k = 0; k < sp->nground + m->nsec; k++) { /* springs to ground, then spring sections */
+    const SpringDef *s   = k < sp->nground ? &sp->ground[k] : sp->sec[k - sp->nground];
+    const char      *opt = k < sp->nground ? "spring" : "section";
     if (!s) continue;
-    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0 && s->c[3] == 0 && s->c[4] == 0 && s->c[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "spring section '%s': its rotational stiffness or damping %s; give it translational values only (-section_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", s->name, why, s->name);
+    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "%s '%s': its rotational stiffness %s; give it translational stiffness only (-%s_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", k < sp->nground ? "spring" : "spring section", s->name, why, opt, s->name);
   }
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
     const PetscInt  *nodes;
-    PetscReal        L = 0, scale = 0;
-    if (!s) continue;
+    PetscReal        xyz[6], L;
+    if (!s || (s->k[0] == 0 && s->k[1] == 0 && s->k[2] == 0)) continue; /* rotational stiffness refused above; a damper only dissipates */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
     for (int d = 0; d < 3; d++) {
-      L += PetscSqr(X[3 * nodes[1] + d] - X[3 * nodes[0] + d]);
-      scale = PetscMax(scale, PetscMax(PetscAbsReal(X[3 * nodes[0] + d]), PetscAbsReal(X[3 * nodes[1] + d])));
+      xyz[d]     = X[3 * nodes[0] + d];
+      xyz[3 + d] = X[3 * nodes[1] + d];
     }
-    if (PetscSqrtReal(L) > 1e-12 * scale) {
+    if ((L = CellLength(xyz)) > 0) {
       char desc[256];
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (spring section '%s') has length %g m: a spring cell of non-zero length joins its nodes by rigid offsets theta x d, which %s; join the nodes at one point (a zero-length cell, translational stiffness), or run with -model_geometry linear", desc, s->name, (double)PetscSqrtReal(L), why));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (spring section '%s') has length %g m: a spring cell of non-zero length joins its nodes by rigid offsets theta x d, which %s; join the nodes at one point (a zero-length cell, translational stiffness), or run with -model_geometry linear", desc, s->name, (double)L, why));
       bad = PETSC_TRUE;
     }
   }

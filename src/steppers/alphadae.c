@@ -134,7 +134,7 @@ static PetscErrorCode Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, PetscReal
           break;
         }
       } else {
-        const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
+        const PetscReal xs = FlxDAETestScale(xn, ts->dae.xscale), vs = FlxDAETestScale(vn, ts->dae.vscale);
         if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dx <= tol * vs || stalled)) {
           *conv = PETSC_TRUE;
           break;

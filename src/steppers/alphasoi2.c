@@ -318,7 +318,7 @@ PetscErrorCode FlxAlphaSOI2Attempt(FlxStepper ts, AlphaDAE *d, PetscReal t, Pets
       PetscBool stalled = (PetscBool)(dx >= dxold);
       PetscCall(VecNorm(d->X1, NORM_INFINITY, &xn));
       PetscCall(VecNorm(d->V1, NORM_INFINITY, &vn));
-      const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
+      const PetscReal xs = FlxDAETestScale(xn, ts->dae.xscale), vs = FlxDAETestScale(vn, ts->dae.vscale);
       if ((bh2 * dx <= tol * xs || (stalled && bh2 * dx <= 100 * tol * xs)) && (h * gm * dv <= tol * vs || stalled)) {
         *conv = PETSC_TRUE; /* the scales grow at the commit (alphadae.c) */
         break;

@@ -180,7 +180,7 @@ static PetscErrorCode DAEStep(FlxStepper ts)
     if (k) { /* converged when x_{n+1} (and v_n) stopped changing, or the change stalled at round-off */
       PetscBool stalled = (PetscBool)(dx >= dxold);
       PetscCall(VecNorm(d->Tv, NORM_INFINITY, &xn));
-      const PetscReal xs = PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL), vs = PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL);
+      const PetscReal xs = FlxDAETestScale(xn, ts->dae.xscale), vs = FlxDAETestScale(vn, ts->dae.vscale);
       if ((kap * dx <= tol * xs || (stalled && kap * dx <= 100 * tol * xs)) && (!d->vdep || ch * dx <= tol * vs || stalled)) {
         ts->dae.xscale = PetscMax(ts->dae.xscale, xn);
         if (d->vdep) ts->dae.vscale = PetscMax(ts->dae.vscale, vn);
@@ -189,7 +189,7 @@ static PetscErrorCode DAEStep(FlxStepper ts)
       if (k >= ts->dae.maxit) { /* stop the run with the reason (every rank: the norms are global) */
         PetscCall(VecNorm(d->Gv, NORM_INFINITY, &gn));
         ts->reason = FLX_STEPPER_DIVERGED_NEWTON;
-        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the constrained GCD step to t = %g s did not converge in %" PetscInt_FMT " iterations (-ts_dae_max_it): last change of x_{n+1} %g and of v %g relative to their scales, against -ts_dae_rtol %g, constraint violation |g| %g%s; reduce -ts_dt", (double)t1, ts->dae.maxit, (double)(kap * dx / PetscMax(PetscMax(xn, ts->dae.xscale), PETSC_SMALL)), (double)(d->vdep ? ch * dx / PetscMax(PetscMax(vn, ts->dae.vscale), PETSC_SMALL) : 0), (double)tol, (double)gn, d->vdep ? " (the velocity-dependent forces are a fixed point: it converges for c h |M^-1 dF/dv| < 1)" : ""));
+        PetscCall(PetscSNPrintf(ts->reason_msg, sizeof(ts->reason_msg), "the constrained GCD step to t = %g s did not converge in %" PetscInt_FMT " iterations (-ts_dae_max_it): last change of x_{n+1} %g and of v %g relative to their scales, against -ts_dae_rtol %g, constraint violation |g| %g%s; reduce -ts_dt", (double)t1, ts->dae.maxit, (double)(kap * dx / FlxDAETestScale(xn, ts->dae.xscale)), (double)(d->vdep ? ch * dx / FlxDAETestScale(vn, ts->dae.vscale) : 0), (double)tol, (double)gn, d->vdep ? " (the velocity-dependent forces are a fixed point: it converges for c h |M^-1 dF/dv| < 1)" : ""));
         PetscFunctionReturn(0);
       }
       dxold = dx;

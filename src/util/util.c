@@ -347,3 +347,18 @@ int FlxAgreeOnExit(MPI_Comm comm, const char prog[], int code, char msg[], int l
   MPI_Bcast(msg, len, MPI_CHAR, first, comm);
   return code;
 }
+
+/* At the end of a tool or example whose body returned ierr on this rank: the lowest failing rank's message printed
+   once, "prog: error: ...", by FlxAgreeOnExit on agree (a communicator nothing else used: MPI_Comm_dup of
+   PETSC_COMM_WORLD before the body). Returns the exit code, 0 or 1. Collective. */
+int FlxExitAgreed(MPI_Comm agree, const char prog[], PetscErrorCode ierr)
+{
+  char msg[2048 + 1];
+  int  rank, code;
+
+  MPI_Comm_rank(agree, &rank);
+  PetscStrncpy(msg, ierr ? FlxErrorGetMessage() : "", sizeof(msg));
+  code = FlxAgreeOnExit(agree, prog, ierr ? 1 : 0, msg, (int)sizeof(msg));
+  if (code && !rank) fprintf(stderr, "%s: error: %s\n", prog, msg);
+  return code ? 1 : 0;
+}

@@ -37,23 +37,31 @@ typedef enum {
   FLX_DAE_TANGENT_DIAGONAL
 } FlxDAETangent;
 typedef struct {
-  FlxDAESolver  solver;        /* -ts_dae_solver */
-  FlxDAETangent tangent;       /* -ts_dae_tangent: the implicit steps' Newton matrix (full, or its diagonal) */
-  PetscReal     rtol;          /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
-  PetscInt      maxit;         /* -ts_dae_max_it */
-  PetscReal     ic_tol;        /* -ts_dae_ic_tol */
-  PetscBool     project_ic;    /* -ts_dae_project_ic */
-  PetscBool     chord;         /* -ts_dae_chord: the constraint rows' Jacobian (implicit steps: the whole matrix) of the first iterate kept for the step */
-  PetscBool     soi2;          /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
-  PetscBool     step_adjust;   /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
-  const char   *implicit_only; /* the first of the implicit steppers' options given (NULL: none): the GCD refuses it */
-  PetscReal     gmax, vmax;    /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
+  FlxDAESolver  solver;         /* -ts_dae_solver */
+  FlxDAETangent tangent;        /* -ts_dae_tangent: the implicit steps' Newton matrix (full, or its diagonal) */
+  PetscReal     rtol;           /* -ts_dae_rtol: the iterations stop when x_{n+1} stops changing */
+  PetscInt      maxit;          /* -ts_dae_max_it */
+  PetscReal     ic_tol;         /* -ts_dae_ic_tol */
+  PetscBool     project_ic;     /* -ts_dae_project_ic */
+  PetscBool     chord;          /* -ts_dae_chord: the constraint rows' Jacobian (implicit steps: the whole matrix) of the first iterate kept for the step */
+  PetscBool     soi2;           /* -ts_dae_soi2: the implicit steppers as generalized-alpha-SOI2 (seed 002) instead of index 3 */
+  PetscBool     step_adjust;    /* -ts_dae_step_adjust: seed 002 eq. (14) when the step changes */
+  const char   *implicit_only;  /* the first of the implicit steppers' options given (NULL: none): the GCD refuses it */
+  PetscReal     gmax, vmax;     /* largest |g(t, x)| and |G v + g_t| over the positions and velocities computed */
   PetscReal     xscale, vscale; /* largest |x|, |v| of the accepted steps: the iterations' tests are relative to them, so
-                                   that a motion coming to rest still converges (relative to |v| -> 0, it could not) */
-  Vec           lambda0, psi0; /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
-  PetscInt      its, itmax, nsolves;
-  void         *data;
+                                   that a motion coming to rest still converges (relative to |v| -> 0, it could not);
+                                   FlxDAETestScale */
+  Vec      lambda0, psi0;       /* guesses of the initial multipliers (FlxStepperSetInitialMultipliers; NULL: zero) */
+  PetscInt its, itmax, nsolves;
+  void    *data;
 } FlxStepperDAE;
+
+/* The scale of a constrained step's convergence test on x or v: the larger of the iterate's max norm (now) and the
+   largest of the run's accepted steps (run: ts->dae.xscale, vscale), never 0. */
+static inline PetscReal FlxDAETestScale(PetscReal now, PetscReal run)
+{
+  return PetscMax(PetscMax(now, run), PETSC_SMALL);
+}
 /* ==== end of constrained systems ==== */
 
 struct _p_FlxStepper {
@@ -94,13 +102,13 @@ struct _p_FlxStepper {
   PetscReal     Wh, Dh, B0, scale, input, peak, maxrel, maxabs;
   PetscBool     strain_work; /* central-difference sums, lsum[1] the internal force's work (d_{n+1} + d_n) . f_int(x_n), as lsum[2]
                                 the external one: the strain column is Ustart plus the work done (nonlinear systems: exact for gcd3) */
-  PetscReal     Ustart, Uh;  /* the strain energy at the start; the internal work summed so far */
-  PetscBool     ledger_direct; /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
-  PetscBool     implicit;      /* unconditionally stable: no critical step, -ts_dt required */
-  PetscReal     hlast;         /* step just taken, when the stepper varies it (time accumulates) */
-  PetscBool     varstep;
-  PetscBool     haveB0;
-  PetscReal     max_energy_error;
+  PetscReal Ustart, Uh;      /* the strain energy at the start; the internal work summed so far */
+  PetscBool ledger_direct;   /* lsum holds kinetic, strain, dW, dD of the step (implicit steppers); else the central-difference sums */
+  PetscBool implicit;        /* unconditionally stable: no critical step, -ts_dt required */
+  PetscReal hlast;           /* step just taken, when the stepper varies it (time accumulates) */
+  PetscBool varstep;
+  PetscBool haveB0;
+  PetscReal max_energy_error;
 
   /* probes */
   PetscInt   nprobe, *plocal; /* local index or -1 */
