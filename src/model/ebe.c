@@ -489,11 +489,12 @@ static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
    prefetchers do not follow its streams: without these prefetches the beams' loop on the 1e6-DOF tower takes
    20 ns/DOF, with them 6.7; every cache line of the batch data is needed, every other one gives 18). The batch data
    PREFETCH_BYTES ahead (into the outer caches, prefetcht2: on the AMD EPYC host the non-temporal hint left the loop
-   latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), and for the beams the
-   nodal values x of the cells PREFETCH_X batches ahead (the shells' nodes, fewer per cell and shared by neighbouring
-   cells, are in cache: their prefetch only cost issue slots, 1e6-DOF plates, interleaved, gcd3 step at 83-84 % of its
-   bound with it and 84-97 % without). The quads' batches (7.2 KB) are prefetched two ahead in quarters between the
-   kernel's passes (shellfast.c): issued at once, their prefetches stall the loop. */
+   latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), and for the beams and
+   the triangles the nodal values x of the cells PREFETCH_X batches ahead (the triangles' on the Zen 5 host of
+   2026-11-29: element loop 0.77 to 0.87 x without, in six processes, 1, 2 or 3 batches ahead alike; on the earlier
+   host it only cost issue slots). The quads' nodal values are not prefetched (0.85 to 1.06 x, by the host's load),
+   and their batches (7.2 KB) two ahead in quarters between the kernel's passes (shellfast.c): issued at once, their
+   prefetches stall the loop (a one-pass kernel with the batch prefetched at once: 1.12 to 1.31 x). */
 #define PREFETCH_BYTES 8192
 #define PREFETCH_X 2
 static inline void Prefetch(const void *b, size_t bytes)
@@ -543,7 +544,7 @@ static void RunTris(FlxEbe e, const FlxTriBatch *B, PetscInt k0, PetscInt k1, co
   PetscReal fe[18][W], en[W];
 
   for (PetscInt k = k0; k < k1; k++) {
-    PREFETCH(B, k, k1, 0, x); /* the batch only: the plates' nodal values are in cache (DKT3 plate 6.2 -> 5.9 ns/DOF) */
+    PREFETCH(B, k, k1, 3, x); /* the batch and the nodal values (above) */
     FlxTriBatchForce(&B[k], x, fe, esum ? en : NULL);
     Scatter(3, B[k].n, B[k].si, fe, f, e->slot);
     if (esum) Energy(B[k].n, B[k].own, en, esum);
