@@ -109,8 +109,8 @@ typedef struct {
   PetscInt           nbcs;
   char               springs[FLX_MAX_NAMES][FLX_NAME_LEN]; /* the ground springs whose ground ends move (absolute) */
   PetscInt           nsprings;                             /* -1: all */
-  Vec                g;      /* relative: -M r */
-  Vec                gk, gc; /* absolute: K_s r, C_s r of the ground springs that move with the ground (NULL: none) */
+  Vec                g;                                    /* relative: -M r */
+  Vec                gk, gc;                               /* absolute: K_s r, C_s r of the ground springs that move with the ground (NULL: none) */
 } FlxBase;
 
 /* The moving prescribed DOFs (owned, local indices into the DOF vector), in increasing local index. */
@@ -237,10 +237,15 @@ struct _p_FlxModel {
     PetscReal rtol, stol, arc_length, arc_final;
   } st;
   /* cell fields (resultants.c), set up on first use */
-  VecScatter   toloc; /* global DOF vector -> local (owned and ghost nodes) */
-  Vec          uloc;
-  PetscInt    *crow;   /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
-  PetscReal   *fdcell; /* consistent distributed-load vector (12) of each local cell at the time of the output */
+  VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
+  Vec        uloc;
+  PetscInt  *crow;       /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
+  PetscReal *fdcell;     /* consistent distributed-load vector (12) of each local cell at the time of the output */
+  struct {               /* the last external force written (loads.c): a vector left unchanged since, with the same */
+    PetscObjectId    id; /* scale factors, already holds f_ext (0: none) */
+    PetscObjectState state;
+    PetscReal        s[FLX_MAX_NAMES + 3];
+  } fext;
   FlxCellField field[FLX_NUM_FIELDS];
 };
 
@@ -303,7 +308,7 @@ PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
 /* Visit the spring cells (the global cell order) and the ground springs (in -spring_names order) of this rank:
    fn(model, nn, nodes, Ke, Ce, ctx) with their stiffness and damping matrices (Ce NULL: no damping). Collective. */
 /* Whether local cell c is a spring cell (a line cell of a spring section). Not collective. */
-PETSC_INTERN PetscBool FlxModelCellIsSpring(FlxModel model, PetscInt c);
+PETSC_INTERN PetscBool      FlxModelCellIsSpring(FlxModel model, PetscInt c);
 PETSC_INTERN PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel model, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc);
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
 PETSC_INTERN PetscErrorCode FlxModelFinishSprings(FlxModel model);
