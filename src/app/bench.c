@@ -5,8 +5,11 @@
    cells of the model), the explicit steps of each preset (-bench_presets, -bench_steps steps from rest per timed
    solve) and, with -bench_nonlinear, the same mesh as a co-rotational model (its f_int and its first preset's step).
    Medians and ranges of ns per DOF and of each repetition's ratios; the roofline of each kernel: the bytes it must
-   move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound.
-   With -bench_scaling on P > 1 ranks, the triad, the element loop and the first preset's step are also timed on rank 0
+   move against the triad's bandwidth, and (element loop) its time with its data in cache, the compute bound, both
+   measured in every repetition (items of their own), so that each repetition's bound is of that repetition's machine.
+   A read stream (one array summed) says what one stream of reads draws beside the triad's two reads and a write.
+   With -bench_scaling on P > 1 ranks, the triad, the element loop, its time in cache and the first preset's step are
+   also timed on rank 0
    alone (the same mesh set up on a one-process communicator, the other ranks waiting), interleaved with the P-rank
    items: the speed-up of each against the triad's own and against its roofline bound's, repetition by repetition,
    in one process. The triad's arrays: at least -bench_triad_mb (256 MB) each over all ranks (STREAM's rule). */
@@ -16,7 +19,7 @@
 static const char help[] = "flexure-bench: ns per DOF of the explicit step, of the internal force's paths and of a STREAM triad, interleaved.\n";
 
 #define MAXREP 64
-#define MAXITEM 24 /* 8 presets, 4 products and the triad, 2 co-rotational, 3 one-rank */
+#define MAXITEM 24 /* 8 presets, 4 products, the triad, the read stream and the in-cache loop, 2 co-rotational, 4 one-rank */
 
 typedef enum {
   IT_TRIAD,
@@ -25,7 +28,9 @@ typedef enum {
   IT_ELEMENTS,
   IT_STEP,
   IT_NLFORCE,
-  IT_NLSTEP
+  IT_NLSTEP,
+  IT_INCACHE, /* the element loop with its data in cache (its compute bound): seconds per product */
+  IT_READ     /* one array of the triad's size summed */
 } ItemKind;
 
 typedef struct {
@@ -72,11 +77,42 @@ static PetscErrorCode Triad(Bench *B, PetscReal *sec)
   PetscFunctionReturn(0);
 }
 
+/* s = sum of one array of the triad's size (8 bytes per entry read): seconds of one pass, the best of three. */
+static PetscErrorCode ReadStream(Bench *B, PetscReal *sec)
+{
+  PetscLogDouble t0, t1;
+  PetscReal      best = 1e30, s = 0;
+
+  PetscFunctionBegin;
+  for (int rep = 0; rep < 3; rep++) {
+    PetscCallMPI(MPI_Barrier(B->comm));
+    PetscCall(PetscTime(&t0));
+#if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
+#pragma omp simd reduction(+ \
+                           : s)
+#endif
+    for (PetscInt i = 0; i < B->ntriad; i++)
+      s += B->tb[i];
+    PetscCallMPI(MPI_Barrier(B->comm));
+    PetscCall(PetscTime(&t1));
+    best = PetscMin(best, t1 - t0);
+  }
+  B->ta[0] = s; /* kept */
+  *sec     = best;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Products(Bench *B, ItemKind kind, PetscReal *sec)
 {
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
+  if (kind == IT_INCACHE) { /* FlxEbeComputeTime on every rank, the slowest's */
+    FlxInternalForceRoofline rf;
+    PetscCall(FlxModelGetInternalForceRoofline(B->model, PETSC_TRUE, &rf));
+    *sec = rf.ecompute;
+    PetscFunctionReturn(0);
+  }
   PetscCallMPI(MPI_Barrier(B->comm));
   PetscCall(PetscTime(&t0));
   for (PetscInt k = 0; k < B->products; k++) {
@@ -194,18 +230,19 @@ static void Ratio(PetscInt n, const PetscReal a[], const PetscReal b[], PetscRea
 }
 
 /* Bytes per DOF a GCD step of degree d moves besides f_int: the fused kernel reads x, D, 1/m, v, a (and j, s), f_ext
-   and f_int and writes x, v, a, D (and j, s); f_ext is written before it. */
+   and f_int and writes x, v, a, D (and j, s). The benchmark's loads are constant: f_ext is not written again
+   (loads.c). */
 static PetscReal StepVectorBytes(PetscInt d)
 {
-  return 8.0 * (11 + 2 * (d - 3)) + 8.0;
+  return 8.0 * (11 + 2 * (d - 3));
 }
 
 /* The roofline bound of one run of It (seconds) at bandwidth bw (bytes per second, all ranks) with roofline rf on the
    internal-force path path: bytes over bw for the assembled products, the larger of that and the in-cache time for
-   the element loop, and a step's f_int plus its vector bytes; 0 for the other items. */
-static PetscReal ItemBound(const FlxInternalForceRoofline *rf, FlxInternalForcePath path, const Item *It, PetscReal N, PetscReal bw)
+   the element loop (in cache: ecomp seconds), and a step's f_int plus its vector bytes; 0 for the other items. */
+static PetscReal ItemBound(const FlxInternalForceRoofline *rf, FlxInternalForcePath path, const Item *It, PetscReal N, PetscReal bw, PetscReal ecomp)
 {
-  PetscReal e = PetscMax(rf->ebytes / bw, rf->ecompute), k = rf->kbytes / bw;
+  PetscReal e = PetscMax(rf->ebytes / bw, ecomp), k = rf->kbytes / bw;
 
   switch (It->kind) {
   case IT_MATMULT:
@@ -254,6 +291,9 @@ static PetscErrorCode RunItem(Bench *B, Bench *B1, Item *It, PetscReal *sec)
     switch (It->kind) {
     case IT_TRIAD:
       ierr = Triad(b, &s);
+      break;
+    case IT_READ:
+      ierr = ReadStream(b, &s);
       break;
     case IT_STEP:
     case IT_NLSTEP:
@@ -318,8 +358,8 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
 }
 
 /* -bench_scaling: the mesh and the model set up again from the options on rank 0 alone (B1->comm; MPI_COMM_NULL on
-   the other ranks), and three items timed there: the triad (over as many doubles as all ranks of B together), the
-   element loop and the step of preset at dt. Appended to it[]; path: the P-rank model's internal-force path, which
+   the other ranks), and four items timed there: the triad (over as many doubles as all ranks of B together), the
+   element loop, its time in cache and the step of preset at dt. Appended to it[]; path: the P-rank model's internal-force path, which
    the copy must share. The copy's roofline and triad size are broadcast (ReportScaling's bounds); the other ranks wait
    idle meanwhile. Collective on B->comm (a failure on rank 0 stops every rank). */
 static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, FlxInternalForcePath path, Item it[], PetscInt *nit)
@@ -330,20 +370,21 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   FlxInternalForcePath path1   = path;
 
   PetscFunctionBegin;
-  PetscCheck(*nit + 3 <= MAXITEM, B->comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
+  PetscCheck(*nit + 4 <= MAXITEM, B->comm, PETSC_ERR_PLIB, "flexure-bench: more than %d items", MAXITEM);
   PetscCallMPI(MPI_Comm_rank(B->comm, &rank));
   PetscCall(PetscMemzero(B1, sizeof(*B1)));
   PetscCallMPI(MPI_Comm_split(B->comm, rank ? MPI_UNDEFINED : 0, 0, &B1->comm));
   B1->steps      = B->steps;
   B1->products   = B->products;
   B1->triadbytes = B->triadbytes;
-  It[0].kind = IT_TRIAD, It[1].kind = IT_ELEMENTS, It[2].kind = IT_STEP;
+  It[0].kind = IT_TRIAD, It[1].kind = IT_ELEMENTS, It[2].kind = IT_STEP, It[3].kind = IT_INCACHE;
   PetscCall(PetscStrncpy(It[0].name, "triad", sizeof(It[0].name)));
   PetscCall(PetscStrncpy(It[1].name, "element loop", sizeof(It[1].name)));
   PetscCall(PetscSNPrintf(It[2].name, sizeof(It[2].name), "%s step", preset));
-  for (int j = 0; j < 3; j++)
+  PetscCall(PetscStrncpy(It[3].name, "element loop in cache", sizeof(It[3].name)));
+  for (int j = 0; j < 4; j++)
     It[j].single = PETSC_TRUE;
-  *nit += 3;
+  *nit += 4;
   PetscCall(FlxPhaseEnd(B->comm)); /* the set-up phases' timer: closed on every rank, then on rank 0's own */
   if (!rank) {
     code[0] = (int)SingleModel(B, B1, preset, dt, &It[2], &path1);
@@ -359,12 +400,12 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
 }
 
 /* -bench_scaling's report: each one-rank item's speed-up on the P ranks against the triad's, and against the speed-up
-   of its own roofline bound (ItemBound at each repetition's triad bandwidths, with the one-rank copy's in-cache time at
-   1 rank): a kernel compute bound at 1 rank and memory bound at P is not held to the triad's speed-up; a memory-bound
-   one's bound moves with the triad. Repetition by repetition; medians and ranges. Collective on B->comm. */
+   of its own roofline bound (ItemBound at each repetition's triad bandwidths and in-cache times at 1 and P ranks): a
+   kernel compute bound at 1 rank and memory bound at P is not held to the triad's speed-up; a memory-bound one's bound
+   moves with the triad. Repetition by repetition; medians and ranges. Collective on B->comm. */
 static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath path, PetscInt reps, PetscInt nit, Item it[])
 {
-  Item       *tri = NULL, *tri1 = NULL;
+  Item       *tri = NULL, *tri1 = NULL, *ic = NULL, *ic1 = NULL;
   PetscMPIInt size;
   PetscReal   N = (PetscReal)B->N, tsp[MAXREP], isp[MAXREP], bsp[MAXREP], m1, m2, lo, hi, ts, tl, th, rel, rl, rh, bs, bl, bh;
 
@@ -373,16 +414,19 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
   for (PetscInt q = 0; q < nit; q++) {
     if (it[q].kind == IT_TRIAD && it[q].single) tri1 = &it[q];
     if (it[q].kind == IT_TRIAD && !it[q].single) tri = &it[q];
+    if (it[q].kind == IT_INCACHE) *(it[q].single ? &ic1 : &ic) = &it[q];
   }
   if (!tri1) PetscFunctionReturn(0);
   for (PetscInt r = 0; r < reps; r++)
     tsp[r] = tri1->t[r] / tri->t[r];
   Stats(reps, tsp, &ts, &tl, &th);
   PetscCall(PetscPrintf(B->comm, "bench: scaling, 1 rank against %d, interleaved in this process: the triad's speed-up %.2f (%.2f .. %.2f); %.0f MB per array\n", size, (double)ts, (double)tl, (double)th, (double)(8.0 * B->ntriad * size / 1e6)));
-  PetscCall(PetscPrintf(B->comm, "bench: scaling, element loop's compute bound (in cache): 1 rank %.2f, %d ranks %.2f ns/DOF\n", (double)(B1->rf.ecompute / N * 1e9), size, (double)(B->rf.ecompute / N * 1e9)));
+  Stats(reps, ic1->t, &m1, &lo, &hi);
+  Stats(reps, ic->t, &m2, &bl, &bh);
+  PetscCall(PetscPrintf(B->comm, "bench: scaling, element loop's compute bound (in cache): 1 rank %.2f (%.2f .. %.2f), %d ranks %.2f (%.2f .. %.2f) ns/DOF\n", (double)(m1 / N * 1e9), (double)(lo / N * 1e9), (double)(hi / N * 1e9), size, (double)(m2 / N * 1e9), (double)(bl / N * 1e9), (double)(bh / N * 1e9)));
   for (PetscInt q = 0; q < nit; q++) {
     Item *S = &it[q], *P = NULL;
-    if (!S->single || S == tri1) continue;
+    if (!S->single || S == tri1 || S == ic1) continue;
     for (PetscInt k = 0; k < nit && !P; k++)
       if (!it[k].single && it[k].kind == S->kind) P = &it[k]; /* the first preset's step is the first step item */
     Stats(reps, S->t, &m1, &lo, &hi);
@@ -390,7 +434,7 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
     Ratio(reps, S->t, P->t, &ts, &tl, &th);
     for (PetscInt r = 0; r < reps; r++) {
       /* P's kind and degree for both (the same preset; the one-rank stepper exists on rank 0 only) */
-      PetscReal b1 = ItemBound(&B1->rf, path, P, N, 24.0 * B1->ntriad / tri1->t[r]), b2 = ItemBound(&B->rf, path, P, N, 24.0 * B->ntriad * size / tri->t[r]);
+      PetscReal b1 = ItemBound(&B1->rf, path, P, N, 24.0 * B1->ntriad / tri1->t[r], ic1->t[r]), b2 = ItemBound(&B->rf, path, P, N, 24.0 * B->ntriad * size / tri->t[r], ic->t[r]);
       isp[r] = S->t[r] / P->t[r] / tsp[r];
       bsp[r] = b1 / b2;
     }
@@ -496,9 +540,9 @@ static PetscErrorCode Run(void)
   }
   PetscCall(FlxModelGetInternalForceRoofline(B.model, PETSC_TRUE, &B.rf));
   {
-    const ItemKind k[4] = {IT_TRIAD, IT_MATMULT, IT_ASSEMBLED, IT_ELEMENTS};
-    const char    *n[4] = {"triad", "PETSc MatMult", "flexure K x (assembled)", "element loop"};
-    for (int j = 0; j < 4; j++) {
+    const ItemKind k[6] = {IT_TRIAD, IT_MATMULT, IT_ASSEMBLED, IT_ELEMENTS, IT_INCACHE, IT_READ};
+    const char    *n[6] = {"triad", "PETSc MatMult", "flexure K x (assembled)", "element loop", "element loop in cache", "read stream"};
+    for (int j = 0; j < 6; j++) {
       it[nit].kind = k[j];
       PetscCall(PetscStrncpy(it[nit++].name, n[j], sizeof(it[0].name)));
     }
@@ -539,8 +583,8 @@ static PetscErrorCode Run(void)
     }
   }
   { /* report */
-    Item     *tri = NULL, *mm = NULL, *el = NULL, *as = NULL, *s0 = NULL, *nlf = NULL, *nls = NULL;
-    PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb;
+    Item     *tri = NULL, *mm = NULL, *el = NULL, *as = NULL, *s0 = NULL, *nlf = NULL, *nls = NULL, *ic = NULL, *rd = NULL;
+    PetscReal med, lo, hi, rm, rl, rh, bw, N = (PetscReal)B.N, memb, comb, cl, ch, bwr[MAXREP];
     for (PetscInt q = 0; q < nit; q++) {
       if (it[q].single) continue;
       if (it[q].kind == IT_TRIAD) tri = &it[q];
@@ -550,24 +594,36 @@ static PetscErrorCode Run(void)
       if (it[q].kind == IT_STEP && !s0) s0 = &it[q];
       if (it[q].kind == IT_NLFORCE) nlf = &it[q];
       if (it[q].kind == IT_NLSTEP) nls = &it[q];
+      if (it[q].kind == IT_INCACHE) ic = &it[q];
+      if (it[q].kind == IT_READ) rd = &it[q];
     }
     Stats(reps, tri->t, &med, &lo, &hi);
     bw = 24.0 * B.ntriad * size / med; /* bytes per second, all ranks */
+    for (PetscInt r = 0; r < reps; r++)
+      bwr[r] = 24.0 * B.ntriad * size / tri->t[r]; /* each repetition's */
     PetscCall(PetscPrintf(B.comm, "bench: %" PetscInt_FMT " interleaved repetitions (%" PetscInt_FMT " products or %" PetscInt_FMT " steps each); medians (range)\n", reps, B.products, B.steps));
     PetscCall(PetscPrintf(B.comm, "bench: triad %.2f GB/s (%.2f .. %.2f)\n", (double)(bw / 1e9), (double)(24.0 * B.ntriad * size / hi / 1e9), (double)(24.0 * B.ntriad * size / lo / 1e9)));
+    Stats(reps, rd->t, &med, &lo, &hi);
+    Ratio(reps, tri->t, rd->t, &rm, &rl, &rh);
+    PetscCall(PetscPrintf(B.comm, "bench: read stream %.2f GB/s (%.2f .. %.2f) = %.2f x the triad's (%.2f .. %.2f): what a kernel reading one stream draws (one array summed, 8 B an entry)\n", (double)(8.0 * B.ntriad * size / med / 1e9), (double)(8.0 * B.ntriad * size / hi / 1e9), (double)(8.0 * B.ntriad * size / lo / 1e9), (double)(rm / 3), (double)(rl / 3), (double)(rh / 3)));
     memb = B.rf.ebytes / bw;
-    comb = B.rf.ecompute;
-    PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(B.rf.ebytes / N), (double)(B.rf.eflops / N), (double)(B.rf.eflops / B.rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(comb > 0 ? B.rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? B.rf.eflops / comb / bw : 0)));
+    Stats(reps, ic->t, &comb, &cl, &ch); /* the in-cache time of every repetition: the compute bound of that repetition */
+    PetscCall(PetscPrintf(B.comm, "bench: roofline: element loop %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF, compute bound (in cache) %.2f ns/DOF (%.2f .. %.2f; %.1f Gflop/s) -> %s bound; machine balance %.2f flops/B (in-cache rate / triad)\n", (double)(B.rf.ebytes / N), (double)(B.rf.eflops / N), (double)(B.rf.eflops / B.rf.ebytes), (double)(memb / N * 1e9), (double)(comb / N * 1e9), (double)(cl / N * 1e9), (double)(ch / N * 1e9), (double)(comb > 0 ? B.rf.eflops / comb / 1e9 : 0), comb > memb ? "compute" : "memory", (double)(comb > 0 ? B.rf.eflops / comb / bw : 0)));
     PetscCall(PetscPrintf(B.comm, "bench: roofline: assembled K %.1f B/DOF, %.1f flops/DOF (%.2f flops/B): memory bound %.2f ns/DOF -> memory bound\n", (double)(B.rf.kbytes / N), (double)(B.rf.kflops / N), (double)(B.rf.kflops / B.rf.kbytes), (double)(B.rf.kbytes / bw / N * 1e9)));
     for (PetscInt q = 0; q < nit; q++) {
-      Item     *It         = &it[q];
-      PetscReal bound      = 0;
+      Item     *It = &it[q];
+      PetscReal bnd[MAXREP], pct[MAXREP], bm, pm, x0, x1;
       char      extra[256] = "";
-      if (It->kind == IT_TRIAD || It->single) continue;
+      if (It->kind == IT_TRIAD || It->kind == IT_READ || It->kind == IT_INCACHE || It->single) continue;
       Stats(reps, It->t, &med, &lo, &hi);
       Ratio(reps, It->t, mm->t, &rm, &rl, &rh);
-      bound = ItemBound(&B.rf, path, It, N, bw);
-      if (bound > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "; bound %.2f ns/DOF, %.0f%% of it", (double)(bound / N * 1e9), (double)(100 * bound / med)));
+      for (PetscInt r = 0; r < reps; r++) { /* each repetition's bound, at its triad bandwidth and in-cache time */
+        bnd[r] = ItemBound(&B.rf, path, It, N, bwr[r], ic->t[r]);
+        pct[r] = 100 * bnd[r] / It->t[r];
+      }
+      Stats(reps, bnd, &bm, &x0, &x1);
+      Stats(reps, pct, &pm, &x0, &x1);
+      if (bm > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "; bound %.2f ns/DOF, %.0f%% of it (%.0f .. %.0f)", (double)(bm / N * 1e9), (double)pm, (double)x0, (double)x1));
       if (It->kind == IT_STEP && It != s0) {
         PetscReal q0, q1, q2;
         char      more[96];
