@@ -2,7 +2,8 @@
 item is reported, the element loop's roofline says which bound, the element loop agrees with the assembled K x to 1e-14 (random x), and -bench_scaling reports the speed-up
 of the triad (over -bench_triad_mb per array), the element loop and the first preset's step from 1 rank to 2 in the
 same process, with the one-rank copy of the model of the same size, and each one's speed-up against its roofline
-bound's. No timing is asserted (times on a shared machine are not a test); the numbers'
+bound's; the element loop's in-cache time, each item's share of its bound (per repetition) and the read stream are
+reported as medians within their ranges. No timing is asserted (times on a shared machine are not a test); the numbers'
 relations that hold by construction are checked: each median lies in its range, and the ratio of two medians lies
 in the range of the repetitions' ratios (the median is monotone). At 1 rank: the co-rotational step takes the first
 preset that carries finite rotations (cd_classic does not), and an error is one line, with no PETSc traceback."""
@@ -39,6 +40,16 @@ for name, opts in models.items():
     c.check(all(w in got for w in want), f"{name}: every item reported ({sorted(got)})")
     c.check(all(lo <= med <= hi and med > 0 for med, lo, hi in got.values()), f"{name}: each median positive and within its range")
     c.check(re.search(r"^bench: roofline: element loop .* -> (memory|compute) bound", out, re.M) is not None, f"{name}: the element loop's roofline says which bound")
+    # the in-cache time measured in every repetition: its median within its range
+    m = re.search(r"^bench: roofline: element loop .*compute bound \(in cache\) " + num + r" ns/DOF \(" + num + r" \.\. " + num + r";", out, re.M)
+    c.check(m is not None and 0 < float(m.group(2)) - 0.005 <= float(m.group(1)) <= float(m.group(3)) + 0.005, f"{name}: the in-cache time's median and range ({m.group(0)[-60:] if m else 'missing'})")
+    # each bounded item's share of its bound: the median of the repetitions' shares, within their range
+    shares = re.findall(r"^bench: (.+?)\s+[0-9.]+ ns/DOF .*; bound " + num + r" ns/DOF, (\d+)% of it \((\d+) \.\. (\d+)\)", out, re.M)
+    c.check(len(shares) >= 6 and all(int(lo) <= int(med) <= int(hi) and float(b) > 0 for _, b, med, lo, hi in shares),
+            f"{name}: every bounded item's share of its bound, the median within the repetitions' range ({len(shares)} items)")
+    m = re.search(r"^bench: read stream " + num + r" GB/s \(" + num + r" \.\. " + num + r"\) = " + num + r" x the triad's \(" + num + r" \.\. " + num + r"\)", out, re.M)
+    c.check(m is not None and float(m.group(2)) <= float(m.group(1)) <= float(m.group(3)) and float(m.group(5)) - e <= float(m.group(4)) <= float(m.group(6)) + e,
+            f"{name}: the read stream's bandwidth and its ratio to the triad's, medians within their ranges ({m.group(0) if m else 'missing'})")
     if a.np == 1:
         continue
     tri = re.search(r"^bench: scaling, 1 rank against (\d+), interleaved in this process: the triad's speed-up " + num + r" .*; (\d+) MB per array", out, re.M)
@@ -61,8 +72,10 @@ for name, opts in models.items():
             sp, bs, lo, hi = float(s.group(4)), float(b.group(1)), float(b.group(5)), float(b.group(6))
             ok = bs > e and (sp - e) / (bs + e) <= hi + e and (sp + e) / (bs - e) >= lo - e
         c.check(ok, f"{name}: {item}'s speed-up against its roofline bound's, medians within their ranges: {b.group(0) if b else 'missing'}")
-    cb = re.search(r"^bench: scaling, element loop's compute bound \(in cache\): 1 rank " + num + r", (\d+) ranks " + num + r" ns/DOF$", out, re.M)
-    c.check(cb is not None and float(cb.group(1)) > 0 and float(cb.group(3)) > 0, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks: {cb.group(0) if cb else 'missing'}")
+    rng = num + r" \(" + num + r" \.\. " + num + r"\)"
+    cb = re.search(r"^bench: scaling, element loop's compute bound \(in cache\): 1 rank " + rng + r", (\d+) ranks " + rng + r" ns/DOF$", out, re.M)
+    ok = cb is not None and int(cb.group(4)) == a.np and all(0 < float(cb.group(i + 1)) - e <= float(cb.group(i)) <= float(cb.group(i + 2)) + e for i in (1, 5))
+    c.check(ok, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks, medians of the repetitions within their ranges: {cb.group(0) if cb else 'missing'}")
 if a.np == 1:  # the co-rotational step takes the first preset that carries rotations; errors are one line
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     base = [MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-bench")] + models["tower"] + common
