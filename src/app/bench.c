@@ -81,23 +81,25 @@ static PetscErrorCode Triad(Bench *B, PetscReal *sec)
 static PetscErrorCode ReadStream(Bench *B, PetscReal *sec)
 {
   PetscLogDouble t0, t1;
-  PetscReal      best = 1e30, s = 0;
+  PetscReal      best = 1e30, s[32] = {0}; /* 32 partial sums: independent lanes, no chain of additions */
 
   PetscFunctionBegin;
   for (int rep = 0; rep < 3; rep++) {
+    PetscInt i;
     PetscCallMPI(MPI_Barrier(B->comm));
     PetscCall(PetscTime(&t0));
-#if defined(_OPENMP) || defined(FLX_HAVE_OPENMP_SIMD)
-#pragma omp simd reduction(+ \
-                           : s)
-#endif
-    for (PetscInt i = 0; i < B->ntriad; i++)
-      s += B->tb[i];
+    for (i = 0; i + 32 <= B->ntriad; i += 32)
+      for (int j = 0; j < 32; j++)
+        s[j] += B->tb[i + j];
+    for (; i < B->ntriad; i++)
+      s[0] += B->tb[i];
     PetscCallMPI(MPI_Barrier(B->comm));
     PetscCall(PetscTime(&t1));
     best = PetscMin(best, t1 - t0);
   }
-  B->ta[0] = s; /* kept */
+  for (int j = 1; j < 32; j++)
+    s[0] += s[j];
+  B->ta[0] = s[0]; /* kept */
   *sec     = best;
   PetscFunctionReturn(0);
 }
