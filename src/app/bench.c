@@ -401,6 +401,45 @@ static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], Pets
   PetscFunctionReturn(0);
 }
 
+/* The P-rank item whose speed-up the one-rank item S measures: the first of its kind (the first preset's step is the
+   first step item). */
+static PetscInt Partner(PetscInt nit, const Item it[], const Item *S)
+{
+  for (PetscInt k = 0; k < nit; k++)
+    if (!it[k].single && it[k].kind == S->kind) return k;
+  return -1;
+}
+
+/* The order of the items in repetition r (r < 0: the warm-up): the items rotate, but the one-rank items of
+   -bench_scaling and their P-rank partners run together as one block, forward in even repetitions and backward in
+   odd ones, so that each repetition's speed-ups (and their quotient by the triad's) compare measurements seconds apart
+   instead of minutes: this VM's memory bandwidth drifts within a repetition of every item. Not collective. */
+static void RepetitionOrder(PetscInt nit, const Item it[], PetscInt r, PetscInt order[])
+{
+  PetscInt  unit[MAXITEM], nu = 0, blk[MAXITEM], nb = 0, k = 0;
+  PetscBool inblk[MAXITEM] = {PETSC_FALSE};
+
+  for (PetscInt q = 0; q < nit; q++)
+    if (it[q].single) {
+      PetscInt p = Partner(nit, it, &it[q]);
+      if (p >= 0 && !inblk[p]) blk[nb++] = p, inblk[p] = PETSC_TRUE;
+      blk[nb++] = q, inblk[q] = PETSC_TRUE;
+    }
+  for (PetscInt q = 0; q < nit; q++) /* the units: every other item, and the block (-1) where its first member is */
+    if (!inblk[q])
+      unit[nu++] = q;
+    else if (nb && q == blk[0])
+      unit[nu++] = -1;
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt v = unit[(u + (r < 0 ? 0 : r)) % nu];
+    if (v >= 0)
+      order[k++] = v;
+    else
+      for (PetscInt j = 0; j < nb; j++)
+        order[k++] = blk[r % 2 ? nb - 1 - j : j];
+  }
+}
+
 /* -bench_scaling's report: each one-rank item's speed-up on the P ranks against the triad's, and against the speed-up
    of its own roofline bound (ItemBound at each repetition's triad bandwidths and in-cache times at 1 and P ranks): a
    kernel compute bound at 1 rank and memory bound at P is not held to the triad's speed-up; a memory-bound one's bound
@@ -427,10 +466,9 @@ static PetscErrorCode ReportScaling(Bench *B, Bench *B1, FlxInternalForcePath pa
   Stats(reps, ic->t, &m2, &bl, &bh);
   PetscCall(PetscPrintf(B->comm, "bench: scaling, element loop's compute bound (in cache): 1 rank %.2f (%.2f .. %.2f), %d ranks %.2f (%.2f .. %.2f) ns/DOF\n", (double)(m1 / N * 1e9), (double)(lo / N * 1e9), (double)(hi / N * 1e9), size, (double)(m2 / N * 1e9), (double)(bl / N * 1e9), (double)(bh / N * 1e9)));
   for (PetscInt q = 0; q < nit; q++) {
-    Item *S = &it[q], *P = NULL;
+    Item *S = &it[q], *P;
     if (!S->single || S == tri1 || S == ic1) continue;
-    for (PetscInt k = 0; k < nit && !P; k++)
-      if (!it[k].single && it[k].kind == S->kind) P = &it[k]; /* the first preset's step is the first step item */
+    P = &it[Partner(nit, it, S)];
     Stats(reps, S->t, &m1, &lo, &hi);
     Stats(reps, P->t, &m2, &lo, &hi);
     Ratio(reps, S->t, P->t, &ts, &tl, &th);
@@ -577,8 +615,10 @@ static PetscErrorCode Run(void)
   PetscCall(FlxOptionsCheckUnused(B.comm, NULL)); /* a misspelled option is refused before the timing */
   PetscCall(VecSet(B.x, 1e-3));
   for (PetscInt r = -1; r < reps; r++) { /* r = -1 warms every item up */
+    PetscInt order[MAXITEM];
+    RepetitionOrder(nit, it, r, order);
     for (PetscInt q = 0; q < nit; q++) {
-      Item     *It = &it[(q + (r < 0 ? 0 : r)) % nit]; /* the order rotates */
+      Item     *It = &it[order[q]];
       PetscReal s  = 0;
       PetscCall(RunItem(&B, &B1, It, &s));
       if (r >= 0) It->t[r] = s;
