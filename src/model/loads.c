@@ -298,7 +298,8 @@ PetscErrorCode FlxModelDistributedLoads(FlxModel m, PetscReal t)
   PetscFunctionReturn(0);
 }
 
-/* Sum of the loads, each scaled by its time function (rate = PETSC_TRUE: by its derivative; static: by 1). */
+/* Sum of the loads, each scaled by its time function (rate = PETSC_TRUE: by its derivative; static: by 1). Every
+   factor of time here is one of LoadFactors' too: ExternalForce reuses f when they are all unchanged. */
 static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
 {
   PetscScalar *a;
