@@ -517,11 +517,11 @@ static PetscErrorCode Run(void)
   PetscCall(PetscOptionsInt("-bench_reps", "Interleaved repetitions of every item (at most 64; medians and ranges reported)", "", reps, &reps, NULL));
   PetscCall(PetscOptionsInt("-bench_steps", "Explicit steps of each timed solve", "", B.steps, &B.steps, NULL));
   PetscCall(PetscOptionsInt("-bench_products", "Products of each timed product (MatMult, K x, element loop, co-rotational f_int)", "", B.products, &B.products, NULL));
-  PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first)", "", presets, &npre, &set));
+  PetscCall(PetscOptionsStringArray("-bench_presets", "GCD presets whose steps are timed (default gcd3,gcd4_a3/4,gcd5; ratios against the first; their bounds count no f_ext written per step: constant loads, as scripts/bench's models)", "", presets, &npre, &set));
   PetscCall(PetscOptionsBool("-bench_nonlinear", "Also the same mesh as a model with -model_geometry nonlinear (co-rotational beams): its f_int and its step with the first preset that carries finite rotations (not cd_classic), at the linear model's step with that preset", "", nonlinear, &nonlinear, NULL));
   PetscCall(PetscOptionsReal("-bench_triad_mb", "Megabytes per array of the STREAM-like triad, at least, over all ranks (STREAM's rule: 4 x the caches in use; default 256, about 8 x a 32 MiB L3; 0: 4 doubles per DOF alone)", "", triadmb, &triadmb, NULL));
   PetscCheck(triadmb >= 0, B.comm, PETSC_ERR_ARG_OUTOFRANGE, "-bench_triad_mb %g: give a size of 0 (4 x the DOFs) or more", (double)triadmb);
-  PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop and the first preset's step on rank 0 alone, interleaved: each one's speed-up against the triad's and against its roofline bound's, in one process", "", scaling, &scaling, NULL));
+  PetscCall(PetscOptionsBool("-bench_scaling", "On P > 1 ranks, also time the triad, the element loop, its time in cache and the first preset's step on rank 0 alone, in one block with their P-rank partners in every repetition: each one's speed-up against the triad's and against its roofline bound's, in one process", "", scaling, &scaling, NULL));
   PetscOptionsEnd();
   B.triadbytes = triadmb * 1e6;
   reps         = PetscMax(1, PetscMin(reps, MAXREP));

@@ -491,8 +491,9 @@ static inline void Energy(int n, int own, const PetscReal en[], PetscReal *esum)
    PREFETCH_BYTES ahead (into the outer caches, prefetcht2: on the AMD EPYC host the non-temporal hint left the loop
    latency bound, tower 0.54 -> 0.43 x MatMult, MITC4 plate 1.02 -> 0.82 x with this one), and for the beams and
    the triangles the nodal values x of the cells PREFETCH_X batches ahead (the triangles' on the Zen 5 host of
-   2026-11-29: element loop 0.77 to 0.87 x without, in six processes, 1, 2 or 3 batches ahead alike; on the earlier
-   host it only cost issue slots). The quads' nodal values are not prefetched (0.85 to 1.06 x, by the host's load),
+   2026-11-29: their loop takes 0.77 to 0.87 x the time it takes without, in six processes, 1, 2 or 3 batches ahead
+   alike; on the earlier host of 2026-11-27 the loop was faster without, 6.2 -> 5.9 ns/DOF on the DKT3 plate). The
+   quads' nodal values are not prefetched (two batches ahead 0.85 to 1.06 x, three or four up to 1.19 x, by the load),
    and their batches (7.2 KB) two ahead in quarters between the kernel's passes (shellfast.c): issued at once, their
    prefetches stall the loop (a one-pass kernel with the batch prefetched at once: 1.12 to 1.31 x). */
 #define PREFETCH_BYTES 8192

@@ -298,15 +298,36 @@ PetscErrorCode FlxModelDistributedLoads(FlxModel m, PetscReal t)
   PetscFunctionReturn(0);
 }
 
+/* a += s g over this rank's entries: no collective call, so that ranks may decide apart whether f_ext is current
+   (ExternalForce: a stepper writes into f on the ranks that own moving DOFs only). Not collective. */
+static PetscErrorCode AddScaled(PetscScalar *a, PetscReal s, Vec g)
+{
+  const PetscScalar *ga;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  if (s == 0) PetscFunctionReturn(0);
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(VecGetArrayRead(g, &ga));
+  for (PetscInt i = 0; i < n; i++)
+    a[i] += s * ga[i];
+  PetscCall(VecRestoreArrayRead(g, &ga));
+  PetscCall(PetscLogFlops(2.0 * n));
+  PetscFunctionReturn(0);
+}
+
 /* Sum of the loads, each scaled by its time function (rate = PETSC_TRUE: by its derivative; static: by 1). Every
-   factor of time here is one of LoadFactors' too: ExternalForce reuses f when they are all unchanged. */
+   factor of time here is one of LoadFactors' too: ExternalForce reuses f when they are all unchanged. Local work
+   only (AddScaled). Not collective. */
 static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
 {
   PetscScalar *a;
+  PetscInt     n;
 
   PetscFunctionBegin;
-  PetscCall(VecZeroEntries(f));
+  PetscCall(VecGetLocalSize(f, &n));
   PetscCall(VecGetArray(f, &a));
+  PetscCall(PetscArrayzero(a, n));
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad  *l = &m->load[k];
     PetscReal s = 1, ds = 0;
@@ -316,27 +337,27 @@ static PetscErrorCode SumLoads(FlxModel m, PetscReal t, PetscInt mode, Vec f)
     for (PetscInt i = 0; i < l->n; i++)
       a[l->idx[i]] += s * l->val[i];
   }
-  PetscCall(VecRestoreArray(f, &a));
   for (PetscInt k = 0; k < m->nload; k++) {
     FlxLoad  *l = &m->load[k];
     PetscReal s = 1, ds = 0;
     if (!l->g) continue;
     if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
     if (mode == 1) s = ds;
-    if (s != 0) PetscCall(VecAXPY(f, s, l->g));
+    PetscCall(AddScaled(a, s, l->g));
   }
   if (m->base.g) { /* relative base excitation: -M r a_g(t) */
     PetscReal s = 1, ds = 0;
     if (mode != 2) PetscCall(FlxTimeFunctionEvaluate(&m->base.tf, t, &s, &ds));
     if (mode == 1) s = ds;
-    if (s != 0) PetscCall(VecAXPY(f, s, m->base.g));
+    PetscCall(AddScaled(a, s, m->base.g));
   }
   if (m->base.gk && mode != 2) { /* absolute base excitation, springs to ground: K_s r u_g(t) + C_s r v_g(t) */
     PetscReal d[3];              /* the second and first integrals of the ground acceleration's time function, and f */
     PetscCall(FlxTimeFunctionEvaluateDerivatives(&m->base.tf, t, -2, 0, d));
-    PetscCall(VecAXPY(f, d[mode], m->base.gk));
-    if (m->base.gc) PetscCall(VecAXPY(f, d[mode + 1], m->base.gc));
+    PetscCall(AddScaled(a, d[mode], m->base.gk));
+    if (m->base.gc) PetscCall(AddScaled(a, d[mode + 1], m->base.gc));
   }
+  PetscCall(VecRestoreArray(f, &a));
   PetscFunctionReturn(0);
 }
 
