@@ -12,7 +12,11 @@
    same state.
 4. Seed 002's damped pendulum run to 8 s, where it has come to rest: the constrained GCD, index-3 generalized-alpha
    and HHT iterations converge to the end, hanging still below the pivot (their tests were relative to |v| -> 0 and
-   stopped as "did not converge" near 7 s, found by a helper)."""
+   stopped as "did not converge" near 7 s, found by a helper); the damped presets gcd4_damped and gcd5_damped too.
+5. The GCD sets that amplify damped motion (the paper's degree-4 sets and gcd5: rho - 1 grows with Omega zeta, at any
+   step) are refused on seed 002's pendulum, whose damper's rate c / I = 15 1/s the example declares
+   (FlxSystemSetDampingRate): gcd4_a3/4 had run it to a velocity of 3 m/s while hanging still, with exit 0.
+   -ts_allow_unstable runs it anyway, with a warning."""
 import math
 import os
 import re
@@ -111,8 +115,16 @@ d = math.dist(o1["final_q"], o2["final_q"]) if not rc1 and not rc2 else 1
 c.check(not rc1 and not rc2 and d < 1e-12 and o1["max_drift"][0] < 1e-12, f"seed 001 pendulum, schur vs lu: |q_schur - q_lu| = {d:.1e} at T = 4 s (< 1e-12), drift {o1.get('max_drift', [1])[0]:.1e}")
 # 4. seed 002's damped pendulum comes to rest
 for name, opts in (("gcd3", ["-ts_type", "gcd", "-ts_gcd_preset", "gcd3", "-ts_dt", "1e-3"]), ("genalpha index 3", ["-ts_type", "genalpha", "-ts_genalpha_radius", "0.2", "-ts_dt", "5e-4"]),
-                   ("hht index 3", ["-ts_type", "hht", "-ts_hht_alpha", "-0.3", "-ts_dt", "1e-3"])):
+                   ("hht index 3", ["-ts_type", "hht", "-ts_hht_alpha", "-0.3", "-ts_dt", "1e-3"]), ("gcd4_damped", ["-ts_type", "gcd", "-ts_gcd_preset", "gcd4_damped", "-ts_dt", "1e-3"]),
+                   ("gcd5_damped", ["-ts_type", "gcd", "-ts_gcd_preset", "gcd5_damped", "-ts_dt", "1e-3"])):
     rc, o, _ = run(["-pendulum_case", "002", "-ts_max_time", "8"] + opts)
     q, v = o.get("final_q", [1, 1]), o.get("final_v", [1, 1])
     c.check(rc == 0 and abs(q[0]) < 1e-6 and abs(q[1] + 2) < 1e-9 and max(map(abs, v)) < 1e-4, f"seed 002 pendulum to 8 s, {name}: exit {rc}, at rest below the pivot: q = ({q[0]:.1e}, {q[1]:.12f}), |v| {max(map(abs, v)):.1e}")
+# 5. sets that amplify damped motion: refused, or run with a warning when forced
+for preset in ("gcd4_a3/4", "gcd4_a1/4", "gcd5"):
+    p = subprocess.run([EXE, "-pendulum_case", "002", "-ts_max_time", "8", "-ts_type", "gcd", "-ts_gcd_preset", preset, "-ts_dt", "1e-3"], capture_output=True, text=True, timeout=120)
+    msg = (p.stderr.strip().splitlines() or [""])[-1]
+    c.check(p.returncode != 0 and "amplifies damped motion" in msg and "dampers up to 15" in msg and "gcd4_damped" in msg, f"seed 002 pendulum, {preset}: refused (exit {p.returncode}: {msg[:230]})")
+p = subprocess.run([EXE, "-pendulum_case", "002", "-ts_max_time", "0.1", "-ts_type", "gcd", "-ts_gcd_preset", "gcd4_a3/4", "-ts_dt", "1e-3", "-ts_allow_unstable"], capture_output=True, text=True, timeout=120)
+c.check(p.returncode == 0 and "WARNING" in p.stdout and "amplifies damped motion" in p.stdout, f"seed 002 pendulum, gcd4_a3/4 with -ts_allow_unstable: runs (exit {p.returncode}) with the warning")
 c.done()

@@ -154,6 +154,7 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
   }
   if (dae->fext) PetscCall(FlxSystemSetExternalForce(o->sys, dae->fext, NULL, dae->ctx));
   PetscCall(FlxSystemSetVelocityDependent(o->sys, dae->vdep));
+  PetscCall(FlxSystemSetDampingRate(o->sys, dae->damprate));
   PetscCall(FlxSystemSetConstraints(o->sys, o->G, dae->g, dae->jac, PETSC_FALSE, dae->ctx));
   PetscCall(FlxSystemSetConstraintDerivatives(o->sys, dae->rate, dae->curv, dae->hess, dae->ctx));
   if (dae->name) PetscCall(FlxSystemSetConstraintNameFunction(o->sys, dae->name, dae->ctx));

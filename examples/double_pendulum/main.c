@@ -166,6 +166,8 @@ static PetscErrorCode Run(void)
   dae.n = 6, dae.m = 4, dae.tmax = 2;
   dae.x0 = x0, dae.v0 = v0, dae.mass = mass;
   dae.fint = Internal, dae.fext = External, dae.vdep = PETSC_TRUE;
+  /* the dampers' C on (theta1, theta2) is [[c1 + c2, -c2], [-c2, c2]]: Gershgorin bound of M^-1 C */
+  dae.damprate = PetscMax((p.c1 + 2 * p.c2) / mass[2], 2 * p.c2 / mass[5]);
   dae.g = Constraint, dae.jac = Jacobian, dae.curv = Curvature, dae.hess = Hessian;
   dae.energy = Energy, dae.ctx = &p, dae.view = view;
   PetscCall(FlxExampleRunDAE(&dae, NULL, NULL, &help));

@@ -219,6 +219,7 @@ static PetscErrorCode Run(void)
     v0[0] = -p.L * PetscSinReal(th) * w, v0[1] = p.L * PetscCosReal(th) * w, v0[2] = w;
     mass[0] = mass[1] = p.m, mass[2] = p.Izz;
     dae.n = 3, dae.m = 2, dae.tmax = 2, dae.vdep = PETSC_TRUE;
+    dae.damprate = p.c / p.Izz; /* the damper on theta: M^-1 C = c / Izz on that DOF */
   } else {
     x0[0] = PetscSinReal(PETSC_PI / 3) * p.L, x0[1] = -PetscCosReal(PETSC_PI / 3) * p.L;
     mass[0] = mass[1] = p.m;

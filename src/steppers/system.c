@@ -432,7 +432,15 @@ PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate
 {
   PetscFunctionBegin;
   if (Cd) *Cd = sys->Cd;
-  if (rate) *rate = sys->crate;
+  if (rate) *rate = PetscMax(sys->crate, sys->drate);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemSetDampingRate(FlxSystem sys, PetscReal rate)
+{
+  PetscFunctionBegin;
+  PetscCheck(rate >= 0 && !PetscIsInfOrNanReal(rate), sys->comm, PETSC_ERR_ARG_OUTOFRANGE, "FlxSystemSetDampingRate: the rate bound %g must be finite and not negative", (double)rate);
+  sys->drate = rate;
   PetscFunctionReturn(0);
 }
 

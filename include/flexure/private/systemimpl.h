@@ -49,6 +49,7 @@ struct _p_FlxSystem {
   MatNullSpace           nsp;
   Mat                    Cd;    /* extra damping matrix (discrete dampers) */
   PetscReal              crate; /* bound of lambda_max(M^-1 C_d) */
+  PetscReal              drate; /* the same for dampers without a matrix (FlxSystemSetDampingRate) */
   FlxSystemDampingFn     cmult; /* deterministic (b_K K + C_d) v */
   void                  *cctx;
   FlxSystemReactionFn    reac;
