@@ -11,7 +11,7 @@ typedef struct {
   FlxSystemJacobianFn            fjac;           /* its tangent df/dx + shiftV df/dv (NULL: central differences, for the implicit steppers) */
   FlxSystemExternalFn            fext;           /* f_ext(t) (NULL: none) */
   PetscBool                      vdep;           /* f_int depends on v */
-  PetscReal                      damprate;       /* dampers among them: bound of lambda_max(M^-1 df_int/dv) (1/s; FlxSystemSetDampingRate), 0 none */
+  PetscReal                      damprate;       /* dampers among them: bound of lambda_max(M^-1 sym(df_int/dv)) (1/s; FlxSystemSetDampingRate), 0 none */
   FlxSystemConstraintFn          g;
   FlxSystemConstraintJacobianFn  jac;  /* into a dense-pattern m x n matrix */
   FlxSystemConstraintRateFn      rate; /* NULL: scleronomic */

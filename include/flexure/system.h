@@ -75,13 +75,15 @@ PETSC_EXTERN PetscErrorCode FlxSystemGetRayleigh(FlxSystem sys, PetscReal *aM, P
    optionally a deterministic product f = (b_K K + C_d) v (NULL: MatMult). Reference taken; Cd NULL removes the
    matrix (the product stays: b_K K v). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetDampingMatrix(FlxSystem sys, Mat Cd, PetscReal rate, FlxSystemDampingFn mult, void *ctx);
-/* The extra damping matrix (NULL when none) and the bound of its rate, or the rate of FlxSystemSetDampingRate
-   (either may be NULL). Not collective. */
+/* The extra damping matrix (NULL when none) and the bound of the dampers' rate: the matrix's plus that of
+   FlxSystemSetDampingRate (either may be NULL; the explicit steppers' damped stability checks read it). Not
+   collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate);
 /* For a system whose velocity-dependent forces include dampers without a damping matrix (the constrained examples): a
    bound r >= 0 (1/s) of the largest eigenvalue of M^-1 times the symmetric part of their velocity derivative, for the
-   damped stability check of explicit steppers (FlxStepperSetUp: with a step given and no omega_max, a method that
-   amplifies some damped motion the dampers can give is refused). Logically collective. */
+   damped stability checks of explicit steppers (FlxStepperSetUp; with a step given and no omega_max, a method that
+   amplifies some damped motion the dampers can give is refused). Added to a damping matrix's bound. Logically
+   collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetDampingRate(FlxSystem sys, PetscReal rate);
 /* f = (b_K K + C_d) v, the velocity part of a linear f_int without a_M M v. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f);

@@ -209,7 +209,7 @@ static PetscErrorCode DampedCheckGivenStep(FlxStepper ts, const char desc[])
       z = (aM + 0.25 * j * rate) * h / (2 * Om) + bK * Om / (2 * h);
       PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
       if (rho > 1 + 1e-10) {
-        PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "%s amplifies damped motion: with the damping (Rayleigh aM = %g, bK = %g, dampers up to %g 1/s) at dt = %g, a mode at Omega = %g (omega = %g rad/s) with damping ratio %g has the spectral radius %.10g; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), or force with -ts_allow_unstable", desc, (double)aM, (double)bK, (double)rate, (double)h, (double)Om, (double)(Om / h), (double)z, (double)rho);
+        PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "%s amplifies damped motion: with the damping (Rayleigh aM = %g, bK = %g, dampers up to %g 1/s, the system's rate bound) at dt = %g, a mode the damping allows at Omega = %g (omega = %g rad/s) with damping ratio %g has the spectral radius %.10g; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), a smaller -ts_dt if the damping ratio there is large, or force with -ts_allow_unstable", desc, (double)aM, (double)bK, (double)rate, (double)h, (double)Om, (double)(Om / h), (double)z, (double)rho);
         PetscCall(PetscPrintf(ts->comm, "WARNING: %s amplifies damped motion (Omega = %g, damping ratio %g: spectral radius %.10g); running anyway (-ts_allow_unstable)\n", desc, (double)Om, (double)z, (double)rho));
         PetscFunctionReturn(0);
       }

@@ -432,7 +432,7 @@ PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, PetscReal *rate
 {
   PetscFunctionBegin;
   if (Cd) *Cd = sys->Cd;
-  if (rate) *rate = PetscMax(sys->crate, sys->drate);
+  if (rate) *rate = sys->crate + sys->drate; /* both kinds of dampers: the bounds add */
   PetscFunctionReturn(0);
 }
 
