@@ -11,7 +11,8 @@
    With -bench_scaling on P > 1 ranks, the triad, the element loop, its time in cache and the first preset's step are
    also timed on rank 0 alone (the same mesh set up on a one-process communicator, the other ranks waiting), in one
    block with their P-rank partners in every repetition: the speed-up of each against the triad's own and against its
-   roofline bound's, repetition by repetition, in one process. The triad's arrays: at least -bench_triad_mb (256 MB) each over all ranks (STREAM's rule). */
+   roofline bound's, repetition by repetition, in one process. The triad's arrays: at least -bench_triad_mb (256 MB)
+   each over all ranks (STREAM's rule). */
 #include <flexure/flexure.h>
 #include <slepcsys.h>
 
@@ -361,8 +362,8 @@ static PetscErrorCode SingleModel(Bench *B, Bench *B1, const char preset[], Pets
 /* -bench_scaling: the mesh and the model set up again from the options on rank 0 alone (B1->comm; MPI_COMM_NULL on
    the other ranks), and four items timed there: the triad (over as many doubles as all ranks of B together), the
    element loop, its time in cache and the step of preset at dt. Appended to it[]; path: the P-rank model's
-   internal-force path, which the copy must share. The copy's roofline and triad size are broadcast (ReportScaling's bounds); the other ranks wait
-   idle meanwhile. Collective on B->comm (a failure on rank 0 stops every rank). */
+   internal-force path, which the copy must share. The copy's roofline and triad size are broadcast (ReportScaling's
+   bounds); the other ranks wait idle meanwhile. Collective on B->comm (a failure on rank 0 stops every rank). */
 static PetscErrorCode SetUpSingle(Bench *B, Bench *B1, const char preset[], PetscReal dt, FlxInternalForcePath path, Item it[], PetscInt *nit)
 {
   PetscMPIInt          rank;

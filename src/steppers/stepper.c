@@ -155,66 +155,79 @@ static PetscReal RoundStep(PetscReal h)
   return PetscFloorReal(h / e) * e;
 }
 
-/* With Rayleigh damping the modes sit on zeta(omega) = aM / (2 omega) + bK omega / 2: check the method's
-   damped spectral radius along that curve (log-spaced from omega_max / 1000 to omega_max) and lower h_crit
-   until all are stable. Discrete dampers add up to r / (2 omega) to a mode's damping ratio, r the system's
-   bound of lambda_max(M^-1 C_d) (the Rayleigh quotient of C_d over a mass-normalized mode is at most r):
-   zeta is then checked at five points of [zeta(omega), zeta(omega) + r / (2 omega)]. Growth that a smaller
-   step cannot remove (some higher-degree sets with mass damping) is refused with the rate. */
-static PetscErrorCode DampedCriticalStep(FlxStepper ts)
+/* The damped modes the system's damping allows, checked against the method at the step h: omega log-spaced from
+   wmax down by the given decades (49 points), each at zeta(omega) = aM / (2 omega) + bK omega / 2 (Rayleigh), plus
+   s r / (2 omega) for s = 0, 1/4, .., 1 when the dampers' rate bound r > 0 (the Rayleigh quotient of their matrix
+   over a mass-normalized mode is at most r). *stable, or the first point where rho > 1: Omega, zeta, rho.
+   Not collective. */
+static PetscErrorCode DampedScan(FlxStepper ts, const PetscReal damp[3], PetscReal h, PetscReal wmax, PetscReal decades, PetscBool *stable, PetscReal *Om, PetscReal *z, PetscReal *rho)
 {
-  PetscReal aM, bK, rate, rho = 0, Om = 0, z = 0;
+  const PetscReal aM = damp[0], bK = damp[1], rate = damp[2];
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-  PetscCall(FlxSystemGetDampingMatrix(ts->sys, NULL, &rate));
-  if (aM == 0 && bK == 0 && rate == 0) PetscFunctionReturn(0);
-  for (int it = 0; it < 200; it++) {
-    PetscBool ok = PETSC_TRUE;
-    for (int k = 0; k <= 48 && ok; k++) {
-      PetscReal w = ts->omega_used * PetscPowReal(10.0, -3.0 * k / 48);
-      Om          = w * ts->h_crit;
-      for (int j = 0; j < (rate > 0 ? 5 : 1) && ok; j++) {
-        z = aM / (2 * w) + bK * w / 2 + 0.25 * j * rate / (2 * w);
-        PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
-        if (rho > 1 + 1e-10) ok = PETSC_FALSE;
-      }
-    }
-    if (ok) PetscFunctionReturn(0);
-    ts->h_crit *= 0.98;
-  }
-  PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "no stable step for this method with the damping (Rayleigh aM = %g, bK = %g, discrete dampers up to %g 1/s): at Omega = %g, zeta = %g the spectral radius is %.10g at any step tried; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), or force with -ts_allow_unstable", (double)aM, (double)bK, (double)rate, (double)Om, (double)z, (double)rho);
-  PetscFunctionReturn(0);
-}
-
-/* A system without omega_max (nonlinear with no initial stiffness: the constrained examples) at the step given:
-   where its damped modes lie is unknown, so the method's damped spectral radius is checked over Omega from half its
-   Omega_max (the modes well inside the stable interval; those near its end are the step's choice, and any damping
-   moves that end) down to 1e-4 of it, at the damping ratios the damping can give there, zeta = aM h / (2 Omega) +
-   bK Omega / (2 h) + s r h / (2 Omega), s in [0, 1] (r the system's rate bound; as DampedCriticalStep). A set that
-   amplifies damped motion there (the paper's degree-4 and degree-5 sets: rho - 1 grows with Omega zeta, so a
-   smaller step does not help; gcd4_a3/4 had run seed 002's damped pendulum to a velocity of 3 m/s at rest, exit 0)
-   is refused, naming the point. */
-static PetscErrorCode DampedCheckGivenStep(FlxStepper ts, const char desc[])
-{
-  PetscReal aM, bK, rate, rho = 0, Om = 0, z = 0, h = ts->dt;
-
-  PetscFunctionBegin;
-  PetscCall(FlxSystemGetRayleigh(ts->sys, &aM, &bK));
-  PetscCall(FlxSystemGetDampingMatrix(ts->sys, NULL, &rate));
-  if ((aM == 0 && bK == 0 && rate == 0) || ts->Omega_max <= 0 || !ts->ops.spectral_radius) PetscFunctionReturn(0);
+  *stable = PETSC_TRUE;
   for (int k = 0; k <= 48; k++) {
-    Om = 0.5 * ts->Omega_max * PetscPowReal(10.0, -4.0 * k / 48);
+    const PetscReal w = wmax * PetscPowReal(10.0, -decades * k / 48);
+    *Om               = w * h;
     for (int j = 0; j < (rate > 0 ? 5 : 1); j++) {
-      z = (aM + 0.25 * j * rate) * h / (2 * Om) + bK * Om / (2 * h);
-      PetscCall(ts->ops.spectral_radius(ts, Om, z, &rho));
-      if (rho > 1 + 1e-10) {
-        PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "%s amplifies damped motion: with the damping (Rayleigh aM = %g, bK = %g, dampers up to %g 1/s, the system's rate bound) at dt = %g, a mode the damping allows at Omega = %g (omega = %g rad/s) with damping ratio %g has the spectral radius %.10g; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), a smaller -ts_dt if the damping ratio there is large, or force with -ts_allow_unstable", desc, (double)aM, (double)bK, (double)rate, (double)h, (double)Om, (double)(Om / h), (double)z, (double)rho);
-        PetscCall(PetscPrintf(ts->comm, "WARNING: %s amplifies damped motion (Omega = %g, damping ratio %g: spectral radius %.10g); running anyway (-ts_allow_unstable)\n", desc, (double)Om, (double)z, (double)rho));
+      *z = aM / (2 * w) + bK * w / 2 + 0.25 * j * rate / (2 * w);
+      PetscCall(ts->ops.spectral_radius(ts, *Om, *z, rho));
+      if (*rho > 1 + 1e-10) {
+        *stable = PETSC_FALSE;
         PetscFunctionReturn(0);
       }
     }
   }
+  PetscFunctionReturn(0);
+}
+
+/* The system's damping: Rayleigh aM, bK and the dampers' rate bound; PETSC_FALSE when it has none. */
+static PetscErrorCode GetDamping(FlxStepper ts, PetscReal damp[3], PetscBool *any)
+{
+  PetscFunctionBegin;
+  PetscCall(FlxSystemGetRayleigh(ts->sys, &damp[0], &damp[1]));
+  PetscCall(FlxSystemGetDampingMatrix(ts->sys, NULL, &damp[2]));
+  *any = (PetscBool)(damp[0] != 0 || damp[1] != 0 || damp[2] != 0);
+  PetscFunctionReturn(0);
+}
+
+/* With damping the modes sit on zeta(omega) (DampedScan): check the method's damped spectral radius along it from
+   omega_max / 1000 to omega_max and lower h_crit until all are stable. Growth that a smaller step cannot remove (some
+   higher-degree sets with mass damping) is refused with the rate. */
+static PetscErrorCode DampedCriticalStep(FlxStepper ts)
+{
+  PetscReal damp[3], rho = 0, Om = 0, z = 0;
+  PetscBool any, ok = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(GetDamping(ts, damp, &any));
+  if (!any) PetscFunctionReturn(0);
+  for (int it = 0; it < 200 && !ok; it++) {
+    PetscCall(DampedScan(ts, damp, ts->h_crit, ts->omega_used, 3, &ok, &Om, &z, &rho));
+    if (!ok) ts->h_crit *= 0.98;
+  }
+  PetscCheck(ok || ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "no stable step for this method with the damping (Rayleigh aM = %g, bK = %g, discrete dampers up to %g 1/s): at Omega = %g, zeta = %g the spectral radius is %.10g at any step tried; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), or force with -ts_allow_unstable", (double)damp[0], (double)damp[1], (double)damp[2], (double)Om, (double)z, (double)rho);
+  PetscFunctionReturn(0);
+}
+
+/* A system without omega_max (nonlinear with no initial stiffness: the constrained examples) at the step given:
+   where its damped modes lie is unknown, so the method's damped spectral radius is checked (DampedScan) over Omega
+   from half its Omega_max (the modes well inside the stable interval; those near its end are the step's choice, and
+   any damping moves that end) down to 1e-4 of it. A set that amplifies damped motion there (the paper's degree-4 and
+   degree-5 sets: rho - 1 grows with Omega zeta, so a smaller step does not help; gcd4_a3/4 had run seed 002's damped
+   pendulum to a velocity of 3 m/s at rest, exit 0) is refused, naming the point. */
+static PetscErrorCode DampedCheckGivenStep(FlxStepper ts, const char desc[])
+{
+  PetscReal damp[3], rho = 0, Om = 0, z = 0, h = ts->dt;
+  PetscBool any, ok;
+
+  PetscFunctionBegin;
+  PetscCall(GetDamping(ts, damp, &any));
+  if (!any || ts->Omega_max <= 0) PetscFunctionReturn(0);
+  PetscCall(DampedScan(ts, damp, h, 0.5 * ts->Omega_max / h, 4, &ok, &Om, &z, &rho));
+  if (ok) PetscFunctionReturn(0);
+  PetscCheck(ts->allow_unstable, ts->comm, PETSC_ERR_USER_INPUT, "%s amplifies damped motion: with the damping (Rayleigh aM = %g, bK = %g, dampers up to %g 1/s, the system's rate bound) at dt = %g, a mode the damping allows at Omega = %g (omega = %g rad/s) with damping ratio %g has the spectral radius %.10g; use central differences (gcd3) or a damped preset (gcd4_damped, gcd5_damped), a smaller -ts_dt if the damping ratio there is large, or force with -ts_allow_unstable", desc, (double)damp[0], (double)damp[1], (double)damp[2], (double)h, (double)Om, (double)(Om / h), (double)z, (double)rho);
+  PetscCall(PetscPrintf(ts->comm, "WARNING: %s amplifies damped motion (Omega = %g, damping ratio %g: spectral radius %.10g); running anyway (-ts_allow_unstable)\n", desc, (double)Om, (double)z, (double)rho));
   PetscFunctionReturn(0);
 }
 
