@@ -6,7 +6,8 @@ that is not a number (named), a misspelled option in each group of options (name
 Accepted: the subcommand after the case file (runs the static analysis), a 5 KB command line (kept whole in the
 results file), keys of loads that the command line dropped (-load_names tip with a case declaring tip, side),
 solver diagnostics read during the solve (-ts_ksp_converged_reason, with a warning when no solver ran). At 2
-ranks, a rank that fails alone (FLX_FAULT_RANK) does not hang the others."""
+ranks, a rank that fails alone (FLX_FAULT_RANK) does not hang the others, nor does a failure of one stage of the
+mesh distribution on one rank (FLX_FAULT_MESH: rank 0 packing a rank's data, a rank allocating or unpacking it)."""
 import os
 
 import h5py
@@ -128,4 +129,23 @@ if a.np >= 2:
         lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
         c.check(rc == 3 and len(lines) == 1 and f"fault injected on rank {r} alone" in lines[0] and "the other ranks did not answer" in lines[0] and dt < 60,
                 f"rank {r} fails alone: exit {rc} after {dt:.1f} s: {lines[0] if lines else se[-300:]!r}")
+    # a failure in one stage of the mesh distribution on one rank (FLX_FAULT_MESH, as running out of memory
+    # would): rank 0 packing a rank's data (the last rank's, the first packed, or its own, the last), a rank
+    # allocating its receive buffers, a rank unpacking. Every rank stops at the same check, at once: the failing
+    # rank's message, the exit code of a system failure, no results file begun.
+    last = a.np - 1
+    for stage in (f"pack:{last}", "pack:0", f"alloc:{last}", "unpack:0", f"unpack:{last}"):
+        res = os.path.join(d, "fault_mesh.h5")
+        if os.path.exists(res):
+            os.remove(res)
+        os.environ["FLX_FAULT_MESH"] = stage
+        t0 = time.time()
+        rc, so, se = run(a.np, [CASE, "-output_file", res], timeout=120, check=False)
+        dt = time.time() - t0
+        del os.environ["FLX_FAULT_MESH"]
+        lines = [l for l in se.splitlines() if l.startswith("flexure: error:")]
+        name, r = stage.split(":")
+        bad = [s for s in ("PETSC ERROR", "MPI_ABORT", "Signal", "signal", "core dumped", "Traceback") if s in se + so]
+        c.check(rc == 3 and len(lines) == 1 and f"fault injected while distributing the mesh: {name}, rank {r}" in lines[0] and not bad and dt < 60
+                and not os.path.exists(res), f"mesh distribution, {name} fails on rank {r}: exit {rc} after {dt:.1f} s, {len(lines)} error line(s): {lines[0] if lines else se[-300:]!r}")
 c.done()

@@ -492,6 +492,19 @@ static PetscErrorCode DistFree(Dist *d)
   PetscFunctionReturn(0);
 }
 
+/* Fault injection for the tests of the distribution's error paths (tests/check_cli.py): FLX_FAULT_MESH=STAGE:R
+   fails stage STAGE (pack: rank 0 packing rank R's data; alloc: rank R allocating its receive buffers; unpack: rank R
+   unpacking) as an out-of-memory error would. Not collective. */
+static PetscErrorCode Fault(const char stage[], PetscMPIInt r)
+{
+  const char *f = getenv("FLX_FAULT_MESH");
+  size_t      n = strlen(stage);
+
+  PetscFunctionBegin;
+  PetscCheck(!f || strncmp(f, stage, n) || f[n] != ':' || atoi(f + n + 1) != r, PETSC_COMM_SELF, PETSC_ERR_MEM, "fault injected while distributing the mesh: %s, rank %d (FLX_FAULT_MESH)", stage, (int)r);
+  PetscFunctionReturn(0);
+}
+
 /* Rank 0 sends rank r its data (pk), or a header of -1 when its packing failed (ok false); the rank answers whether
    it could allocate its buffers, and only then is sent them, so that a failure on either side leaves no rank waiting
    (the caller makes it collective). */
@@ -524,7 +537,12 @@ static PetscErrorCode RecvRank(MPI_Comm comm, Pack *pk, PetscErrorCode *ierr)
     *ierr = PETSC_ERR_USER_INPUT;
     PetscFunctionReturn(0);
   }
-  *ierr = PetscMalloc1(pk->hdr[6] + 1, &pk->ints);
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    *ierr = Fault("alloc", rank);
+  }
+  if (!*ierr) *ierr = PetscMalloc1(pk->hdr[6] + 1, &pk->ints);
   if (!*ierr) *ierr = PetscMalloc1(pk->hdr[7] + 1, &pk->reals);
   ready = !*ierr;
   PetscCallMPI(MPI_Send(&ready, 1, MPIU_INT, 0, 3, comm));
@@ -555,6 +573,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
   PetscCall(PetscLogEventBegin(FLX_MeshDistribute, 0, 0, 0, 0));
   if (mesh->rank == 0) {
     for (PetscMPIInt r = mesh->size - 1; r >= 0; r--) {
+      if (!ierr) ierr = Fault("pack", r);
       if (!ierr) ierr = PackRank(mesh->serial, r, &d, &pk);
       if (r > 0) {
         PetscCall(SendRank(mesh->comm, r, (PetscBool)!ierr, &pk));
@@ -565,6 +584,7 @@ PetscErrorCode FlxMeshPartitionAndDistribute(FlxMesh mesh)
     PetscCall(DistFree(&d));
   } else
     PetscCall(RecvRank(mesh->comm, &pk, &ierr));
+  if (!ierr) ierr = Fault("unpack", mesh->rank);
   if (!ierr) ierr = Unpack(mesh, &pk);
   PetscCall(PetscFree(pk.ints));
   PetscCall(PetscFree(pk.reals));
