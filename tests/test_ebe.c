@@ -12,18 +12,7 @@
      partition boundary sum in the one-rank order. With 4 ranks the partitions have mixed nodes of every kind. */
 #include <flexure/flexure.h>
 #include <flexure/private/elementimpl.h>
-
-static PetscInt fails = 0;
-
-static PetscErrorCode Check(MPI_Comm comm, const char *what, PetscReal err, PetscReal tol)
-{
-  PetscBool ok = (PetscBool)(err <= tol);
-
-  PetscFunctionBegin;
-  if (!ok) fails++;
-  PetscCall(PetscPrintf(comm, "%-78s %10.3e (tol %8.1e) %s\n", what, (double)err, (double)tol, ok ? "ok" : "FAILED"));
-  PetscFunctionReturn(0);
-}
+#include "testcheck.h"
 
 /* A number in [-1, 1) from a natural DOF number. */
 static PetscReal Hash(PetscInt k)
@@ -242,7 +231,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(y));
   }
   PetscCall(PetscOptionsClear(NULL));
-  PetscCall(PetscPrintf(world, "%s\n", fails ? "FAILED" : "all checks passed"));
+  PetscCall(PetscPrintf(world, "%s\n", testcheck_fails ? "FAILED" : "all checks passed"));
   PetscCall(PetscFinalize());
-  return fails ? 1 : 0;
+  return testcheck_fails ? 1 : 0;
 }

@@ -3,7 +3,7 @@
    (-model_nonlinear_cache false) on the same mesh and state, at any number of ranks.
 
    Model: a small generated tower, every beam co-rotational, with translational springs and dampers to ground at its
-   top (rotational ones are refused in nonlinear models: springs.c, CheckFiniteRotations), so that
+   top (rotational ones: test_springrot.c), so that
    K_lin x and C_d v are part of f_int. States: (a) the whole tower turned rigidly by 1.24 rad about a skew axis and
    moved, plus small deformations (local rotations below 1e-3 rad: every cell in the SIMD lanes); (b) the same with
    the nodal rotations of its upper half perturbed by up to 0.5 rad about each axis (local rotations up to about
@@ -14,18 +14,7 @@
    (reused from f_int). */
 #include <flexure/flexure.h>
 #include <flexure/rotation.h>
-
-static PetscInt fails = 0;
-
-static PetscErrorCode Check(MPI_Comm comm, const char *what, PetscReal err, PetscReal tol)
-{
-  PetscBool ok = (PetscBool)(err <= tol);
-
-  PetscFunctionBegin;
-  if (!ok) fails++;
-  PetscCall(PetscPrintf(comm, "%-72s %10.3e (tol %8.1e) %s\n", what, (double)err, (double)tol, ok ? "ok" : "FAILED"));
-  PetscFunctionReturn(0);
-}
+#include "testcheck.h"
 
 /* A number in [-1, 1) from a point (the same on every rank). */
 static PetscReal Hash(const PetscReal X[3], PetscReal salt)
@@ -143,7 +132,7 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s: strain energy after f_int (reused), relative", name));
     PetscCall(Check(comm, what, PetscAbsReal(e[0] - e[1]) / e[1], 1e-14));
   }
-  PetscCall(PetscPrintf(comm, "%s\n", fails ? "nonlinear_fast_force: FAILED" : "nonlinear_fast_force: all checks passed"));
+  PetscCall(PetscPrintf(comm, "%s\n", testcheck_fails ? "nonlinear_fast_force: FAILED" : "nonlinear_fast_force: all checks passed"));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&v));
   for (int k = 0; k < 2; k++) {
@@ -152,5 +141,5 @@ int main(int argc, char **argv)
   }
   PetscCall(FlxMeshDestroy(&mesh));
   PetscCall(PetscFinalize());
-  return fails ? 1 : 0;
+  return testcheck_fails ? 1 : 0;
 }

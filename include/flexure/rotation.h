@@ -5,6 +5,19 @@
 #pragma once
 #include <petscsys.h>
 
+/* c = a x b (c may alias neither). Not collective. */
+static inline void FlxRotCross(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+/* y = A x, A 3 x 3 row-major (y may not alias x). Not collective. */
+static inline void FlxRotMatVec(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
+{
+  for (int i = 0; i < 3; i++)
+    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+}
 /* S = skew(v): S w = v x w. */
 PETSC_EXTERN void FlxRotSkew(const PetscReal v[3], PetscReal S[9]);
 /* R = exp(skew(psi)) (Rodrigues' formula, Taylor series of the coefficients below 1e-4 rad). */

@@ -41,6 +41,7 @@ struct _FlxNonlinear {
   PetscObjectState   xstate;
   PetscReal          energy, elin; /* of the co-rotational cells; of the linear ones (element loop) */
   FlxNodeRot         rot;          /* the nodes' rotations as cached quaternions (noderot.c) */
+  FlxRotSprings      rs;           /* rotational springs (springrot.c; NULL: none) */
 };
 
 /* The last x whose nodal states were built, kept (referenced) with its object state: StrainEnergy compares. */
@@ -188,6 +189,7 @@ static PetscErrorCode InternalForce(FlxSystem sys, PetscReal t, Vec x, Vec v, Ve
         for (int d = 0; d < 6; d++)
           fa[6 * nodes[a] + d] += fe[6 * a + d];
   }
+  if (!bad) PetscCall(FlxRotSpringsAddForce(m, m->nl->rs, t, m->nl->s, fa, NULL, msg, sizeof(msg), &bad)); /* after every element: the same sums at any number of ranks */
   PetscCall(VecRestoreArray(f, &fa));
   if (!m->nl->batch) PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
   /* during a transient (t > 0) the run failed (exit code 2); at t = 0 (statics, the initial state) the input */
@@ -228,6 +230,7 @@ static PetscErrorCode Jacobian(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscRe
     PetscCall(ierr);
     PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
   }
+  if (!bad) PetscCall(FlxRotSpringsAddTangent(m, m->nl->rs, m->nl->s, J));
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY)); /* assembled even when an element failed: the caller may retry */
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -273,6 +276,20 @@ static PetscErrorCode UpdateLocal(FlxSystem sys, PetscInt start, PetscInt n, con
   PetscFunctionBegin;
   PetscCheck(start % 6 == 0 && n % 6 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "configuration update of local DOFs [%" PetscInt_FMT ", %" PetscInt_FMT "): not whole nodes", start, start + n);
   PetscCall(FlxNodeRotUpdate(m->nl->rot, start / 6, n / 6, x, dx, xnew));
+  PetscFunctionReturn(0);
+}
+
+/* The rotational springs' energy beyond the linear part's (its owned springs) at the nodal states last built. */
+static PetscErrorCode SpringEnergy(FlxModel m, PetscReal *elocal)
+{
+  PetscReal e;
+  PetscBool bad = PETSC_FALSE; /* a spring past its angle: reported by f_int */
+  char      msg[8];
+
+  PetscFunctionBegin;
+  if (!m->nl->rs) PetscFunctionReturn(0);
+  PetscCall(FlxRotSpringsAddForce(m, m->nl->rs, 0, m->nl->s, NULL, &e, msg, sizeof(msg), &bad));
+  *elocal += e;
   PetscFunctionReturn(0);
 }
 
@@ -329,6 +346,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
       if (m->fint_elements) PetscCall(FlxEbeApply(m->ebe, x, m->work, PETSC_FALSE, &m->nl->elin));
     }
     *elocal += m->nl->energy + (m->fint_elements ? m->nl->elin : 0);
+    PetscCall(SpringEnergy(m, elocal)); /* the nodal states are x's */
     PetscFunctionReturn(0);
   }
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -350,6 +368,7 @@ static PetscErrorCode StrainEnergy(FlxSystem sys, Vec x, PetscReal *elocal, void
     *elocal += en;
   }
   PetscCall(VecRestoreArrayRead(m->nl->xloc, &xl));
+  PetscCall(SpringEnergy(m, elocal));
   PetscFunctionReturn(0);
 }
 
@@ -487,6 +506,7 @@ PetscErrorCode FlxModelSetUpNonlinear(FlxModel m)
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nl->samelayout, 1, MPIU_BOOL, MPI_LAND, m->comm)); /* one choice: the scatter below is collective */
   }
   if (m->nlcache) PetscCall(BuildCache(m));
+  PetscCall(FlxRotSpringsCreate(m, &nl->rs));
   if (nl->batch && nl->samelayout) { /* the cached pass reads the owned nodes from x: scatter the ghosts only */
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * nghost, &nl->xg));
     PetscCall(ISCreateBlock(PETSC_COMM_SELF, 6, nghost, l2g + nown, PETSC_COPY_VALUES, &is));
@@ -519,6 +539,7 @@ PetscErrorCode FlxModelDestroyNonlinear(FlxModel m)
   PetscCall(VecDestroy(&m->nl->xlast));
   PetscCall(PetscFree(m->nl->sraw));
   PetscCall(FlxNodeRotDestroy(&m->nl->rot));
+  PetscCall(FlxRotSpringsDestroy(&m->nl->rs));
   PetscCall(PetscFree(m->nl->batch));
   PetscCall(PetscFree(m->nl));
   PetscFunctionReturn(0);

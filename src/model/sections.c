@@ -13,9 +13,9 @@ PetscErrorCode FlxModelReadGeometry(FlxModel m)
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
-  PetscCall(PetscOptionsEnum("-model_geometry", "Kinematics of every section that does not set -section_NAME_geometry: linear (small displacements) or nonlinear (co-rotational beams, finite rotations)", "FlxModelSetFromOptions", FlxGeometries, g, &g, &set));
+  PetscCall(PetscOptionsEnum("-model_geometry", "Kinematics of every section that does not set -section_NAME_geometry: linear (small displacements) or nonlinear (co-rotational beams, finite rotations; also for a model without beams: bodies on springs)", "FlxModelSetFromOptions", FlxGeometries, g, &g, &set));
   PetscOptionsEnd();
-  m->nonlinear = PETSC_FALSE;
+  m->nonlinear = (PetscBool)(set && g == (PetscEnum)1); /* asked for the model: finite rotations even without a beam (springs and bodies) */
   for (PetscInt k = 0; k < m->nsec; k++) {
     FlxSection *s = &m->sec[k];
     if (s->spring) continue;

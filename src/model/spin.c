@@ -21,6 +21,7 @@
    rigid-body component when the centre of mass lies on the axis and the axis is a principal axis, which the steady
    state needs anyway. KSP prefix static_ (LU; MUMPS on more than one rank). */
 #include <flexure/private/modelimpl.h>
+#include <flexure/rotation.h>
 
 typedef struct {
   FlxModel   m;
@@ -37,13 +38,6 @@ typedef struct {
   PetscReal  Gi[36]; /* (R^T M R)^-1 */
   PetscReal  rigid;  /* the rigid-body part of the last residual (balanced by a rigid acceleration) */
 } Spin;
-
-static inline void Cross(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* A free body: its rigid-body motions R at the configuration x (translations; rotations about the origin,
    W x (X + u) and W on the rotational DOFs: f_int is objective, so it is orthogonal to them at x), M R and
@@ -73,7 +67,7 @@ static PetscErrorCode RigidSetUp(Spin *s, Vec x)
         continue;
       }
       e[k - 3] = 1;
-      Cross(e, q, u);
+      FlxRotCross(e, q, u);
       for (int d = 0; d < 3; d++)
         a[6 * i + d] = u[d];
       a[6 * i + k] = 1;
@@ -159,8 +153,8 @@ static PetscErrorCode Residual(Spin *s, Vec x, PetscReal *rn, PetscReal *fn)
     if (!s->in[j]) continue;
     for (int d = 0; d < 3; d++)
       q[d] = X[3 * j + d] + xa[6 * j + d] - s->p[d];
-    Cross(s->w, q, wq);
-    Cross(s->w, wq, c); /* the centripetal acceleration */
+    FlxRotCross(s->w, q, wq);
+    FlxRotCross(s->w, wq, c); /* the centripetal acceleration */
     for (int d = 0; d < 3; d++) {
       ra[6 * j + d] += ma[6 * j + d] * c[d];
       f2 += PetscRealPart(fr[6 * j + d]) * PetscSqr(ma[6 * j + d] * c[d]);
@@ -346,7 +340,7 @@ PetscErrorCode FlxModelSteadySpin(FlxModel m, PetscInt ic, Vec x, Vec v)
     if (!s.in[j]) continue;
     for (int d = 0; d < 3; d++)
       q[d] = X[3 * j + d] + xa[6 * j + d] - s.p[d];
-    Cross(s.w, q, wq);
+    FlxRotCross(s.w, q, wq);
     for (int d = 0; d < 3; d++) {
       va[6 * j + d]     = wq[d];
       va[6 * j + 3 + d] = s.w[d];

@@ -314,6 +314,30 @@ static void GroundMatrix(const PetscReal R[9], const PetscReal k[6], PetscReal K
       }
 }
 
+/* The rotational 3 x 3 block R^T diag(k[3], k[4], k[5]) R of GroundMatrix. */
+static void RotationalBlock(const PetscReal R[9], const PetscReal k[6], PetscReal Kr[9])
+{
+  PetscReal Kn[36];
+
+  GroundMatrix(R, k, Kn);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      Kr[3 * i + j] = Kn[6 * (3 + i) + 3 + j];
+}
+
+/* The nodes of a spring to ground's group on this rank (an unknown group is refused, naming the spring). Collective. */
+static PetscErrorCode GroundNodes(FlxModel m, const SpringDef *s, PetscInt *n, const PetscInt **nodes)
+{
+  PetscInt g;
+  char     what[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "spring '%s' (-spring_%s_group)", s->name, s->name));
+  PetscCall(FlxModelRequireGroup(m, what, s->group, &g));
+  PetscCall(FlxMeshGetGroupNodes(m->mesh, g, n, nodes));
+  PetscFunctionReturn(0);
+}
+
 /* Loop over the spring cells (the global cell order) and the ground springs (in -spring_names order) of this rank:
    fn(nn, nodes, Ke, Ce, ctx) with the element matrices of stiffness and damping. Errors are collective. */
 typedef PetscErrorCode (*SpringVisitor)(FlxModel, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *);
@@ -355,12 +379,9 @@ static PetscErrorCode VisitSprings(FlxModel m, SpringVisitor fn, void *ctx)
   for (PetscInt k = 0; k < sp->nground; k++) {
     const SpringDef *s = &sp->ground[k];
     const PetscInt  *nodes;
-    PetscInt         g, n;
+    PetscInt         n;
     PetscReal        Kn[36], Cn[36];
-    char             what[128];
-    PetscCall(PetscSNPrintf(what, sizeof(what), "spring '%s' (-spring_%s_group)", s->name, s->name));
-    PetscCall(FlxModelRequireGroup(m, what, s->group, &g));
-    PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
+    PetscCall(GroundNodes(m, s, &n, &nodes));
     GroundMatrix(s->R, s->k, Kn);
     if (s->damper) GroundMatrix(s->R, s->c, Cn);
     for (PetscInt i = 0; i < n; i++)
@@ -449,12 +470,11 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
   PetscFunctionReturn(0);
 }
 
-/* Geometrically nonlinear models: a spring's stiffness acts on the rotation vectors as on small rotations
-   (theta_b - theta_a, and rigid offsets theta x d for a cell of non-zero length), which is not the gradient of an
-   energy once nodes turn finitely: a stiff rotational joint between co-rotational beams fluttered and blew up after
-   0.05 rad of rigid spin (found by a helper). Springs stay exact there when zero-length (or to ground) with
-   translational stiffness; a damper's moment on the relative angular velocity only dissipates, so it stays too. The
-   others are refused until springs get a co-rotational form. Collective. */
+/* Geometrically nonlinear models: translational stiffness acts on u_b - u_a (or u), exact at finite rotations for
+   springs to ground and for spring cells of zero length; rotational stiffness on the relative rotation (springrot.c),
+   exact at any length. A cell of non-zero length with translational stiffness would join its nodes by rigid offsets
+   theta x d, which is not conservative once nodes turn finitely (a stiff joint between co-rotational beams fluttered
+   and blew up after 0.05 rad of rigid spin, found by a helper): refused. Collective. */
 static PetscErrorCode CheckFiniteRotations(FlxModel m)
 {
   FlxSprings       sp = m->springs;
@@ -462,22 +482,15 @@ static PetscErrorCode CheckFiniteRotations(FlxModel m)
   const PetscReal *X;
   PetscBool        bad      = PETSC_FALSE;
   char             msg[640] = "";
-  const char      *why      = "acts on rotation vectors as on small rotations, which is not conservative once nodes turn finitely (the model is geometrically nonlinear): co-rotational springs and joints are not implemented yet";
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < sp->nground + m->nsec; k++) { /* springs to ground, then spring sections */
-    const SpringDef *s   = k < sp->nground ? &sp->ground[k] : sp->sec[k - sp->nground];
-    const char      *opt = k < sp->nground ? "spring" : "section";
-    if (!s) continue;
-    PetscCheck(s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0, m->comm, PETSC_ERR_USER_INPUT, "%s '%s': its rotational stiffness %s; give it translational stiffness only (-%s_%s_stiffness kx,ky,kz,0,0,0), or run with -model_geometry linear", k < sp->nground ? "spring" : "spring section", s->name, why, opt, s->name);
-  }
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   for (PetscInt c = 0; c < nc && !bad; c++) {
     const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
     const PetscInt  *nodes;
     PetscReal        xyz[6], L;
-    if (!s || (s->k[0] == 0 && s->k[1] == 0 && s->k[2] == 0)) continue; /* rotational stiffness refused above; a damper only dissipates */
+    if (!s || (s->k[0] == 0 && s->k[1] == 0 && s->k[2] == 0)) continue; /* rotational stiffness alone, or a damper (it only dissipates) */
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
     for (int d = 0; d < 3; d++) {
       xyz[d]     = X[3 * nodes[0] + d];
@@ -486,11 +499,53 @@ static PetscErrorCode CheckFiniteRotations(FlxModel m)
     if ((L = CellLength(xyz)) > 0) {
       char desc[256];
       PetscCall(FlxModelCellDescription(m, c, desc, sizeof(desc)));
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (spring section '%s') has length %g m: a spring cell of non-zero length joins its nodes by rigid offsets theta x d, which %s; join the nodes at one point (a zero-length cell, translational stiffness), or run with -model_geometry linear", desc, s->name, (double)L, why));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (spring section '%s') has length %g m and translational stiffness: a spring cell of non-zero length joins its nodes by rigid offsets theta x d, which is not conservative once nodes turn finitely (the model is geometrically nonlinear); join the nodes at one point (a zero-length cell), keep rotational stiffness only (-section_%s_stiffness 0,0,0,krx,kry,krz), or run with -model_geometry linear", desc, s->name, (double)L, s->name));
       bad = PETSC_TRUE;
     }
   }
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
+  PetscFunctionReturn(0);
+}
+
+/* The springs of this rank with rotational stiffness: the spring cells (global cell order), then the springs to
+   ground (-spring_names order, the group's nodes in local order): fn(m, nn, nodes, Kr, name, ctx) with Kr the 3 x 3
+   rotational stiffness in global axes (R^T diag(krx, kry, krz) R, the axes at the start). Not collective. */
+PetscErrorCode FlxModelVisitRotationalSprings(FlxModel m, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const char[], void *), void *ctx)
+{
+  FlxSprings       sp = m->springs;
+  PetscInt         nc;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  if (!sp) PetscFunctionReturn(0);
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  for (PetscInt c = 0; c < nc; c++) {
+    const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
+    const PetscInt  *nodes;
+    PetscReal        xyz[6], R[9], Kr[9];
+    PetscBool        bad;
+    if (!s || (s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0)) continue;
+    PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
+    for (int a = 0; a < 2; a++)
+      for (int d = 0; d < 3; d++)
+        xyz[3 * a + d] = X[3 * nodes[a] + d];
+    PetscCall(CellAxes(s, xyz, R, &bad));
+    if (bad) continue; /* refused by the assembly (VisitSprings) */
+    RotationalBlock(R, s->k, Kr);
+    PetscCall(fn(m, 2, nodes, Kr, s->name, ctx));
+  }
+  for (PetscInt k = 0; k < sp->nground; k++) {
+    const SpringDef *s = &sp->ground[k];
+    const PetscInt  *nodes;
+    PetscInt         n;
+    PetscReal        Kr[9];
+    if (s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0) continue;
+    PetscCall(GroundNodes(m, s, &n, &nodes));
+    RotationalBlock(s->R, s->k, Kr);
+    for (PetscInt i = 0; i < n; i++)
+      PetscCall(fn(m, 1, &nodes[i], Kr, s->name, ctx));
+  }
   PetscFunctionReturn(0);
 }
 

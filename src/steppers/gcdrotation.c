@@ -14,14 +14,8 @@
    to zero). Without the correction the increment is off by O(h^3) per step, and degrees 4 and 5 fall to
    second order on rotations (test gcd_rotation_orders). */
 #include <flexure/private/stepperimpl.h>
+#include <flexure/rotation.h>
 #include "gcd.h"
-
-static inline void Cross(const PetscReal p[3], const PetscReal q[3], PetscReal r[3])
-{
-  r[0] = p[1] * q[2] - p[2] * q[1];
-  r[1] = p[2] * q[0] - p[0] * q[2];
-  r[2] = p[0] * q[1] - p[1] * q[0];
-}
 
 void FlxGCDMagnusIncrement(PetscInt n, PetscReal e, const PetscReal *V, const PetscReal *A, const PetscReal *J, PetscReal *D)
 {
@@ -29,8 +23,8 @@ void FlxGCDMagnusIncrement(PetscInt n, PetscReal e, const PetscReal *V, const Pe
 
   for (PetscInt b = 0; b + 6 <= n; b += 6) {
     PetscReal wa[3], wj[3] = {0, 0, 0};
-    Cross(V + b + 3, A + b + 3, wa);
-    if (J) Cross(V + b + 3, J + b + 3, wj);
+    FlxRotCross(V + b + 3, A + b + 3, wa);
+    if (J) FlxRotCross(V + b + 3, J + b + 3, wj);
     for (int k = 0; k < 3; k++)
       D[b + 3 + k] -= c3 * wa[k] + c4 * wj[k];
   }
@@ -92,12 +86,6 @@ PetscErrorCode FlxGCDTensorsLedgerBefore(FlxSystem sys, FlxGCDTensors *t, Vec X,
   PetscFunctionReturn(0);
 }
 
-static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
-{
-  for (int i = 0; i < 3; i++)
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-}
-
 PetscErrorCode FlxGCDTensorsLedgerAfter(FlxGCDTensors *t, PetscReal aM, Vec Minv, Vec D, Vec V, Vec A, Vec F, Vec G, PetscReal lsum[4])
 {
   const PetscScalar *mi, *d, *v, *a, *f, *g;
@@ -114,9 +102,9 @@ PetscErrorCode FlxGCDTensorsLedgerAfter(FlxGCDTensors *t, PetscReal aM, Vec Minv
     const PetscInt   i = t->dof[k];
     const PetscReal *J = t->Js + 9 * k, *dold = t->dold + 3 * k;
     PetscReal        dn[3] = {d[i], d[i + 1], d[i + 2]}, vn[3] = {v[i], v[i + 1], v[i + 2]}, Jo[3], Jn[3], Jv[3];
-    MatVec3(J, dold, Jo);
-    MatVec3(J, dn, Jn);
-    MatVec3(J, vn, Jv);
+    FlxRotMatVec(J, dold, Jo);
+    FlxRotMatVec(J, dn, Jn);
+    FlxRotMatVec(J, vn, Jv);
     for (int e = 0; e < 3; e++) {
       const PetscReal m = mi[i + e] > 0 ? 1 / mi[i + e] : 0;
       lsum[0] += dold[e] * Jo[e] + dn[e] * Jn[e] - m * (dold[e] * dold[e] + dn[e] * dn[e]);

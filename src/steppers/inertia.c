@@ -27,19 +27,6 @@ PetscErrorCode FlxInertiaDestroy(FlxInertia *in)
   PetscFunctionReturn(0);
 }
 
-static inline void MatVec3(const PetscReal A[9], const PetscReal x[3], PetscReal y[3])
-{
-  for (int i = 0; i < 3; i++)
-    y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-}
-
-static inline void Cross3(const PetscReal p[3], const PetscReal q[3], PetscReal r[3])
-{
-  r[0] = p[1] * q[2] - p[2] * q[1];
-  r[1] = p[2] * q[0] - p[0] * q[2];
-  r[2] = p[0] * q[1] - p[1] * q[0];
-}
-
 /* C = A B (3 x 3, row-major) */
 static inline void MatMat3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
 {
@@ -60,7 +47,7 @@ static PetscBool Solve3(const PetscReal A[9], const PetscReal b[3], PetscReal x[
   for (int i = 0; i < 9; i++)
     nrm = PetscMax(nrm, PetscAbsReal(A[i]));
   if (!(PetscAbsReal(det) > 1e-14 * nrm * nrm * nrm)) return PETSC_FALSE;
-  MatVec3(C, b, x);
+  FlxRotMatVec(C, b, x);
   for (int i = 0; i < 3; i++)
     x[i] /= det;
   return PETSC_TRUE;
@@ -168,9 +155,9 @@ PetscErrorCode FlxSystemComputeInertiaForce(FlxSystem sys, Vec x, Vec v, Vec a, 
     const PetscInt   i    = in->dof[k];
     const PetscReal *J    = in->Js + 9 * k;
     PetscReal        w[3] = {va[i], va[i + 1], va[i + 2]}, b[3] = {aa[i] + aM * w[0], aa[i + 1] + aM * w[1], aa[i + 2] + aM * w[2]}, Jb[3], Jw[3], g[3];
-    MatVec3(J, b, Jb);
-    MatVec3(J, w, Jw);
-    Cross3(w, Jw, g);
+    FlxRotMatVec(J, b, Jb);
+    FlxRotMatVec(J, w, Jw);
+    FlxRotCross(w, Jw, g);
     for (int d = 0; d < 3; d++)
       fa[i + d] = Jb[d] + g[d];
   }
@@ -217,9 +204,9 @@ PetscErrorCode FlxSystemSolveInertia(FlxSystem sys, Vec x, Vec w, PetscReal c, V
         v[d] = w0[d] + c * acc[d];
         b[d] = acc[d] + aM * v[d];
       }
-      MatVec3(J, b, Jb);
-      MatVec3(J, v, Jv);
-      Cross3(v, Jv, g);
+      FlxRotMatVec(J, b, Jb);
+      FlxRotMatVec(J, v, Jv);
+      FlxRotCross(v, Jv, g);
       for (int d = 0; d < 3; d++)
         F[d] = Jb[d] + g[d] - rr[d];
       /* dF/da = (1 + a_M c) J + c (skew(v) J - skew(J v)) */
@@ -271,7 +258,7 @@ PetscErrorCode FlxSystemComputeInertiaCorrection(FlxSystem sys, Vec x, Vec u, Ve
     const PetscInt   i     = in->dof[k];
     const PetscReal *J     = in->Js + 9 * k;
     PetscReal        wv[3] = {wa[i], wa[i + 1], wa[i + 2]}, Jw[3];
-    MatVec3(J, wv, Jw);
+    FlxRotMatVec(J, wv, Jw);
     for (int d = 0; d < 3; d++)
       *local += ua[i + d] * (Jw[d] - ma[i + d] * wv[d]);
   }
@@ -297,8 +284,8 @@ PetscErrorCode FlxSystemComputeInertiaTangent(FlxSystem sys, Vec x, Vec v, Vec b
     const PetscReal *J = in->Js + 9 * k;
     PetscReal       *B = blocks + 27 * k, w[3] = {va[i], va[i + 1], va[i + 2]}, bb[3] = {ba[i], ba[i + 1], ba[i + 2]};
     PetscReal        Jb[3], Jw[3], Sw[9], Sb[9], SJb[9], SJw[9], JSb[9], JSw[9], SwJ[9], G[9], SwG[9];
-    MatVec3(J, bb, Jb);
-    MatVec3(J, w, Jw);
+    FlxRotMatVec(J, bb, Jb);
+    FlxRotMatVec(J, w, Jw);
     FlxRotSkew(w, Sw);
     FlxRotSkew(bb, Sb);
     FlxRotSkew(Jb, SJb);

@@ -1,0 +1,225 @@
+/* Rotational springs of geometrically nonlinear models (docs/nonlinear.md, "Springs").
+
+   A spring with rotational stiffness K (3 x 3, global axes at the start: R^T diag(krx, kry, krz) R) between nodes a
+   and b stores the energy V = 1/2 phi . K phi of the relative rotation phi = log(R_a^T R_b) (for a spring to ground,
+   phi = log(R_b) = psi_b, the node's own rotation vector). phi is material (in node a's frame carried back to the
+   start), so a rigid rotation of the pair leaves V unchanged whatever the axes: the spring is objective. With spatial
+   spins (dR = skew(dtheta) R) and the left Jacobian T (rotation.h), d(R_a^T R_b) (R_a^T R_b)^T = skew(R_a^T (dtheta_b -
+   dtheta_a)) and dphi = T(phi)^-1 R_a^T (dtheta_b - dtheta_a), so the moments conjugate to the spins are
+     m_b = R_a g(phi), m_a = -m_b,   g(phi) = T(phi)^-T K phi = K phi + phi x K phi / 2 + c(|phi|) phi x (phi x K phi)
+   with c(a) = (1 - (a/2) cot(a/2)) / a^2 (for K = k I, g = k phi: the small-rotation form is then exact), and the
+   tangent blocks d m_b / d theta_b = R_a G T^-1 R_a^T =: Q, d m_b / d theta_a = -skew(m_b) - Q, G = dg/dphi.
+
+   The model's K and K_lin keep the spring's linear matrix (K (psi_b - psi_a) on the rotational DOFs), so the
+   initial stiffness, the critical step and the modes see the spring; the functions here add the difference between
+   the exact force (energy, tangent) and that linear one. The log is defined for |phi| < pi; past 3 rad (0.95 pi)
+   the run stops naming the spring. Each rank adds the rows of its owned nodes, item by item in a fixed order
+   (springs.c, FlxModelVisitRotationalSprings: the global cell order, then the springs to ground), after every
+   element: the sums are the same at any number of ranks. */
+#include <flexure/private/modelimpl.h>
+#include <flexure/private/elementimpl.h>
+#include <flexure/rotation.h>
+
+#define FLX_SPRING_MAX_ANGLE 3.0 /* rad: the largest relative rotation of a rotational spring (log defined below pi) */
+
+typedef struct {
+  PetscInt  node[2]; /* local nodes a, b; a = -1: to ground */
+  PetscBool own;     /* its energy counts on this rank (the cell's owner: its first node's) */
+  PetscReal K[9];    /* rotational stiffness, global axes at the start */
+  char      name[FLX_NAME_LEN];
+} RotSpring;
+
+struct _FlxRotSprings {
+  PetscInt   n, cap, nown;
+  RotSpring *s;
+};
+
+static PetscErrorCode Collect(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Kr[], const char name[], void *ctx)
+{
+  FlxRotSprings rs = (FlxRotSprings)ctx;
+  RotSpring    *r;
+
+  PetscFunctionBegin;
+  if (nodes[0] >= rs->nown && (nn == 1 || nodes[1] >= rs->nown)) PetscFunctionReturn(0); /* adds to no owned row */
+  if (rs->n == rs->cap) {
+    RotSpring *t;
+    rs->cap = 2 * rs->cap + 16;
+    PetscCall(PetscMalloc1(rs->cap, &t));
+    if (rs->n) PetscCall(PetscArraycpy(t, rs->s, rs->n));
+    PetscCall(PetscFree(rs->s));
+    rs->s = t;
+  }
+  r          = &rs->s[rs->n++];
+  r->node[0] = nn == 2 ? nodes[0] : -1;
+  r->node[1] = nodes[nn - 1];
+  r->own     = (PetscBool)(nodes[0] < rs->nown);
+  for (int i = 0; i < 9; i++)
+    r->K[i] = Kr[i];
+  PetscCall(PetscStrncpy(r->name, name, sizeof(r->name)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxRotSpringsCreate(FlxModel m, FlxRotSprings *out)
+{
+  FlxRotSprings rs;
+  PetscInt      n;
+
+  PetscFunctionBegin;
+  *out = NULL;
+  PetscCall(PetscNew(&rs));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &rs->nown, NULL, NULL));
+  PetscCall(FlxModelVisitRotationalSprings(m, Collect, rs));
+  PetscCallMPI(MPI_Allreduce(&rs->n, &n, 1, MPIU_INT, MPI_SUM, m->comm));
+  if (!n) PetscCall(FlxRotSpringsDestroy(&rs));
+  *out = rs;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxRotSpringsDestroy(FlxRotSprings *rs)
+{
+  PetscFunctionBegin;
+  if (!*rs) PetscFunctionReturn(0);
+  PetscCall(PetscFree((*rs)->s));
+  PetscCall(PetscFree(*rs));
+  PetscFunctionReturn(0);
+}
+
+/* g = T(phi)^-T K phi and, if G is not NULL, G = dg/dphi (row-major). */
+static void Moment(const PetscReal K[9], const PetscReal phi[3], PetscReal g[3], PetscReal G[9])
+{
+  const PetscReal a2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+  PetscReal       w[3], pw[3], ppw[3], c, dc, pdw; /* w = K phi; dc = c'(a)/a */
+
+  if (a2 < 1e-2) { /* a < 0.1: the series of c and c'/a (the closed forms cancel: c'/a's numerator is 2 u^4 / 45) */
+    c  = 1.0 / 12 + a2 * (1.0 / 720 + a2 * (1.0 / 30240 + a2 / 1209600));
+    dc = 1.0 / 360 + a2 * (1.0 / 7560 + a2 / 201600);
+  } else {
+    const PetscReal a = PetscSqrtReal(a2), u = 0.5 * a, cu = PetscCosReal(u) / PetscSinReal(u), s2 = PetscSqr(PetscSinReal(u));
+    c  = (1 - u * cu) / a2;
+    dc = (u * cu + u * u / s2 - 2) / (8 * u * u * u) / a;
+  }
+  FlxRotMatVec(K, phi, w);
+  FlxRotCross(phi, w, pw);
+  FlxRotCross(phi, pw, ppw);
+  for (int i = 0; i < 3; i++)
+    g[i] = w[i] + 0.5 * pw[i] + c * ppw[i];
+  if (!G) return;
+  pdw = phi[0] * w[0] + phi[1] * w[1] + phi[2] * w[2];
+  /* d(K phi) = K; d(phi x w)/2 = (skew(phi) K - skew(w)) / 2; d(c ppw) = dc ppw phi^T + c ((phi.w) I + 2 phi w^T - 2 w phi^T - a^2 K), K symmetric */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      G[3 * i + j] = K[3 * i + j] * (1 - c * a2) + dc * ppw[i] * phi[j] + c * ((i == j ? pdw : 0) + 2 * phi[i] * w[j] - 2 * w[i] * phi[j]);
+  for (int j = 0; j < 3; j++) { /* (skew(phi) K)_ij = (phi x K e_j)_i, skew(w)_ij */
+    const PetscReal kj[3] = {K[j], K[3 + j], K[6 + j]};
+    PetscReal       pk[3];
+    FlxRotCross(phi, kj, pk);
+    for (int i = 0; i < 3; i++)
+      G[3 * i + j] += 0.5 * pk[i];
+  }
+  G[1] += 0.5 * w[2]; /* - skew(w) / 2 */
+  G[2] -= 0.5 * w[1];
+  G[3] -= 0.5 * w[2];
+  G[5] += 0.5 * w[0];
+  G[6] += 0.5 * w[1];
+  G[7] -= 0.5 * w[0];
+}
+
+/* The rotations of spring r from the nodal states s (unit quaternions): R_a (identity to ground), phi, and the
+   rotation vectors psi_a, psi_b the linear matrix acts on. */
+static void Kinematics(const RotSpring *r, const PetscReal s[], PetscReal Ra[9], PetscReal phi[3], PetscReal pa[3], PetscReal pb[3])
+{
+  PetscReal Rb[9], Rrel[9];
+
+  FlxRotFromQuaternion(s + FLX_COROT_STATE * r->node[1] + 3, Rb);
+  FlxRotLog(Rb, pb);
+  if (r->node[0] < 0) {
+    for (int i = 0; i < 9; i++)
+      Ra[i] = (i % 4 == 0);
+    pa[0] = pa[1] = pa[2] = 0;
+    for (int i = 0; i < 3; i++)
+      phi[i] = pb[i];
+    return;
+  }
+  FlxRotFromQuaternion(s + FLX_COROT_STATE * r->node[0] + 3, Ra);
+  FlxRotLog(Ra, pa);
+  for (int i = 0; i < 3; i++) /* R_a^T R_b */
+    for (int j = 0; j < 3; j++)
+      Rrel[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
+  FlxRotLog(Rrel, phi);
+}
+
+PetscErrorCode FlxRotSpringsAddForce(FlxModel m, FlxRotSprings rs, PetscReal t, const PetscReal s[], PetscScalar f[], PetscReal *energy, char msg[], size_t len, PetscBool *bad)
+{
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  if (energy) *energy = 0;
+  if (!rs) PetscFunctionReturn(0);
+  PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
+  for (PetscInt k = 0; k < rs->n; k++) {
+    const RotSpring *r = &rs->s[k];
+    PetscReal        Ra[9], phi[3], pa[3], pb[3], d[3], g[3], mb[3], kd[3], kphi[3], a;
+    Kinematics(r, s, Ra, phi, pa, pb);
+    a = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
+    if (a > FLX_SPRING_MAX_ANGLE && !*bad) {
+      const PetscReal *xb = X + 3 * r->node[1];
+      PetscCall(PetscSNPrintf(msg, len, "at t = %g s the rotational spring '%s' at the node at (%g, %g, %g) m has turned by %.3f rad%s: a rotational spring acts on the rotation vector of its relative rotation, which is defined below pi; past %.1f rad it is not modelled (a joint for large relative rotations is not implemented yet): stiffen the spring or shorten the run", (double)t, r->name, (double)xb[0], (double)xb[1], (double)xb[2], (double)a, r->node[0] < 0 ? " from its start" : " relative to its other node", (double)FLX_SPRING_MAX_ANGLE));
+      *bad = PETSC_TRUE;
+    }
+    for (int i = 0; i < 3; i++)
+      d[i] = pb[i] - pa[i];
+    Moment(r->K, phi, g, NULL);
+    FlxRotMatVec(Ra, g, mb);
+    FlxRotMatVec(r->K, d, kd);
+    for (int i = 0; i < 3 && f; i++) {
+      const PetscReal df = mb[i] - kd[i]; /* the exact moment minus the linear one */
+      if (r->node[1] < rs->nown) f[6 * r->node[1] + 3 + i] += df;
+      if (r->node[0] >= 0 && r->node[0] < rs->nown) f[6 * r->node[0] + 3 + i] -= df;
+    }
+    if (energy && r->own) {
+      FlxRotMatVec(r->K, phi, kphi);
+      *energy += 0.5 * (phi[0] * kphi[0] + phi[1] * kphi[1] + phi[2] * kphi[2]) - 0.5 * (d[0] * kd[0] + d[1] * kd[1] + d[2] * kd[2]);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxRotSpringsAddTangent(FlxModel m, FlxRotSprings rs, const PetscReal s[], Mat J)
+{
+  PetscFunctionBegin;
+  if (!rs) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k < rs->n; k++) {
+    const RotSpring *r = &rs->s[k];
+    PetscReal        Ra[9], phi[3], pa[3], pb[3], g[3], G[9], Ti[9], GT[9], Q[9], mb[3], Ke[144] = {0};
+    const PetscInt   nn = r->node[0] < 0 ? 1 : 2, nodes[2] = {nn == 2 ? r->node[0] : r->node[1], r->node[1]};
+    const int        n = 6 * nn, b = 6 * (nn - 1) + 3, a = 3; /* rows and columns of theta_b and theta_a */
+    Kinematics(r, s, Ra, phi, pa, pb);
+    Moment(r->K, phi, g, G);
+    FlxRotTangentInverse(phi, Ti);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        GT[3 * i + j] = G[3 * i] * Ti[j] + G[3 * i + 1] * Ti[3 + j] + G[3 * i + 2] * Ti[6 + j];
+    for (int i = 0; i < 3; i++) /* Q = R_a G T^-1 R_a^T */
+      for (int j = 0; j < 3; j++) {
+        PetscReal q = 0;
+        for (int p = 0; p < 3; p++)
+          for (int l = 0; l < 3; l++)
+            q += Ra[3 * i + p] * GT[3 * p + l] * Ra[3 * j + l];
+        Q[3 * i + j] = q;
+      }
+    FlxRotMatVec(Ra, g, mb);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        const PetscReal qk      = Q[3 * i + j] - r->K[3 * i + j]; /* exact minus linear */
+        Ke[n * (b + i) + b + j] = qk;
+        if (nn == 2) {
+          const PetscReal sk      = (i == j) ? 0 : ((j == (i + 1) % 3) ? -mb[3 - i - j] : mb[3 - i - j]); /* skew(m_b)_ij */
+          Ke[n * (b + i) + a + j] = -sk - qk;
+          Ke[n * (a + i) + a + j] = sk + qk;
+          Ke[n * (a + i) + b + j] = -qk;
+        }
+      }
+    PetscCall(FlxModelAddOwnedRows(m, J, nn, nodes, Ke, NULL));
+  }
+  PetscFunctionReturn(0);
+}
