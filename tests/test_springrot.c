@@ -6,7 +6,10 @@
    - A: f_int is the gradient of the strain energy (central differences along spatial increments) and the Jacobian
      its derivative (J d against central differences of f_int);
    - B (no ground spring, no support): a rigid rotation of the deformed frame by 1.4 rad about a skew axis leaves the
-     strain energy unchanged and turns every nodal force and moment with it (objectivity). */
+     strain energy unchanged and turns every nodal force and moment with it (objectivity); the strain energy rebuilt
+     from x equals the one kept from f_int, and the general element loop gives the cached loop's forces and energy;
+   - C: a relative rotation of 2.8 rad runs; turned on to 3.35 rad, where the log wraps to 2.93 rad the other way,
+     the internal force stops with the spring's message. */
 #include <flexure/flexure.h>
 #include <flexure/rotation.h>
 #include "testcheck.h"
@@ -74,6 +77,33 @@ static PetscErrorCode State(FlxMesh mesh, PetscBool clamped, const PetscReal psi
   PetscFunctionReturn(0);
 }
 
+/* Every node of the second beam (natural ids 3 to 5) turned rigidly by angle about z through the joint (1, 0, 0),
+   the others at rest. */
+static PetscErrorCode Turned(FlxMesh mesh, PetscReal angle, Vec x)
+{
+  const PetscReal *X;
+  const PetscInt  *nat;
+  PetscScalar     *xa;
+  PetscInt         nown;
+  const PetscReal  c = PetscCosReal(angle), s = PetscSinReal(angle);
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetCoordinates(mesh, &X));
+  PetscCall(FlxMeshGetNaturalIds(mesh, &nat));
+  PetscCall(FlxMeshGetLocalSizes(mesh, &nown, NULL, NULL));
+  PetscCall(VecZeroEntries(x));
+  PetscCall(VecGetArray(x, &xa));
+  for (PetscInt i = 0; i < nown; i++) {
+    const PetscReal dx = X[3 * i] - 1, dy = X[3 * i + 1];
+    if (nat[i] < 3) continue;
+    xa[6 * i]     = 1 + c * dx - s * dy - X[3 * i];
+    xa[6 * i + 1] = s * dx + c * dy - dy;
+    xa[6 * i + 5] = angle;
+  }
+  PetscCall(VecRestoreArray(x, &xa));
+  PetscFunctionReturn(0);
+}
+
 /* Largest |a - b| over all components, and the largest |b|. */
 static PetscErrorCode MaxDiff(MPI_Comm comm, Vec a, Vec b, PetscReal *diff, PetscReal *ref)
 {
@@ -102,7 +132,7 @@ int main(int argc, char **argv)
   FlxSystem       sys;
   Vec             x, d, v, f, g, xp, xm, fp, fm, Jd, dd;
   Mat             J;
-  PetscReal       ep, em, e0, e1, fd, err, ref, Q[9];
+  PetscReal       ep, em, e0, e1, er, fd, err, ref, Q[9];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FlxInitializePackage());
@@ -153,12 +183,30 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&J));
   PetscCall(FlxModelDestroy(&model));
 
-  /* B: objectivity */
+  /* B: objectivity; the strain energy by its two paths (rebuilt from x, or kept from the last f_int at x) and by
+     the general element loop (-model_nonlinear_cache false) */
   PetscCall(Model(mesh, PETSC_FALSE, &model));
   PetscCall(FlxModelGetSystem(model, &sys));
   PetscCall(State(mesh, PETSC_FALSE, zero, x, d));
+  PetscCall(FlxSystemComputeStrainEnergy(sys, x, &er, NULL)); /* no f_int at x yet: rebuilt */
   PetscCall(FlxSystemComputeInternalForce(sys, 0, x, v, f));
-  PetscCall(FlxSystemComputeStrainEnergy(sys, x, &e0, NULL));
+  PetscCall(FlxSystemComputeStrainEnergy(sys, x, &e0, NULL)); /* kept from f_int */
+  PetscCall(Check(comm, "B: strain energy rebuilt against kept from f_int, relative", PetscAbsReal(er - e0) / e0, 1e-15));
+  {
+    FlxModel  gm;
+    FlxSystem gs;
+    PetscReal eg;
+    PetscCall(PetscOptionsSetValue(NULL, "-model_nonlinear_cache", "false"));
+    PetscCall(Model(mesh, PETSC_FALSE, &gm));
+    PetscCall(PetscOptionsClearValue(NULL, "-model_nonlinear_cache"));
+    PetscCall(FlxModelGetSystem(gm, &gs));
+    PetscCall(FlxSystemComputeInternalForce(gs, 0, x, v, fm));
+    PetscCall(FlxSystemComputeStrainEnergy(gs, x, &eg, NULL));
+    PetscCall(MaxDiff(comm, fm, f, &err, &ref));
+    PetscCall(Check(comm, "B: general element loop against the cached one: forces, relative to max", err / ref, 1e-14));
+    PetscCall(Check(comm, "B: general element loop against the cached one: strain energy, relative", PetscAbsReal(eg - e0) / e0, 1e-14));
+    PetscCall(FlxModelDestroy(&gm));
+  }
   PetscCall(State(mesh, PETSC_FALSE, psi0, xp, d));
   PetscCall(FlxSystemComputeInternalForce(sys, 0, xp, v, fp));
   PetscCall(FlxSystemComputeStrainEnergy(sys, xp, &e1, NULL));
@@ -180,6 +228,23 @@ int main(int argc, char **argv)
   }
   PetscCall(MaxDiff(comm, fp, g, &err, &ref));
   PetscCall(Check(comm, "B: forces and moments after the rigid rotation against Q f, relative to max", err / ref, 1e-13));
+  /* C: the second beam and the springs' second nodes turned rigidly about z through the joint by 2.8 rad, then by
+     3.35 rad, where the relative rotation's log wraps to 2.93 rad the other way: the second f_int stops */
+  for (int k = 0; k < 2; k++) {
+    PetscErrorCode ierr;
+    PetscCall(Turned(mesh, k ? 3.35 : 2.8, x));
+    PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
+    ierr = FlxSystemComputeInternalForce(sys, 0, x, v, f);
+    PetscCall(PetscPopErrorHandler());
+    if (!k)
+      PetscCall(Check(comm, "C: a relative rotation of 2.8 rad runs (error code)", (PetscReal)ierr, 0));
+    else {
+      char *found;
+      PetscCall(PetscStrstr(FlxErrorGetMessage(), "has turned by more than pi, from 2.800 rad", &found));
+      PetscCall(PetscPrintf(comm, "C: message: %s\n", FlxErrorGetMessage()));
+      PetscCall(Check(comm, "C: 3.35 rad (the log wrapped to 2.93 the other way) stops, naming the jump", ierr && found ? 0 : 1, 0));
+    }
+  }
   PetscCall(PetscPrintf(comm, "%s\n", testcheck_fails ? "nonlinear_rotational_springs: FAILED" : "nonlinear_rotational_springs: all checks passed"));
   PetscCall(VecDestroy(&g));
   PetscCall(VecDestroy(&x));

@@ -8,7 +8,9 @@
      of ranks (bit-identical);
    - the Jacobian K_lin + sum of the element tangents (K's pattern: nonlinear cells put zero blocks into K);
    - the configuration update (translations add, rotations compose R_new = exp(skew(dtheta)) R);
-   - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells).
+   - the strain energy (1/2 x^T K_lin x over the linear elements plus the elements' energies, owned cells);
+   - for springs with rotational stiffness, f_int, the Jacobian and the strain energy add the difference between the
+     exact finite-rotation spring and the linear form K_lin carries (springrot.c), after every element.
    The explicit step's f_int takes a fast path when every nonlinear cell is a co-rotational beam (today: always;
    -model_nonlinear_cache false turns it off): a cache built at set-up holds, per nonlinear cell (owned and halo, in
    the loop's cell order), its local nodes and the constant element data (initial length and axes, the entries

@@ -9,16 +9,17 @@ const char *const FlxGeometries[] = {"linear", "nonlinear", "FlxGeometry", "FLX_
 PetscErrorCode FlxModelReadGeometry(FlxModel m)
 {
   PetscEnum g   = (PetscEnum)0;
-  PetscBool set = PETSC_FALSE;
+  PetscBool set = PETSC_FALSE, elements = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, NULL, "Model", "FlxModel");
-  PetscCall(PetscOptionsEnum("-model_geometry", "Kinematics of every section that does not set -section_NAME_geometry: linear (small displacements) or nonlinear (co-rotational beams, finite rotations; also for a model without beams: bodies on springs)", "FlxModelSetFromOptions", FlxGeometries, g, &g, &set));
+  PetscCall(PetscOptionsEnum("-model_geometry", "Kinematics of every section that does not set -section_NAME_geometry: linear (small displacements) or nonlinear (co-rotational beams, finite rotations; a model without beams or shells: its bodies on springs turn finitely)", "FlxModelSetFromOptions", FlxGeometries, g, &g, &set));
   PetscOptionsEnd();
-  m->nonlinear = (PetscBool)(set && g == (PetscEnum)1); /* asked for the model: finite rotations even without a beam (springs and bodies) */
+  m->nonlinear = PETSC_FALSE;
   for (PetscInt k = 0; k < m->nsec; k++) {
     FlxSection *s = &m->sec[k];
     if (s->spring) continue;
+    elements = PETSC_TRUE;
     if (!s->geomset) s->nonlinear = (PetscBool)(g == (PetscEnum)1);
     if (s->nonlinear && s->shell) {
       char groups[512] = "";
@@ -30,6 +31,7 @@ PetscErrorCode FlxModelReadGeometry(FlxModel m)
     }
     if (s->nonlinear) m->nonlinear = PETSC_TRUE;
   }
+  if (!elements && set && g == (PetscEnum)1) m->nonlinear = PETSC_TRUE; /* no beam or shell: bodies on springs turn finitely */
   PetscFunctionReturn(0);
 }
 

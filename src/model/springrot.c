@@ -13,7 +13,8 @@
    The model's K and K_lin keep the spring's linear matrix (K (psi_b - psi_a) on the rotational DOFs), so the
    initial stiffness, the critical step and the modes see the spring; the functions here add the difference between
    the exact force (energy, tangent) and that linear one. The log is defined for |phi| < pi; past 3 rad (0.95 pi)
-   the run stops naming the spring. Each rank adds the rows of its owned nodes, item by item in a fixed order
+   the run stops naming the spring (also when phi jumps from beyond 2.5 rad to the other side of pi between two
+   evaluations, where the log wrapped). Each rank adds the rows of its owned nodes, item by item in a fixed order
    (springs.c, FlxModelVisitRotationalSprings: the global cell order, then the springs to ground), after every
    element: the sums are the same at any number of ranks. */
 #include <flexure/private/modelimpl.h>
@@ -26,6 +27,7 @@ typedef struct {
   PetscInt  node[2]; /* local nodes a, b; a = -1: to ground */
   PetscBool own;     /* its energy counts on this rank (the cell's owner: its first node's) */
   PetscReal K[9];    /* rotational stiffness, global axes at the start */
+  PetscReal last[3]; /* phi at the last force evaluation: a jump to the other side of pi is caught */
   char      name[FLX_NAME_LEN];
 } RotSpring;
 
@@ -53,6 +55,7 @@ static PetscErrorCode Collect(FlxModel m, PetscInt nn, const PetscInt nodes[], c
   r->node[0] = nn == 2 ? nodes[0] : -1;
   r->node[1] = nodes[nn - 1];
   r->own     = (PetscBool)(nodes[0] < rs->nown);
+  r->last[0] = r->last[1] = r->last[2] = 0;
   for (int i = 0; i < 9; i++)
     r->K[i] = Kr[i];
   PetscCall(PetscStrncpy(r->name, name, sizeof(r->name)));
@@ -157,15 +160,24 @@ PetscErrorCode FlxRotSpringsAddForce(FlxModel m, FlxRotSprings rs, PetscReal t, 
   if (!rs) PetscFunctionReturn(0);
   PetscCall(FlxMeshGetCoordinates(m->mesh, &X));
   for (PetscInt k = 0; k < rs->n; k++) {
-    const RotSpring *r = &rs->s[k];
-    PetscReal        Ra[9], phi[3], pa[3], pb[3], d[3], g[3], mb[3], kd[3], kphi[3], a;
+    RotSpring *r = &rs->s[k];
+    PetscReal  Ra[9], phi[3], pa[3], pb[3], d[3], g[3], mb[3], kd[3], kphi[3], a, al, dot;
     Kinematics(r, s, Ra, phi, pa, pb);
-    a = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
-    if (a > FLX_SPRING_MAX_ANGLE && !*bad) {
-      const PetscReal *xb = X + 3 * r->node[1];
-      PetscCall(PetscSNPrintf(msg, len, "at t = %g s the rotational spring '%s' at the node at (%g, %g, %g) m has turned by %.3f rad%s: a rotational spring acts on the rotation vector of its relative rotation, which is defined below pi; past %.1f rad it is not modelled (a joint for large relative rotations is not implemented yet): stiffen the spring or shorten the run", (double)t, r->name, (double)xb[0], (double)xb[1], (double)xb[2], (double)a, r->node[0] < 0 ? " from its start" : " relative to its other node", (double)FLX_SPRING_MAX_ANGLE));
+    a   = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
+    al  = PetscSqrtReal(r->last[0] * r->last[0] + r->last[1] * r->last[1] + r->last[2] * r->last[2]);
+    dot = phi[0] * r->last[0] + phi[1] * r->last[1] + phi[2] * r->last[2];
+    /* past the largest angle, or (the log wraps at pi) from beyond 2.5 rad to the opposite direction in one change */
+    if ((a > FLX_SPRING_MAX_ANGLE || (al > 2.5 && dot < 0)) && !*bad) {
+      const PetscReal *xb       = X + 3 * r->node[1];
+      char             when[64] = "";
+      if (t > 0) PetscCall(PetscSNPrintf(when, sizeof(when), "at t = %g s ", (double)t));
+      PetscCall(PetscSNPrintf(msg, len, "%sthe rotational spring '%s' at the node at (%g, %g, %g) m has turned by %s%.3f rad%s: a rotational spring acts on the rotation vector of its relative rotation, which is defined below pi; past %.1f rad it is not modelled (a joint for large relative rotations is not implemented yet): stiffen the spring, %s", when, r->name, (double)xb[0], (double)xb[1], (double)xb[2], a > FLX_SPRING_MAX_ANGLE ? "" : "more than pi, from ", a > FLX_SPRING_MAX_ANGLE ? a : al,
+                              r->node[0] < 0 ? " from its start" : " relative to its other node", (double)FLX_SPRING_MAX_ANGLE, t > 0 ? "shorten the run or take smaller steps" : "lower the load"));
       *bad = PETSC_TRUE;
     }
+    if (f)
+      for (int i = 0; i < 3; i++)
+        r->last[i] = phi[i];
     for (int i = 0; i < 3; i++)
       d[i] = pb[i] - pa[i];
     Moment(r->K, phi, g, NULL);

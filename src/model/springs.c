@@ -509,7 +509,8 @@ static PetscErrorCode CheckFiniteRotations(FlxModel m)
 
 /* The springs of this rank with rotational stiffness: the spring cells (global cell order), then the springs to
    ground (-spring_names order, the group's nodes in local order): fn(m, nn, nodes, Kr, name, ctx) with Kr the 3 x 3
-   rotational stiffness in global axes (R^T diag(krx, kry, krz) R, the axes at the start). Not collective. */
+   rotational stiffness in global axes (R^T diag(krx, kry, krz) R, the axes at the start). Collective (the ground
+   springs' groups are checked). */
 PetscErrorCode FlxModelVisitRotationalSprings(FlxModel m, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const char[], void *), void *ctx)
 {
   FlxSprings       sp = m->springs;
