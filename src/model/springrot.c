@@ -162,12 +162,14 @@ PetscErrorCode FlxRotSpringsAddForce(FlxModel m, FlxRotSprings rs, PetscReal t, 
   for (PetscInt k = 0; k < rs->n; k++) {
     RotSpring *r = &rs->s[k];
     PetscReal  Ra[9], phi[3], pa[3], pb[3], d[3], g[3], mb[3], kd[3], kphi[3], a, al, dot;
+    PetscBool  past;
     Kinematics(r, s, Ra, phi, pa, pb);
     a   = PetscSqrtReal(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
     al  = PetscSqrtReal(r->last[0] * r->last[0] + r->last[1] * r->last[1] + r->last[2] * r->last[2]);
     dot = phi[0] * r->last[0] + phi[1] * r->last[1] + phi[2] * r->last[2];
     /* past the largest angle, or (the log wraps at pi) from beyond 2.5 rad to the opposite direction in one change */
-    if ((a > FLX_SPRING_MAX_ANGLE || (al > 2.5 && dot < 0)) && !*bad) {
+    past = (PetscBool)(a > FLX_SPRING_MAX_ANGLE || (al > 2.5 && dot < 0));
+    if (past && !*bad) {
       const PetscReal *xb       = X + 3 * r->node[1];
       char             when[64] = "";
       if (t > 0) PetscCall(PetscSNPrintf(when, sizeof(when), "at t = %g s ", (double)t));
@@ -175,7 +177,7 @@ PetscErrorCode FlxRotSpringsAddForce(FlxModel m, FlxRotSprings rs, PetscReal t, 
                               r->node[0] < 0 ? " from its start" : " relative to its other node", (double)FLX_SPRING_MAX_ANGLE, t > 0 ? "shorten the run or take smaller steps" : "lower the load"));
       *bad = PETSC_TRUE;
     }
-    if (f)
+    if (f && !past) /* a state refused is not a reference: a retry from the last good state must not read as a jump */
       for (int i = 0; i < 3; i++)
         r->last[i] = phi[i];
     for (int i = 0; i < 3; i++)
