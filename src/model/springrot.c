@@ -44,12 +44,8 @@ static PetscErrorCode Collect(FlxModel m, PetscInt nn, const PetscInt nodes[], c
   PetscFunctionBegin;
   if (nodes[0] >= rs->nown && (nn == 1 || nodes[1] >= rs->nown)) PetscFunctionReturn(0); /* adds to no owned row */
   if (rs->n == rs->cap) {
-    RotSpring *t;
     rs->cap = 2 * rs->cap + 16;
-    PetscCall(PetscMalloc1(rs->cap, &t));
-    if (rs->n) PetscCall(PetscArraycpy(t, rs->s, rs->n));
-    PetscCall(PetscFree(rs->s));
-    rs->s = t;
+    PetscCall(PetscRealloc(sizeof(RotSpring) * rs->cap, &rs->s));
   }
   r          = &rs->s[rs->n++];
   r->node[0] = nn == 2 ? nodes[0] : -1;
