@@ -11,7 +11,7 @@ import os
 import re
 import subprocess
 
-from flxtest import BIN, MPIEXEC, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, tower
+from flxtest import BIN, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, launcher, tower
 
 a = args_np_out()
 c = Checker()
@@ -25,7 +25,7 @@ models = {"tower": tower("3,3,20", "4,4,80") + ["-bench_nonlinear"], "quads": pl
 num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
 e = 0.005  # every scaling figure is printed to two decimals
 for name, opts in models.items():
-    cmd = [MPIEXEC, "-np", str(a.np), os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
+    cmd = launcher(a.np) + [os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
     p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     c.check(p.returncode == 0, f"{name}: flexure-bench exits 0 ({p.stderr.strip()[-300:]})")
@@ -78,7 +78,7 @@ for name, opts in models.items():
     c.check(ok, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks, medians of the repetitions within their ranges: {cb.group(0) if cb else 'missing'}")
 if a.np == 1:  # the co-rotational step takes the first preset that carries rotations; errors are one line
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    base = [MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-bench")] + models["tower"] + common
+    base = launcher(1) + [os.path.join(BIN, "flexure-bench")] + models["tower"] + common
     p = subprocess.run(base + ["-bench_presets", "cd_classic,gcd4_a3/4"], cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     m = re.search(r"^bench: co-rotational gcd4_a3/4 step .* x the linear gcd4_a3/4 step \(", p.stdout, re.M)
     c.check(p.returncode == 0 and m is not None, f"presets cd_classic,gcd4_a3/4: the co-rotational step is gcd4_a3/4's, against the linear gcd4_a3/4 step ({m.group(0)[:90] if m else p.stderr.strip()[-200:]})")
@@ -90,6 +90,6 @@ if a.np == 1:  # the co-rotational step takes the first preset that carries rota
     lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-bench: error:")]
     c.check(p.returncode == 1 and len(lines) == 1 and "-bench_repz" in lines[0], f"misspelled -bench_repz refused: exit {p.returncode}, {lines[0] if lines else p.stderr.strip()[:200]!r}")
     nobound = [o for o in models["quads"] + common if o != "-ts_omega_bound"]  # omega_max by Lanczos (SLEPc)
-    p = subprocess.run([MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-bench")] + nobound, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
+    p = subprocess.run(launcher(1) + [os.path.join(BIN, "flexure-bench")] + nobound, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     c.check(p.returncode == 0 and "bench: gcd3 step" in p.stdout, f"without -ts_omega_bound (omega_max by Lanczos): exit {p.returncode} {p.stderr.strip()[-200:]!r}")
 c.done()

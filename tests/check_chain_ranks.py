@@ -17,7 +17,7 @@ import os
 import re
 import subprocess
 
-from flxtest import BIN, MPIEXEC, Checker
+from flxtest import BIN, Checker, launcher
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", default=None)
@@ -27,7 +27,7 @@ c = Checker()
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 hist = {}
 for np_ in (1, 2, 4):
-    cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure-chain"), "-chain_n", str(N), "-chain_angle", "0.3", "-ts_dt", "1e-4",
+    cmd = launcher(np_) + [os.path.join(BIN, "flexure-chain"), "-chain_n", str(N), "-chain_angle", "0.3", "-ts_dt", "1e-4",
            "-ts_max_time", "0.3", "-chain_history", "250"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     rows = [tuple(float(v) for v in re.findall(r"[-+0-9.e]+", l.split("tip = ")[1].replace(",", " ").replace("middle =", " ").replace("drift =", " ")))
@@ -52,7 +52,7 @@ impl = {}
 for label, np_, opts in [("full", 1, ["-ts_dae_tangent", "full"]), ("full", 2, ["-ts_dae_tangent", "full", "-ts_dae_mat_mumps_icntl_14", "300"]),
                          ("diagonal", 1, ["-ts_dae_tangent", "diagonal"]), ("diagonal", 2, ["-ts_dae_tangent", "diagonal"]),
                          ("diagonal + chord", 1, ["-ts_dae_tangent", "diagonal", "-ts_dae_chord"]), ("full + chord", 2, ["-ts_dae_tangent", "full", "-ts_dae_chord"])]:
-    cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure-chain"), "-chain_n", str(N), "-chain_angle", "0.3", "-ts_dt", "1e-4", "-ts_max_time", "0.01",
+    cmd = launcher(np_) + [os.path.join(BIN, "flexure-chain"), "-chain_n", str(N), "-chain_angle", "0.3", "-ts_dt", "1e-4", "-ts_max_time", "0.01",
            "-chain_history", "50", "-ts_type", "newmark"] + opts
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     rows = [tuple(float(v) for v in re.findall(r"[-+0-9.e]+", l.split("tip = ")[1].replace(",", " ").replace("middle =", " ").replace("drift =", " ")))
@@ -71,7 +71,7 @@ for key, rows in impl.items():
 # matrix's pattern had one off-process entry per row: that rank failed alone and the run hung; found by a helper)
 tips = {}
 for np_ in (1, 4):
-    cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure-chain"), "-chain_n", "5", "-ts_type", "newmark", "-ts_dt", "1e-3", "-ts_max_time", "0.05"]
+    cmd = launcher(np_) + [os.path.join(BIN, "flexure-chain"), "-chain_n", "5", "-ts_type", "newmark", "-ts_dt", "1e-3", "-ts_max_time", "0.05"]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     except subprocess.TimeoutExpired:  # a hang is a failed check, not a crash of the test

@@ -14,7 +14,7 @@ import subprocess
 
 import h5py
 import numpy as np
-from flxtest import BIN, CASE, MPIEXEC, SOURCE, Checker, args_np_out, run
+from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, launcher, run
 from mshwrite import write_msh41
 
 a = args_np_out()
@@ -135,7 +135,7 @@ with h5py.File(out, "r") as h:
     t, u = h["probes/tip/time"][:], h["probes/tip/values"][:, dofs.index("uy")]
 csv = os.path.join(d, "dash_tsalpha2.csv")
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-cmd = [MPIEXEC, "-np", str(a.np), os.path.join(BIN, "flexure-tsalpha2"), CASE] + dash + ["-alpha2_ksp_type", "preonly", "-alpha2_pc_type", "cholesky",
+cmd = launcher(a.np) + [os.path.join(BIN, "flexure-tsalpha2"), CASE] + dash + ["-alpha2_ksp_type", "preonly", "-alpha2_pc_type", "cholesky",
                                                                                      "-tsalpha2_dt", repr(H), "-tsalpha2_steps", str(NS), "-tsalpha2_probe_node", "1",
                                                                                      "-tsalpha2_probe_dof", "1", "-tsalpha2_output", csv]
 p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=120)

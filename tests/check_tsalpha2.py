@@ -9,7 +9,7 @@ import os
 
 import h5py
 import numpy as np
-from flxtest import BIN, CASE, MPIEXEC, SOURCE, Checker, args_np_out, run
+from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, launcher, run
 import subprocess
 
 a = args_np_out()
@@ -31,7 +31,7 @@ for np_ in (1, 2):
                     dofs = (dofs.decode() if isinstance(dofs, bytes) else str(dofs)).split(",")
                     t, u = f["probes/tip/time"][:], f["probes/tip/values"][:, dofs.index("uy")]
                 csv = os.path.join(a.out, f"a2_theirs_np{np_}.csv")
-                cmd = [MPIEXEC, "-np", str(np_), os.path.join(BIN, "flexure-tsalpha2"), CASE] + load + damp + theirs + [
+                cmd = launcher(np_) + [os.path.join(BIN, "flexure-tsalpha2"), CASE] + load + damp + theirs + [
                     "-tsalpha2_radius", str(r), "-tsalpha2_dt", repr(H), "-tsalpha2_steps", str(N), "-tsalpha2_probe_node", "1", "-tsalpha2_probe_dof", "1", "-tsalpha2_output", csv]
                 p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=300)
                 if p.returncode:
@@ -41,7 +41,7 @@ for np_ in (1, 2):
                 rel = np.max(np.abs(ref[:, 1] - u)) / np.max(np.abs(u)) if ok else float("inf")
                 c.check(ok and rel < 1e-8, f"{np_} rank(s), rho_inf {r}, {'Rayleigh damping' if damp else 'undamped'}, {sname}: {N} steps, max |flexure - TSALPHA2| / max |u| = {rel:.2e} (< 1e-8)")
 # a misspelled option of the tool is refused in one line (the case file's -ts_, -output_, -probe_ pass: they are flexure's)
-p = subprocess.run([MPIEXEC, "-np", "1", os.path.join(BIN, "flexure-tsalpha2"), CASE] + load + ["-tsalpha2_dt", repr(H), "-tsalpha2_steps", "3", "-tsalpha2_radius", "0.8", "-tsalpha2_stepz", "4"],
+p = subprocess.run(launcher(1) + [os.path.join(BIN, "flexure-tsalpha2"), CASE] + load + ["-tsalpha2_dt", repr(H), "-tsalpha2_steps", "3", "-tsalpha2_radius", "0.8", "-tsalpha2_stepz", "4"],
                    cwd=SOURCE, env=env, capture_output=True, text=True, timeout=120)
 lines = [l for l in p.stderr.splitlines() if l.startswith("flexure-tsalpha2: error:")]
 c.check(p.returncode == 1 and len(lines) == 1 and "-tsalpha2_stepz" in lines[0] and "PETSC ERROR" not in p.stderr,
