@@ -14,7 +14,7 @@ acceleration a_g = A sin(Omega t) along y:
    motion: undamped gcd5 4.4e-13 of the peak (before: the pad's ground stood still and the beam did not move);
    with the pad's damping and stiffness-proportional damping (b_K K acts on the pad too: its C r v_g includes b_K K_s r
    v_g; without it 1.2e-2, found by a reviewer), Newmark, the two discretizations differ by O(h^2): 8.3e-7 at
-   h = 2e-5, 2.1e-7 at 1e-5;
+   h = 2e-5, 2.1e-7 at 1e-5 (at 4 ranks h = 2e-5 only, its difference as at 1 rank);
    -base_springs none keeps the ground ends fixed (no motion at all); -base_bcs and -base_springs are refused with
    the relative formulation, which moves every support."""
 import math
@@ -127,11 +127,14 @@ ua = relative_motion("absolute", ["-ts_gcd_preset", "gcd5"])
 e4 = np.max(np.abs(ua - ur)) / np.max(np.abs(ur))
 c.check(np.max(np.abs(ur)) > 1e-4 and e4 < 1e-11, f"pad: relative motion of the absolute run = the relative run's to {e4:.1e} of its peak {np.max(np.abs(ur)):.3e} m (gcd5; 4.4e-13 measured, < 1e-11)")
 e5 = []
-for dt in ("2e-5", "1e-5"):
+for dt in ("2e-5", "1e-5") if a.np <= 2 else ("2e-5",):  # the order at 1 and 2 ranks (4 ranks on 2 cores: 14 s more)
     damped = ["-spring_pad_damping", "200,200,0,0,0,0", "-damping_stiffness", "1e-4", "-ts_type", "newmark", "-ts_dt", dt]
     ur, ua = relative_motion("relative", damped), relative_motion("absolute", damped)
     e5.append(np.max(np.abs(ua - ur)) / np.max(np.abs(ur)))
-c.check(e5[0] < 2e-6 and 3.6 < e5[0] / e5[1] < 4.4, f"pad with its damping and b_K = 1e-4 s, Newmark: the formulations differ by {e5[0]:.2e} and {e5[1]:.2e} of the peak at h = 2e-5 and 1e-5 (ratio {e5[0] / e5[1]:.2f}: second order; < 2e-6)")
+if len(e5) == 2:
+    c.check(e5[0] < 2e-6 and 3.6 < e5[0] / e5[1] < 4.4, f"pad with its damping and b_K = 1e-4 s, Newmark: the formulations differ by {e5[0]:.2e} and {e5[1]:.2e} of the peak at h = 2e-5 and 1e-5 (ratio {e5[0] / e5[1]:.2f}: second order; < 2e-6)")
+else:
+    c.check(8e-7 < e5[0] < 9e-7, f"pad with its damping and b_K = 1e-4 s, Newmark: the formulations differ by {e5[0]:.2e} of the peak at h = 2e-5 (8.3e-7 at 1 rank: 8e-7 .. 9e-7)")
 f = os.path.join(d, "pad_none.h5")
 run(a.np, [pad, "-base_formulation", "absolute", "-base_springs", "none", "-ts_max_time", "0.005", "-output_file", f])
 with h5py.File(f, "r") as h:

@@ -50,8 +50,10 @@ c.check(tip == 1.0, f"explicit: the moving end holds U exactly ({tip!r})")
 c.check(bal < 1e-10, f"explicit: energy balance with the support's work {bal:.2e} of the peak (1e-10)")
 
 out = os.path.join(d, "bar_implicit.h5")
+# a direct solve at 1 and 2 ranks; at 4 ranks on 2 cores its 632 parallel triangular solves take 20 s, the default
+# CG + GAMG (8 iterations per step) 6 s
 run(a.np, bar + ["-output_file", out, "-output_frames", "2", "-ts_type", "genalpha", "-ts_genalpha_radius", "0",
-                 "-ts_dt", "1.9e-7", "-ts_ksp_type", "preonly", "-ts_pc_type", "cholesky"])
+                 "-ts_dt", "1.9e-7"] + (["-ts_ksp_type", "preonly", "-ts_pc_type", "cholesky"] if a.np <= 2 else []))
 err, tip, bal, front = wave_error(out, 0.1 * L)
 c.check(err < 0.01, f"implicit generalized-alpha (rho_inf 0): within {err:.4f} of U (1%) farther than 0.1 L from the front")
 c.check(abs(tip - 1.0) < 1e-14, f"implicit: the moving end holds U ({tip!r})")
