@@ -27,7 +27,7 @@ import subprocess
 
 import h5py
 import numpy as np
-from flxtest import BIN, Checker, args_np_out, run
+from flxtest import BIN, Checker, args_np_out, start
 from mshwrite import write_msh41
 
 a = args_np_out()
@@ -63,7 +63,8 @@ def euler(psi):
 
 
 def top(name, E, eps, opts, np_=1):
-    """Run the FE top; return (probe times, Euler angles, stdout)."""
+    """Start the FE top (two one-rank runs at a time, flxtest.start); return a function that waits for it and gives
+    (probe times, Euler angles, stdout)."""
     h5 = os.path.join(d, name + ".h5")
     Jc = R0 @ np.diag([eps, eps, I3 - eps]) @ R0.T
     r = 2e-3
@@ -79,10 +80,14 @@ def top(name, E, eps, opts, np_=1):
             "-ic_names", "w", "-ic_w_type", "spin", "-ic_w_group", "body", "-ic_w_value", ",".join(map(repr, W0 * AXIS)),
             "-model_allow_rigid_body", "-probe_names", "c", "-probe_c_group", "cg", "-probe_c_dofs", "rx,ry,rz",
             "-ts_max_time", "2", "-output_frames", "2", "-ts_monitor_interval", "-1", "-output_file", h5] + opts
-    _, so, _ = run(np_, args)
-    with h5py.File(h5, "r") as f:
-        t, v = f["probes/c/time"][:], f["probes/c/values"][:]
-    return t, euler(v[:, 0:3]), so
+    job = start(np_, args)
+
+    def result():
+        _, so, _ = job.result()
+        with h5py.File(h5, "r") as f:
+            t, v = f["probes/c/time"][:], f["probes/c/values"][:]
+        return t, euler(v[:, 0:3]), so
+    return result
 
 
 def error(t, ang, ref):
@@ -96,11 +101,19 @@ eref = error(ref2[:, 0], ref2[:, 1:], ref)
 print(f"reference: flexure-spinning-top at h = 1e-4: angles at 2 s {ref[-1, 1]:.9f} {ref[-1, 2]:.9f} {ref[-1, 3]:.9f}; h = 2e-4 differs by {eref.max():.1e} rad")
 c.check(eref.max() < 1e-8, f"the reference is converged: h = 2e-4 against h = 1e-4 differ by {eref.max():.1e} rad (tolerance 1e-8)")
 EXPL = ["-output_history_interval", "25"]
+IMPL = ["-ts_pc_factor_mat_solver_type", "petsc", "-ts_max_steps", "1000000"]
+# the one-rank runs are independent: all start here, two at a time, and are read below in order
+jobs = {("gcd3", E): top(f"gcd3_E{E:g}", E, 1e-7, EXPL) for E in (2e10, 2e11, 2e12, 2e13)}
+jobs.update({("eps", eps): top(f"gcd3_eps{eps:g}", 2e12, eps, EXPL) for eps in (1e-6, 1e-8)})
+jobs["gcd5"] = top("gcd5_E2e12", 2e12, 1e-7, EXPL + ["-ts_gcd_preset", "gcd5"])
+jobs.update({("solve", solve): top(f"gcd3_E2e10_{solve}", 2e10, 1e-7, EXPL + ["-ts_gcd_solve", solve]) for solve in ("fixed_point", "ksp")})
+jobs.update({("newmark", dt): top(f"newmark_{dt:g}", 2e13, 1e-7, IMPL + ["-ts_type", "newmark", "-ts_dt", repr(dt)]) for dt in (1e-3, 5e-4, 2.5e-4)})
+jobs["genalpha"] = top("genalpha_5e-4", 2e13, 1e-7, IMPL + ["-ts_type", "genalpha", "-ts_dt", "5e-4"])
 
 # explicit gcd3: the stiffness trend at eps = 1e-7 (the automatic step: 0.9 of the critical step)
 trend = {}
 for E in (2e10, 2e11, 2e12, 2e13):
-    t, ang, so = top(f"gcd3_E{E:g}", E, 1e-7, EXPL)
+    t, ang, so = jobs[("gcd3", E)]()
     e = error(t, ang, ref)
     steps = re.search(r"done: (\d+) steps", so).group(1)
     bal = float(re.search(r"largest energy balance error (\S+) of the peak", so).group(1))
@@ -124,34 +137,30 @@ def against(t, ang, E):
 # compliance (the nodes' internal rotations) and vanishes with eps
 moved = {}
 for eps in (1e-6, 1e-8):
-    t, ang, so = top(f"gcd3_eps{eps:g}", 2e12, eps, EXPL)
+    t, ang, so = jobs[("eps", eps)]()
     moved[eps] = against(t, ang, 2e12)
     print(f"gcd3, E = 2e12, eps = {eps:g} instead of 1e-7: the angles move by {moved[eps]:.2e} rad ({100 * moved[eps] / trend[2e12][0].max():.2f}% of the model's error)")
 c.check(moved[1e-8] < moved[1e-6] / 5 and moved[1e-8] < 0.01 * trend[2e12][0].max(), f"gcd3, E = 2e12: the regularization's effect falls with eps ({moved[1e-6]:.1e} rad from 1e-6 to 1e-7, {moved[1e-8]:.1e} from 1e-7 to 1e-8: below 1% of the model's error {trend[2e12][0].max():.2e})")
 
 # degree 5 on the same model (its automatic step); the body's internal vibrations run near each method's critical
 # step, so the two agree to a fraction of the model's (compliance) error
-t, ang, so = top("gcd5_E2e12", 2e12, 1e-7, EXPL + ["-ts_gcd_preset", "gcd5"])
+t, ang, so = jobs["gcd5"]()
 dd, e5 = against(t, ang, 2e12), error(t, ang, ref).max()
 c.check(dd < 0.1 * trend[2e12][0].max(), f"gcd5, E = 2e12: error {e5:.3e} rad against the ODE (gcd3 {trend[2e12][0].max():.3e}); the two histories differ by {dd:.1e} rad, below 10% of the model's error")
 
 # the other solve shapes of the conditionally explicit step on the same model: the fixed point (the node-by-node
 # gyroscopic solve inside; 2 iterations per step, the second confirms) and Newton (-ts_gcd_solve ksp)
 for solve in ("fixed_point", "ksp"):
-    t, ang, so = top(f"gcd3_E2e10_{solve}", 2e10, 1e-7, EXPL + ["-ts_gcd_solve", solve])
+    t, ang, so = jobs[("solve", solve)]()
     dd = np.abs(ang - trend[2e10][1]).max()
     its = re.search(r"solve: ([0-9.]+) iterations per step", so)
     c.check(dd < 1e-11, f"gcd3, E = 2e10, -ts_gcd_solve {solve} ({its.group(1) if its else '?'} iterations per step): the explicit solve's angles within {dd:.1e} rad (tolerance 1e-11)")
 
-# two ranks: one node each
-t2, ang2, so = top("gcd3_E2e10_np2", 2e10, 1e-7, EXPL, np_=2)
-c.check(np.array_equal(ang2, trend[2e10][1]), "gcd3, E = 2e10 at 2 ranks (one node per rank): the angle history is bit-identical to 1 rank")
 
 # implicit: Newmark (trapezoidal) at E = 2e13, second order in the step towards the stiffness floor, and generalized-alpha
-IMPL = ["-ts_pc_factor_mat_solver_type", "petsc", "-ts_max_steps", "1000000"]
 imp = {}
 for dt in (1e-3, 5e-4, 2.5e-4):
-    t, ang, so = top(f"newmark_{dt:g}", 2e13, 1e-7, IMPL + ["-ts_type", "newmark", "-ts_dt", repr(dt)])
+    t, ang, so = jobs[("newmark", dt)]()
     its = re.search(r"Newton iterations per step ([0-9.]+) on average \(at most (\d+)\)", so)
     # against the explicit solution of the same model (interpolated): the time discretization alone
     dx = against(t, ang, 2e13)
@@ -161,7 +170,11 @@ for d1, d2 in ((1e-3, 5e-4), (5e-4, 2.5e-4)):
     r = imp[d1][1] / imp[d2][1]
     c.check(3.5 < r < 4.5, f"newmark: halving dt {d1:g} -> {d2:g} divides its difference from the explicit solution by {r:.2f} (second order: 4, tolerance 3.5..4.5)")
 c.check(imp[2.5e-4][0] < 3e-4, f"newmark, E = 2e13, dt = 2.5e-4: the Euler angles follow the ODE example's within {imp[2.5e-4][0]:.2e} rad over 2 s (asked 1e-3; tolerance 3e-4)")
-t, ang, so = top("genalpha_5e-4", 2e13, 1e-7, IMPL + ["-ts_type", "genalpha", "-ts_dt", "5e-4"])
+t, ang, so = jobs["genalpha"]()
 eg = error(t, ang, ref).max()
 c.check(eg < 7e-4, f"genalpha (rho_inf 0.8), E = 2e13, dt = 5e-4: within {eg:.2e} rad of the ODE example's angles (asked 1e-3; tolerance 7e-4)")
+
+# two ranks: one node each
+t2, ang2, so = top("gcd3_E2e10_np2", 2e10, 1e-7, EXPL, np_=2)()
+c.check(np.array_equal(ang2, trend[2e10][1]), "gcd3, E = 2e10 at 2 ranks (one node per rank): the angle history is bit-identical to 1 rank")
 c.done()

@@ -1,4 +1,5 @@
 """Helpers shared by the test scripts: run flexure under mpirun, parse output, compare numbers."""
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -35,9 +36,10 @@ def tower(bays, size, wind="100,50,0", node=None):
 
 
 # Open MPI as root, oversubscribed; a process started without mpiexec is an isolated singleton (it does not start
-# its own runtime daemon: MPI_Init takes 0.06 s instead of 0.23 s).
+# its own runtime daemon: MPI_Init takes 0.06 s instead of 0.23 s); PMIx keeps the job's keys in a hash table
+# (tests/CMakeLists.txt sets the same for ctest).
 MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_ess_singleton_isolated="1")
+               OMPI_MCA_ess_singleton_isolated="1", PMIX_MCA_gds="hash")
 
 
 def launcher(np_):
@@ -62,6 +64,17 @@ def run(np_, args, timeout=240, check=True):
         print(p.stderr, file=sys.stderr)
         raise SystemExit(f"FAIL: {' '.join(cmd)} exited with {p.returncode}")
     return p.returncode, p.stdout, p.stderr
+
+
+_POOL = []
+
+
+def start(np_, args, **kw):
+    """Start run(np_, args, **kw) in the background and return its future (.result() gives run's result). At most two
+    run at once: a test that holds both cores (ctest PROCESSORS 2) runs its one-rank runs in pairs."""
+    if not _POOL:
+        _POOL.append(concurrent.futures.ThreadPoolExecutor(max_workers=2))
+    return _POOL[0].submit(run, np_, args, **kw)
 
 
 class Checker:
