@@ -12,7 +12,7 @@ import os
 
 import h5py
 import numpy as np
-from flxtest import CASE, STATIC_TIP, Checker, args_np_out, run
+from flxtest import CASE, STATIC_TIP, Checker, args_np_out, fit_residual, run
 
 a = args_np_out()
 c = Checker()
@@ -28,10 +28,8 @@ def decay(f):
     t, y = t[m][::10], u[m][::10]
 
     def resid(s, w):
-        M = np.column_stack([np.exp(-s * t) * np.cos(w * t), np.exp(-s * t) * np.sin(w * t)])
-        coef, *_ = np.linalg.lstsq(M, y, rcond=None)
-        r = M @ coef - y
-        return r @ r
+        e = np.exp(-s * t)
+        return fit_residual(y, [e * np.cos(w * t), e * np.sin(w * t)])
 
     s, w = min(((s, w) for s in np.linspace(0.1, 4, 40) for w in np.linspace(95, 115, 101)), key=lambda p: resid(*p))
     for _ in range(4):

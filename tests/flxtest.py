@@ -5,6 +5,8 @@ import subprocess
 import sys
 import time
 
+import numpy as np
+
 SOURCE = os.environ.get("FLX_SOURCE", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("FLX_BIN", os.path.join(SOURCE, "build", "bin"))
 MPIEXEC = os.environ.get("FLX_MPIEXEC", "mpirun")
@@ -75,6 +77,35 @@ def start(np_, args, **kw):
     if not _POOL:
         _POOL.append(concurrent.futures.ThreadPoolExecutor(max_workers=2))
     return _POOL[0].submit(run, np_, args, **kw)
+
+
+def fit_residual(u, cols):
+    """Residual sum of squares of the least-squares fit of the samples u by the columns cols (k arrays of u's length),
+    solved by the k x k normal equations (the harmonic and decaying bases of the tests are well conditioned) and the
+    residual formed from the samples: 5-10 x faster than numpy's lstsq, which the frequency scans call hundreds of
+    times."""
+    G = np.array([[a @ b for b in cols] for a in cols])
+    x = np.linalg.solve(G, np.array([a @ u for a in cols]))
+    r = u - sum(xi * ci for xi, ci in zip(x, cols))
+    return r @ r
+
+
+def fit_frequency(t, u, w_ref):
+    """The angular frequency w of the least-squares fit c + a cos(w t) + b sin(w t) to u(t): the best of 401 values
+    within 20 % of w_ref, then a golden-section search within 1e-3 w_ref of it (to round-off)."""
+    def residual(w):
+        return fit_residual(u, [np.ones_like(t), np.cos(w * t), np.sin(w * t)])
+
+    ws = np.linspace(0.8 * w_ref, 1.2 * w_ref, 401)
+    w0 = ws[np.argmin([residual(w) for w in ws])]
+    lo, hi = w0 - 0.001 * w_ref, w0 + 0.001 * w_ref
+    for _ in range(60):
+        m1, m2 = lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)
+        if residual(m1) < residual(m2):
+            hi = m2
+        else:
+            lo = m1
+    return 0.5 * (lo + hi)
 
 
 class Checker:
