@@ -55,5 +55,5 @@ for args, what in [(["-pendulum_x0", "1.001,0,1.5707963267948966"], "position"),
     rc, so, err = run(args + ["-ts_dae_project_ic"])
     m = re.search(r"^max_drift = (\S+)$", so, re.M)
     c.check(rc == 0 and f"note: the initial {what} violated" in so and m and float(m.group(1)) < 1e-12,
-            f"inconsistent initial {what} projected with -ts_dae_project_ic: exit {rc}, drift {m.group(1) if m else '?'}")
+            f"inconsistent initial {what} projected with -ts_dae_project_ic: exit {rc}, drift {m.group(1) if m else '?'}{'' if rc == 0 else ': ' + ' / '.join(err)[:400]}")
 c.done()
