@@ -5,8 +5,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-
 SOURCE = os.environ.get("FLX_SOURCE", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("FLX_BIN", os.path.join(SOURCE, "build", "bin"))
 MPIEXEC = os.environ.get("FLX_MPIEXEC", "mpirun")
@@ -46,7 +44,7 @@ MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", O
 
 def launcher(np_):
     """The command prefix that starts a program on np_ ranks: mpiexec, or nothing for one rank (the program runs as
-    a singleton, the same code path, 0.3 s sooner per run; the suite starts about a thousand one-rank runs).
+    a singleton, the same code path, about 0.2 s sooner per run; the suite starts about a thousand one-rank runs).
     FLX_TEST_MPIEXEC=1 keeps mpiexec for one rank too."""
     if np_ == 1 and os.environ.get("FLX_TEST_MPIEXEC", "0") == "0":
         return []
@@ -82,8 +80,10 @@ def start(np_, args, **kw):
 def fit_residual(u, cols):
     """Residual sum of squares of the least-squares fit of the samples u by the columns cols (k arrays of u's length),
     solved by the k x k normal equations (the harmonic and decaying bases of the tests are well conditioned) and the
-    residual formed from the samples: 5-10 x faster than numpy's lstsq, which the frequency scans call hundreds of
+    residual formed from the samples: 3-4 x faster than numpy's lstsq, which the frequency scans call hundreds of
     times."""
+    import numpy as np  # here: most scripts that import flxtest do not fit, and numpy's import costs 0.1 s
+
     G = np.array([[a @ b for b in cols] for a in cols])
     x = np.linalg.solve(G, np.array([a @ u for a in cols]))
     r = u - sum(xi * ci for xi, ci in zip(x, cols))
@@ -93,6 +93,8 @@ def fit_residual(u, cols):
 def fit_frequency(t, u, w_ref):
     """The angular frequency w of the least-squares fit c + a cos(w t) + b sin(w t) to u(t): the best of 401 values
     within 20 % of w_ref, then a golden-section search within 1e-3 w_ref of it (to round-off)."""
+    import numpy as np
+
     def residual(w):
         return fit_residual(u, [np.ones_like(t), np.cos(w * t), np.sin(w * t)])
 
