@@ -1,8 +1,10 @@
 """Helpers shared by the test scripts: run flexure under mpirun, parse output, compare numbers."""
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 SOURCE = os.environ.get("FLX_SOURCE", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -35,17 +37,16 @@ def tower(bays, size, wind="100,50,0", node=None):
     return opts
 
 
-# Open MPI as root, oversubscribed; a process started without mpiexec is an isolated singleton (it does not start
-# its own runtime daemon: MPI_Init takes 0.06 s instead of 0.23 s); PMIx keeps the job's keys in a hash table
-# (tests/CMakeLists.txt sets the same for ctest).
+# Open MPI as root, oversubscribed; PMIx keeps the job's keys in a hash table (tests/CMakeLists.txt sets the same
+# for ctest).
 MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_ess_singleton_isolated="1", PMIX_MCA_gds="hash")
+               PMIX_MCA_gds="hash")
 
 
 def launcher(np_):
     """The command prefix that starts a program on np_ ranks: mpiexec, or nothing for one rank (the program runs as
-    a singleton, the same code path, about 0.2 s sooner per run; the suite starts about a thousand one-rank runs).
-    FLX_TEST_MPIEXEC=1 keeps mpiexec for one rank too."""
+    a singleton, the same code path, 0.1 s sooner per run; run() makes it an isolated singleton, 0.2 s sooner; the
+    suite starts about a thousand one-rank runs). FLX_TEST_MPIEXEC=1 keeps mpiexec for one rank too."""
     if np_ == 1 and os.environ.get("FLX_TEST_MPIEXEC", "0") == "0":
         return []
     return [MPIEXEC, "-np", str(np_)]
@@ -53,10 +54,21 @@ def launcher(np_):
 
 def run(np_, args, timeout=240, check=True):
     """Run flexure on np_ ranks from the source directory; return (returncode, stdout, stderr)."""
-    cmd = launcher(np_) + [os.path.join(BIN, "flexure")] + list(args)
+    pre = launcher(np_)
+    cmd = pre + [os.path.join(BIN, "flexure")] + list(args)
     env = dict(os.environ, **MPI_ENV)
+    tmp = None
+    if not pre:  # one rank without mpiexec: an isolated singleton (no runtime daemon: MPI_Init 0.06 s instead of 0.23 s).
+        # Every isolated singleton is job 0, so each gets a session directory of its own: in one shared
+        # /tmp/ompi.*/jf.0 a run's clean-up removed the MPI-IO file another run was opening (seen once in a suite).
+        tmp = tempfile.mkdtemp(prefix="flx-mpi-")
+        env.update(OMPI_MCA_ess_singleton_isolated="1", OMPI_MCA_orte_tmpdir_base=tmp)
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=timeout * TIMEOUT_SCALE)
+    try:
+        p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=timeout * TIMEOUT_SCALE)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
     if os.environ.get("FLX_TEST_TIMES"):  # where a test's time goes
         print(f"[{time.monotonic() - t0:6.2f} s, {np_} rank(s), exit {p.returncode}] {' '.join(args)[:160]}", file=sys.stderr)
     if check and p.returncode != 0:
