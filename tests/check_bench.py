@@ -11,7 +11,7 @@ import os
 import re
 import subprocess
 
-from flxtest import BIN, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, launcher, tower
+from flxtest import BIN, MPI_ENV, SOURCE, TIMEOUT_SCALE, Checker, args_np_out, launcher, tower
 
 a = args_np_out()
 c = Checker()
@@ -26,7 +26,7 @@ num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
 e = 0.005  # every scaling figure is printed to two decimals
 for name, opts in models.items():
     cmd = launcher(a.np) + [os.path.join(BIN, "flexure-bench")] + opts + common + (["-bench_scaling"] if a.np > 1 else [])
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    env = dict(os.environ, **MPI_ENV)
     p = subprocess.run(cmd, cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     c.check(p.returncode == 0, f"{name}: flexure-bench exits 0 ({p.stderr.strip()[-300:]})")
     out = p.stdout
@@ -77,7 +77,7 @@ for name, opts in models.items():
     ok = cb is not None and int(cb.group(4)) == a.np and all(0 < float(cb.group(i + 1)) - e <= float(cb.group(i)) <= float(cb.group(i + 2)) + e for i in (1, 5))
     c.check(ok, f"{name}: the element loop's in-cache time at 1 and {a.np} ranks, medians of the repetitions within their ranges: {cb.group(0) if cb else 'missing'}")
 if a.np == 1:  # the co-rotational step takes the first preset that carries rotations; errors are one line
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env = dict(os.environ, **MPI_ENV)
     base = launcher(1) + [os.path.join(BIN, "flexure-bench")] + models["tower"] + common
     p = subprocess.run(base + ["-bench_presets", "cd_classic,gcd4_a3/4"], cwd=SOURCE, env=env, capture_output=True, text=True, timeout=80 * TIMEOUT_SCALE)
     m = re.search(r"^bench: co-rotational gcd4_a3/4 step .* x the linear gcd4_a3/4 step \(", p.stdout, re.M)

@@ -17,14 +17,14 @@ import os
 import re
 import subprocess
 
-from flxtest import BIN, Checker, launcher
+from flxtest import BIN, MPI_ENV, Checker, launcher
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", default=None)
 args = ap.parse_args()
 N, L = 200, 1.0 / 200
 c = Checker()
-env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+env = dict(os.environ, **MPI_ENV)
 hist = {}
 for np_ in (1, 2, 4):
     cmd = launcher(np_) + [os.path.join(BIN, "flexure-chain"), "-chain_n", str(N), "-chain_angle", "0.3", "-ts_dt", "1e-4",

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 import h5py
 
-from flxtest import BIN, CASE, SOURCE, Checker, launcher
+from flxtest import BIN, CASE, MPI_ENV, SOURCE, Checker, launcher
 
 import argparse
 
@@ -32,7 +32,7 @@ SHORT = ["-ts_max_time", "0.005", "-output_frames", "5"]
 
 
 def flexure(np_, args, env=None):
-    e = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1", **(env or {}))
+    e = dict(os.environ, **MPI_ENV, **(env or {}))
     pre = launcher(np_)
     cmd = pre + (["-x", "FLX_TEST_H5_FAIL"] if env and pre else []) + [os.path.join(BIN, "flexure")] + args
     p = subprocess.run(cmd, cwd=SOURCE, env=e, capture_output=True, text=True, timeout=120)

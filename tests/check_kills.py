@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import h5py
 
-from flxtest import BIN, MPIEXEC, SOURCE, Checker, args_np_out
+from flxtest import BIN, MPIEXEC, MPI_ENV, SOURCE, Checker, args_np_out
 
 
 def read_all(f):
@@ -63,11 +63,10 @@ def one(c, i, sig, delay, d):
         if os.path.isfile(os.path.join(d, x)):
             os.remove(os.path.join(d, x))
     # the ranks' shared-memory segments in a directory of the test's own, emptied after each kill: a job killed with
-    # SIGKILL cannot remove them, and in /dev/shm they stayed (4 MB per rank, 20 per run of this test)
+    # SIGKILL cannot remove them, and in /dev/shm they stayed (4 MB per rank of each killed job)
     shm = os.path.join(d, "shm")
     os.makedirs(shm, exist_ok=True)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_btl_vader_backing_directory=shm)
+    env = dict(os.environ, **MPI_ENV, OMPI_MCA_btl_vader_backing_directory=shm)
     cmd = [MPIEXEC, "-np", "2", os.path.join(BIN, "flexure"), "examples/cantilever/case.yaml", "-output_file", h5, "-output_interval", "25", "-ts_max_time", "0.1"]
     p = subprocess.Popen(cmd, cwd=SOURCE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     t0 = time.time()

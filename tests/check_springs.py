@@ -14,7 +14,7 @@ import subprocess
 
 import h5py
 import numpy as np
-from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, launcher, run
+from flxtest import BIN, CASE, MPI_ENV, SOURCE, Checker, args_np_out, launcher, run
 from mshwrite import write_msh41
 
 a = args_np_out()
@@ -134,7 +134,7 @@ with h5py.File(out, "r") as h:
     dofs = (dofs.decode() if isinstance(dofs, bytes) else str(dofs)).split(",")
     t, u = h["probes/tip/time"][:], h["probes/tip/values"][:, dofs.index("uy")]
 csv = os.path.join(d, "dash_tsalpha2.csv")
-env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+env = dict(os.environ, **MPI_ENV)
 cmd = launcher(a.np) + [os.path.join(BIN, "flexure-tsalpha2"), CASE] + dash + ["-alpha2_ksp_type", "preonly", "-alpha2_pc_type", "cholesky",
                                                                                      "-tsalpha2_dt", repr(H), "-tsalpha2_steps", str(NS), "-tsalpha2_probe_node", "1",
                                                                                      "-tsalpha2_probe_dof", "1", "-tsalpha2_output", csv]

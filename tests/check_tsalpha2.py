@@ -9,7 +9,7 @@ import os
 
 import h5py
 import numpy as np
-from flxtest import BIN, CASE, SOURCE, Checker, args_np_out, launcher, run
+from flxtest import BIN, CASE, MPI_ENV, SOURCE, Checker, args_np_out, launcher, run
 import subprocess
 
 a = args_np_out()
@@ -18,7 +18,7 @@ load = ["-load_tip_function", "ramp", "-load_tip_t1", "0.01"]
 H, N = 1e-4, 300
 solvers = {"direct (Cholesky)": (["-ts_ksp_type", "preonly", "-ts_pc_type", "cholesky"], ["-alpha2_ksp_type", "preonly", "-alpha2_pc_type", "cholesky"]),
            "CG + GAMG, rtol 1e-12": (["-ts_ksp_rtol", "1e-12"], ["-alpha2_ksp_rtol", "1e-12"])}
-env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+env = dict(os.environ, **MPI_ENV)
 for np_ in (1, 2):
     for r in (0.8, 0.5):
         for damp in ([], ["-damping_mass", "2.0", "-damping_stiffness", "1e-5"]):

@@ -9,13 +9,13 @@ import xml.etree.ElementTree as ET
 import h5py
 import numpy as np
 
-from flxtest import BIN, Checker, args_np_out, launcher
+from flxtest import BIN, MPI_ENV, Checker, args_np_out, launcher
 
 a = args_np_out()
 c = Checker()
 d = os.path.join(a.out, f"writer_api_np{a.np}")
 os.makedirs(d, exist_ok=True)
-env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+env = dict(os.environ, **MPI_ENV)
 p = subprocess.run(launcher(a.np) + [os.path.join(BIN, "test_writer"), d], capture_output=True, text=True, env=env, timeout=120)
 print(p.stdout)
 c.check(p.returncode == 0, f"test_writer exits 0 (got {p.returncode}) {p.stderr[-500:]}")
