@@ -6,7 +6,10 @@ unstable after 150 steps and the implicit runs stopped after 23 steps (energy) o
 - implicit newmark and genalpha (full Newton), 40 steps: exit 0, no step halved, one Newton iteration per step;
 - at 1.05 of the critical step (-ts_allow_unstable) the round-off grows: the run still stops as unstable (exit 2)
   within 150 steps (measured 100: a floor set too high would let the growth run on), and says the energy is measured
-  against the round-off floor (nothing was put in)."""
+  against the round-off floor (nothing was put in);
+- at 2 h_crit with no output before step 100, an element turns over before the ledger is flushed (17 steps): the run
+  still stops as unstable (exit 2), names the element's failure as the next step's, and keeps the energy of every
+  step before it in the results file (before, the element took the blame and the ledger was lost)."""
 import os
 import re
 
@@ -45,4 +48,12 @@ lines = [ln for ln in se.splitlines() if ln.startswith("flexure: error:")]
 m = re.search(r"after (\d+) steps", lines[0]) if lines else None
 c.check(rc == 2 and len(lines) == 1 and "unstable" in lines[0] and "against the round-off floor" in lines[0] and m and int(m.group(1)) < 150,
         f"1.05 h_crit at rest: exit {rc}, stopped after {m.group(1) if m else '?'} steps: {lines[0][:260] if lines else se[-300:]!r}")
+
+out = os.path.join(d, "turned_over.h5")
+rc, so, se = run(a.np, M + ["-ts_dt", f"{2 * hcrit:.4g}", "-ts_allow_unstable", "-ts_max_steps", "20000", "-output_interval", "100", "-output_file", out], check=False)
+lines = [ln for ln in se.splitlines() if ln.startswith("flexure: error:")]
+m = re.search(r"after (\d+) steps .*Step (\d+) then failed: .*turned over", lines[0]) if lines else None
+rows = len(h5py.File(out, "r")["energy/time"]) if os.path.exists(out) else -1
+c.check(rc == 2 and len(lines) == 1 and "unstable" in lines[0] and m and int(m.group(2)) == int(m.group(1)) + 1 and rows == int(m.group(1)) + 1,
+        f"2 h_crit, no flush before the turnover: exit {rc}, {rows} energy rows in the file: {lines[0][:400] if lines else se[-300:]!r}")
 c.done()

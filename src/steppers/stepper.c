@@ -566,8 +566,34 @@ static PetscErrorCode Output(FlxStepper ts)
   PetscFunctionReturn(0);
 }
 
+/* One step. A step that fails as a solve (PETSC_ERR_NOT_CONVERGED, raised on every rank: an element turned over, a
+   solve diverged) is, after the energy grew, the instability's symptom and not its cause: a step above the critical one
+   can turn an element over between two flushes of the ledger, and the element would take the blame. So the ledger of
+   the steps before it is flushed and checked; when it shows the growth, the run stops as unstable (ts->reason) with the
+   failure, in cause, as its consequence. Otherwise the failure is raised as it came. */
+static PetscErrorCode Step(FlxStepper ts, char cause[], size_t len)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  cause[0] = 0;
+  ierr     = ts->ops.step(ts);
+  if (ierr == PETSC_ERR_NOT_CONVERGED) {
+    const char *text, *specific = NULL;
+    PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
+    PetscCall(PetscStrncpy(cause, specific && specific[0] ? specific : text, len));
+    PetscCall(Flush(ts));
+    if (ts->reason < 0) PetscFunctionReturn(0);
+    cause[0] = 0;
+  }
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxStepperSolve(FlxStepper ts)
 {
+  char cause[512];
+
   PetscFunctionBegin;
   PetscCall(FlxStepperSetUp(ts));
   PetscCheck(ts->x0, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "no initial conditions: call FlxStepperSetInitialConditions()");
@@ -582,6 +608,7 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   ts->step      = 0;
   ts->time      = ts->t0;
   ts->reason    = FLX_STEPPER_ITERATING;
+  cause[0]      = 0;
   PetscCall(ts->ops.startup(ts));
   PetscCall(Record(ts));
   if (ts->poststep) PetscCall(ts->poststep(ts, ts->postctx));
@@ -592,8 +619,9 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
       break;
     }
     PetscCall(PetscLogEventBegin(FLX_Update, 0, 0, 0, 0));
-    PetscCall(ts->ops.step(ts));
+    PetscCall(Step(ts, cause, sizeof(cause)));
     PetscCall(PetscLogEventEnd(FLX_Update, 0, 0, 0, 0));
+    if (cause[0]) break; /* the step failed after the energy grew: stopped as unstable */
     ts->step++;
     ts->time = ts->varstep ? ts->time + ts->hlast : ts->t0 + ts->step * ts->dt;
     PetscCall(Record(ts));
@@ -616,6 +644,11 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
     else /* the step was stable for the initial state: saying "lower the step to the critical one" would mislead */
       PetscCall(PetscSNPrintf(tail, sizeof(tail), " after %" PetscInt_FMT " steps of dt = %g s, within the critical step %g s of the initial state (Omega_max %g / omega_max %g rad/s): a nonlinear system's omega_max can rise during the run (stretching, spinning, stress stiffening), so lower -ts_dt; for a linear system the Lanczos estimate of omega_max may be low: run with -ts_omega_bound (the element-by-element bound)", ts->step, (double)ts->dt, (double)ts->h_crit, (double)ts->Omega_max, (double)ts->omega_used));
     PetscCall(PetscStrlcat(ts->reason_msg, tail, sizeof(ts->reason_msg)));
+  }
+  if (ts->reason < 0 && cause[0]) {
+    char next[640];
+    PetscCall(PetscSNPrintf(next, sizeof(next), ". Step %" PetscInt_FMT " then failed: %s", ts->step + 1, cause));
+    PetscCall(PetscStrlcat(ts->reason_msg, next, sizeof(ts->reason_msg)));
   }
   PetscCall(Progress(ts, PETSC_TRUE));
   if (ts->ops.report) PetscCall(ts->ops.report(ts, PETSC_VIEWER_STDOUT_(ts->comm)));
