@@ -314,15 +314,15 @@ static void GroundMatrix(const PetscReal R[9], const PetscReal k[6], PetscReal K
       }
 }
 
-/* The rotational 3 x 3 block R^T diag(k[3], k[4], k[5]) R of GroundMatrix. */
-static void RotationalBlock(const PetscReal R[9], const PetscReal k[6], PetscReal Kr[9])
+/* A 3 x 3 block of GroundMatrix: translational (blk 0, R^T diag(k[0], k[1], k[2]) R) or rotational (blk 1). */
+static void Block3(const PetscReal R[9], const PetscReal k[6], int blk, PetscReal K3[9])
 {
   PetscReal Kn[36];
 
   GroundMatrix(R, k, Kn);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      Kr[3 * i + j] = Kn[6 * (3 + i) + 3 + j];
+      K3[3 * i + j] = Kn[6 * (3 * blk + i) + 3 * blk + j];
 }
 
 /* The nodes of a spring to ground's group on this rank (an unknown group is refused, naming the spring). Collective. */
@@ -471,8 +471,8 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
 }
 
 /* Geometrically nonlinear models: translational stiffness acts on u_b - u_a (or u), exact at finite rotations for
-   springs to ground and for spring cells of zero length; rotational stiffness on the relative rotation (springrot.c),
-   exact at any length. A cell of non-zero length with translational stiffness would join its nodes by rigid offsets
+   springs to ground and for spring cells of zero length (anisotropic ones with their axes carried by the first node,
+   springrot.c); rotational stiffness on the relative rotation (springrot.c), exact at any length. A cell of non-zero length with translational stiffness would join its nodes by rigid offsets
    theta x d, which is not conservative once nodes turn finitely (a stiff joint between co-rotational beams fluttered
    and blew up after 0.05 rad of rigid spin, found by a helper): refused. Collective. */
 static PetscErrorCode CheckFiniteRotations(FlxModel m)
@@ -507,11 +507,15 @@ static PetscErrorCode CheckFiniteRotations(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-/* The springs of this rank with rotational stiffness: the spring cells (global cell order), then the springs to
-   ground (-spring_names order, the group's nodes in local order): fn(m, nn, nodes, Kr, name, ctx) with Kr the 3 x 3
-   rotational stiffness in global axes (R^T diag(krx, kry, krz) R, the axes at the start). Collective (the ground
-   springs' groups are checked). */
-PetscErrorCode FlxModelVisitRotationalSprings(FlxModel m, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const char[], void *), void *ctx)
+/* The springs of this rank that a geometrically nonlinear model treats beyond their linear matrix: the spring cells
+   (global cell order), then the springs to ground (-spring_names order, the group's nodes in local order):
+   fn(m, nn, nodes, Kr, Kt, name, ctx) with, in global axes at the start (R^T diag(k) R),
+   - Kr the 3 x 3 rotational stiffness (NULL: none);
+   - Kt the 3 x 3 translational stiffness of a zero-length cell whose translational stiffness is anisotropic (NULL
+     otherwise): its axes turn with the cell's first node (springrot.c). Isotropic stiffness has no axes to turn, and
+     a spring to ground keeps the axes of the ground.
+   Collective (the ground springs' groups are checked). */
+PetscErrorCode FlxModelVisitNonlinearSprings(FlxModel m, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], const char[], void *), void *ctx)
 {
   FlxSprings       sp = m->springs;
   PetscInt         nc;
@@ -524,17 +528,23 @@ PetscErrorCode FlxModelVisitRotationalSprings(FlxModel m, PetscErrorCode (*fn)(F
   for (PetscInt c = 0; c < nc; c++) {
     const SpringDef *s = m->cell_section[c] >= 0 ? sp->sec[m->cell_section[c]] : NULL;
     const PetscInt  *nodes;
-    PetscReal        xyz[6], R[9], Kr[9];
-    PetscBool        bad;
-    if (!s || (s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0)) continue;
+    PetscReal        xyz[6], R[9], Kr[9], Kt[9];
+    PetscBool        bad, rot, trans;
+    if (!s) continue;
+    rot   = (PetscBool)(s->k[3] != 0 || s->k[4] != 0 || s->k[5] != 0);
+    trans = (PetscBool)(s->k[0] != s->k[1] || s->k[1] != s->k[2]);
+    if (!rot && !trans) continue;
     PetscCall(FlxMeshGetCell(m->mesh, c, NULL, NULL, &nodes, NULL));
     for (int a = 0; a < 2; a++)
       for (int d = 0; d < 3; d++)
         xyz[3 * a + d] = X[3 * nodes[a] + d];
     PetscCall(CellAxes(s, xyz, R, &bad));
-    if (bad) continue; /* refused by the assembly (VisitSprings) */
-    RotationalBlock(R, s->k, Kr);
-    PetscCall(fn(m, 2, nodes, Kr, s->name, ctx));
+    if (bad) continue;                            /* refused by the assembly (VisitSprings) */
+    if (CellLength(xyz) > 0) trans = PETSC_FALSE; /* with translational stiffness refused (CheckFiniteRotations) */
+    if (!rot && !trans) continue;
+    Block3(R, s->k, 1, Kr);
+    Block3(R, s->k, 0, Kt);
+    PetscCall(fn(m, 2, nodes, rot ? Kr : NULL, trans ? Kt : NULL, s->name, ctx));
   }
   for (PetscInt k = 0; k < sp->nground; k++) {
     const SpringDef *s = &sp->ground[k];
@@ -543,9 +553,9 @@ PetscErrorCode FlxModelVisitRotationalSprings(FlxModel m, PetscErrorCode (*fn)(F
     PetscReal        Kr[9];
     if (s->k[3] == 0 && s->k[4] == 0 && s->k[5] == 0) continue;
     PetscCall(GroundNodes(m, s, &n, &nodes));
-    RotationalBlock(s->R, s->k, Kr);
+    Block3(s->R, s->k, 1, Kr);
     for (PetscInt i = 0; i < n; i++)
-      PetscCall(fn(m, 1, &nodes[i], Kr, s->name, ctx));
+      PetscCall(fn(m, 1, &nodes[i], Kr, NULL, s->name, ctx));
   }
   PetscFunctionReturn(0);
 }

@@ -434,7 +434,7 @@ static PetscErrorCode Record(FlxStepper ts)
     l[4 + k]    = ts->lacc[k];
     ts->lacc[k] = 0;
   }
-  ts->tbuf[ts->nbuf]        = ts->time;
+  ts->tbuf[ts->nbuf] = ts->time;
   if (ts->nprobe) PetscCall(ts->ops.probe(ts, ts->nprobe, ts->plocal, ts->pbuf + 3 * ts->nprobe * ts->nbuf));
   if (ts->nhist) PetscCall(ts->histfn(ts, ts->time, ts->hbuf + ts->nhist * ts->nbuf, ts->histctx));
   ts->nbuf++;
@@ -600,8 +600,8 @@ PetscErrorCode FlxStepperSolve(FlxStepper ts)
   PetscCall(CountSteps(ts));
   ts->Wh = ts->Dh = ts->B0 = ts->scale = ts->input = ts->peak = ts->maxrel = ts->maxabs = 0; /* a fresh ledger per solve */
   ts->dae.xscale = ts->dae.vscale = 0;
-  ts->haveB0                                                               = PETSC_FALSE;
-  ts->nbuf                                                                 = 0;
+  ts->haveB0                      = PETSC_FALSE;
+  ts->nbuf                        = 0;
   ts->lacc[0] = ts->lacc[1] = ts->lacc[2] = ts->Uh = 0;
   PetscCall(PetscTime(&ts->wall_start));
   ts->wall_last = ts->wall_start;

@@ -311,14 +311,17 @@ PETSC_INTERN PetscErrorCode FlxModelAssembleSprings(FlxModel model);
 PETSC_INTERN PetscBool      FlxModelCellIsSpring(FlxModel model, PetscInt c);
 PETSC_INTERN PetscErrorCode FlxModelGroundSpringBaseVectors(FlxModel model, PetscInt n, const char names[][FLX_NAME_LEN], const PetscReal value[3], Vec *gk, Vec *gc);
 PETSC_INTERN PetscErrorCode FlxModelVisitSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], void *), void *ctx);
-/* The springs with rotational stiffness of this rank: fn(model, nn, nodes, Kr, name, ctx), Kr the 3 x 3 rotational
-   stiffness in global axes at the start (springs.c). Collective (the ground springs' groups are checked). */
-PETSC_INTERN PetscErrorCode FlxModelVisitRotationalSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const char[], void *), void *ctx);
-/* Rotational springs of geometrically nonlinear models (springrot.c): the exact force, energy and tangent of
-   V = 1/2 phi . K phi, phi = log(R_a^T R_b), minus the linear ones that K_lin carries. Create: NULL when no rank has
-   one (collective). AddForce (t: for the message): f's owned rows += the difference at the nodal states s (FLX_COROT_STATE per local
-   node), energy (may be NULL) its owned springs' energy difference; bad/msg: a spring turned past 3 rad (the
-   caller makes it collective). AddTangent: into J (owned rows, ADD_VALUES). Not collective. */
+/* The springs of this rank with rotational stiffness or, on zero-length cells, anisotropic translational stiffness:
+   fn(model, nn, nodes, Kr, Kt, name, ctx), Kr and Kt the 3 x 3 rotational and translational stiffness in global axes
+   at the start (NULL: none to treat) (springs.c). Collective (the ground springs' groups are checked). */
+PETSC_INTERN PetscErrorCode FlxModelVisitNonlinearSprings(FlxModel model, PetscErrorCode (*fn)(FlxModel, PetscInt, const PetscInt[], const PetscReal[], const PetscReal[], const char[], void *), void *ctx);
+/* Springs of geometrically nonlinear models (springrot.c): the exact force, energy and tangent of the rotational
+   energy V = 1/2 phi . K phi, phi = log(R_a^T R_b), and of the translational energy 1/2 d . R_a K_t R_a^T d of a
+   zero-length cell with anisotropic stiffness (its axes carried by node a), minus the linear ones that K_lin carries.
+   Create: NULL when no rank has one (collective). AddForce (t: for the message): f's owned rows += the difference at
+   the nodal states s (FLX_COROT_STATE per local node), energy (may be NULL) its owned springs' energy difference;
+   bad/msg: a spring turned past 3 rad (the caller makes it collective). AddTangent: into J (owned rows, ADD_VALUES).
+   Not collective. */
 typedef struct _FlxRotSprings *FlxRotSprings;
 PETSC_INTERN PetscErrorCode    FlxRotSpringsCreate(FlxModel, FlxRotSprings *);
 PETSC_INTERN PetscErrorCode    FlxRotSpringsAddForce(FlxModel, FlxRotSprings, PetscReal t, const PetscReal s[], PetscScalar f[], PetscReal *energy, char msg[], size_t len, PetscBool *bad);
