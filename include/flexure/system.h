@@ -82,9 +82,18 @@ PETSC_EXTERN PetscErrorCode FlxSystemGetDampingMatrix(FlxSystem sys, Mat *Cd, Pe
 /* For a system whose velocity-dependent forces include dampers without a damping matrix (the constrained examples): a
    bound r >= 0 (1/s) of the largest eigenvalue of M^-1 times the symmetric part of their velocity derivative, for the
    damped stability checks of explicit steppers (FlxStepperSetUp; with a step given and no omega_max, a method that
-   amplifies some damped motion the dampers can give is refused). Added to a damping matrix's bound. Logically
-   collective. */
+   amplifies some damped motion the dampers can give is refused). Added to a damping matrix's bound. Without it, a
+   system declared velocity dependent gets the rate estimated at its initial state (FlxSystemEstimateDampingRate);
+   a rate given here, 0 too, is taken as it is. Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetDampingRate(FlxSystem sys, PetscReal rate);
+/* PETSC_TRUE when f_int is declared velocity dependent (FlxSystemSetVelocityDependent) and no rate bound of its
+   dampers was given (FlxSystemSetDampingRate). Not collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemNeedsDampingRate(FlxSystem sys, PetscBool *need);
+/* An estimate of the dampers' rate at (t, x, v): the largest Rayleigh quotient z . D z / z . M z over maxits power
+   iterates z <- M^-1 D z, D z the central difference of f_int in v along z (free DOFs; exact for dampers linear in v),
+   so at most the largest eigenvalue of M^-1 sym(D) and, for dampers, converging to it; skew (gyroscopic) parts add
+   nothing. 0 without f_int or a lumped mass. Collective. */
+PETSC_EXTERN PetscErrorCode FlxSystemEstimateDampingRate(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscInt maxits, PetscReal *rate);
 /* f = (b_K K + C_d) v, the velocity part of a linear f_int without a_M M v. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f);
 /* Reaction callback (a cheap one, from the rows of the prescribed DOFs). Logically collective. */

@@ -440,7 +440,77 @@ PetscErrorCode FlxSystemSetDampingRate(FlxSystem sys, PetscReal rate)
 {
   PetscFunctionBegin;
   PetscCheck(rate >= 0 && !PetscIsInfOrNanReal(rate), sys->comm, PETSC_ERR_ARG_OUTOFRANGE, "FlxSystemSetDampingRate: the rate bound %g must be finite and not negative", (double)rate);
-  sys->drate = rate;
+  sys->drate     = rate;
+  sys->drate_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemNeedsDampingRate(FlxSystem sys, PetscBool *need)
+{
+  PetscFunctionBegin;
+  *need = (PetscBool)(sys->vdep && !sys->drate_set && sys->fint && sys->mass);
+  PetscFunctionReturn(0);
+}
+
+/* z <- f_int(x, v + e z) - f_int(x, v - e z), over 2 e: D z, D the velocity derivative of f_int at (x, v). */
+static PetscErrorCode VelocityDerivative(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscReal e, Vec z, Vec vp, Vec f0, Vec f1)
+{
+  PetscFunctionBegin;
+  PetscCall(VecWAXPY(vp, e, z, v));
+  PetscCall(FlxSystemComputeInternalForce(sys, t, x, vp, f1));
+  PetscCall(VecWAXPY(vp, -e, z, v));
+  PetscCall(FlxSystemComputeInternalForce(sys, t, x, vp, f0));
+  PetscCall(VecWAXPY(z, -1.0, f0, f1));
+  PetscCall(VecScale(z, 1 / (2 * e)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemEstimateDampingRate(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscInt maxits, PetscReal *rate)
+{
+  Vec          z, w, vp, f0, f1;
+  PetscInt     lo, hi;
+  PetscReal    vmax, zmax, zw, zmz, z2, w2, prev = -1;
+  PetscScalar *za;
+
+  PetscFunctionBegin;
+  *rate = 0;
+  if (!sys->fint || !sys->mass) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(v, &z));
+  PetscCall(VecDuplicate(v, &w));
+  PetscCall(VecDuplicate(v, &vp));
+  PetscCall(VecDuplicate(v, &f0));
+  PetscCall(VecDuplicate(v, &f1));
+  PetscCall(VecGetOwnershipRange(z, &lo, &hi));
+  PetscCall(VecGetArrayWrite(z, &za));
+  for (PetscInt i = lo; i < hi; i++) /* a start with every mode in it, the same at any number of ranks */
+    za[i - lo] = 1 + 0.5 * PetscSinReal((PetscReal)i);
+  PetscCall(VecRestoreArrayWrite(z, &za));
+  if (sys->free) PetscCall(VecPointwiseMult(z, z, sys->free));
+  PetscCall(VecNorm(v, NORM_INFINITY, &vmax));
+  for (PetscInt k = 0; k < maxits; k++) {
+    PetscCall(VecNorm(z, NORM_INFINITY, &zmax));
+    if (zmax == 0) break;
+    PetscCall(VecScale(z, 1 / zmax));
+    PetscCall(VecCopy(z, w));
+    PetscCall(VelocityDerivative(sys, t, x, v, 1e-4 * PetscMax(vmax, 1), w, vp, f0, f1));
+    if (sys->free) PetscCall(VecPointwiseMult(w, w, sys->free));
+    PetscCall(VecDot(z, w, &zw));
+    PetscCall(VecPointwiseMult(f0, z, sys->mass));
+    PetscCall(VecDot(z, f0, &zmz));
+    PetscCall(VecNorm(z, NORM_2, &z2));
+    PetscCall(VecNorm(w, NORM_2, &w2));
+    if (PetscAbsReal(zw) <= 1e-8 * z2 * w2) zw = 0; /* round-off of a skew (gyroscopic) part: no dissipation */
+    if (zmz > 0) *rate = PetscMax(*rate, zw / zmz); /* a Rayleigh quotient of M^-1 sym(D): below its largest eigenvalue */
+    if (zmz > 0 && PetscAbsReal(zw / zmz - prev) <= 1e-10 * PetscAbsReal(zw / zmz)) break;
+    prev = zmz > 0 ? zw / zmz : prev;
+    PetscCall(VecPointwiseDivide(z, w, sys->mass)); /* the next iterate: M^-1 D z (free DOFs; others zero) */
+    if (sys->free) PetscCall(VecPointwiseMult(z, z, sys->free));
+  }
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&vp));
+  PetscCall(VecDestroy(&f0));
+  PetscCall(VecDestroy(&f1));
   PetscFunctionReturn(0);
 }
 

@@ -85,6 +85,7 @@ struct _p_FlxStepper {
   PetscLogDouble      power_time; /* its wall time */
   PetscReal           power_rtol;
   Vec                 x0, v0;
+  PetscReal           drate_est; /* the dampers' rate estimated at the initial state (FlxSystemEstimateDampingRate), 0: none */
 
   /* energy ledger: local partial sums of the current step (time-integration.md, ledger) */
   PetscReal  lsum[4];
@@ -145,6 +146,10 @@ PETSC_INTERN PetscErrorCode FlxStepperDAESetFromOptions(FlxStepper);
 /* A saddle-point solver for the stepper's system (-ts_dae_solver, KSP prefix ts_dae_), chosen and configured (its
    options read) for A = diag(Adiag) or Amat and the pattern of G (assembled): at set-up, so that its options are
    read before the run. Collective. */
+/* The step choice of FlxStepperSetUp (stepchoice.c): omega_max, h_crit, the damped checks and dt. Collective. */
+PETSC_INTERN PetscErrorCode FlxStepperChooseStep(FlxStepper ts);
+/* h rounded down to three significant digits (a readable step). Not collective. */
+PETSC_INTERN PetscReal      FlxStepperRoundStep(PetscReal h);
 PETSC_INTERN PetscErrorCode FlxSaddleCreate(FlxStepper, Vec Adiag, Mat Amat, Mat G, FlxSaddle *);
 /* The blocks: A = diag(Adiag) (Amat NULL) or Amat (Adiag NULL); G and H, m x n (H may be G). Prescribed DOFs of
    the system's free mask get an identity row and no constraint force. The matrices are copied into the solver's

@@ -50,6 +50,7 @@ struct _p_FlxSystem {
   Mat                    Cd;    /* extra damping matrix (discrete dampers) */
   PetscReal              crate; /* bound of lambda_max(M^-1 C_d) */
   PetscReal              drate; /* the same for dampers without a matrix (FlxSystemSetDampingRate) */
+  PetscBool              drate_set;
   FlxSystemDampingFn     cmult; /* deterministic (b_K K + C_d) v */
   void                  *cctx;
   FlxSystemReactionFn    reac;
