@@ -6,7 +6,8 @@
    (gyroscopic) part M^1/2 W M^1/2 in some cases:
    - the estimate is 5 to 1e-9 without the skew part; with it, in (0, 5]; a skew part alone gives 0;
    - gcd4_a3/4 at a given step (a set whose spectral radius exceeds 1 for damped motion) is refused with the
-     damped check's message (before, such a system ran unchecked); gcd3 runs; a declared rate 0 is the user's word. */
+     damped check's message (before, such a system ran unchecked), also when set up before its initial conditions;
+     gcd3 runs; a declared rate 0 is the user's word. */
 #include <flexure/flexure.h>
 #include <flexure/rotation.h>
 #include "testcheck.h"
@@ -17,7 +18,7 @@ typedef struct {
 
 static PetscErrorCode Internal(FlxSystem sys, PetscReal t, Vec x, Vec v, Vec f, void *ctx)
 {
-  const Ctx         *c = (const Ctx *)ctx;
+  const Ctx         *c    = (const Ctx *)ctx;
   const PetscReal    K[3] = {40, 90, 20};
   const PetscScalar *xa, *va;
   PetscScalar       *fa;
@@ -52,7 +53,8 @@ static void Damping(PetscBool sym, PetscBool skew, const PetscReal m[3], Ctx *c)
     }
 }
 
-/* FlxStepperSetUp of preset with -ts_dt 1e-3; ierr its error code, found whether its message names the damped check. */
+/* FlxStepperSetUp of preset with -ts_dt 1e-3 (the initial conditions given before it, or after it when x0 is NULL);
+   ierr its error code, found whether its message names the damped check. */
 static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], PetscErrorCode *ierr, PetscBool *found)
 {
   FlxStepper ts;
@@ -64,7 +66,7 @@ static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], 
   PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &ts));
   PetscCall(FlxStepperSetFromOptions(ts));
   PetscCall(FlxStepperSetSystem(ts, sys));
-  PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
+  if (x0) PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
   PetscCall(PetscPushErrorHandler(FlxErrorHandler, NULL));
   *ierr = FlxStepperSetUp(ts);
   PetscCall(PetscPopErrorHandler());
@@ -91,7 +93,8 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(mass, &free));
   PetscCall(VecDuplicate(mass, &x0));
   PetscCall(VecDuplicate(mass, &v0));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(VecSetValue(mass, i, m[i], INSERT_VALUES));
+  for (PetscInt i = 0; i < 3; i++)
+    PetscCall(VecSetValue(mass, i, m[i], INSERT_VALUES));
   PetscCall(VecAssemblyBegin(mass));
   PetscCall(VecAssemblyEnd(mass));
   PetscCall(VecSet(free, 1.0));
@@ -116,6 +119,8 @@ int main(int argc, char **argv)
   Damping(PETSC_TRUE, PETSC_FALSE, m, &c);
   PetscCall(SetUp(sys, x0, v0, "gcd4_a3/4", &ierr, &found));
   PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, dampers not declared: refused by the damped check (1 if not)", found ? 0 : 1, 0));
+  PetscCall(SetUp(sys, NULL, NULL, "gcd4_a3/4", &ierr, &found));
+  PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, set up before the initial conditions: refused (1 if not)", found ? 0 : 1, 0));
   PetscCall(SetUp(sys, x0, v0, "gcd3", &ierr, &found));
   PetscCall(Check(PETSC_COMM_SELF, "gcd3, dampers not declared: set up (error code)", (PetscReal)ierr, 0));
   Damping(PETSC_FALSE, PETSC_TRUE, m, &c);

@@ -154,7 +154,7 @@ static PetscErrorCode RunDAE(const FlxExampleDAE *dae, DAEObjects *o, Monitor *m
   }
   if (dae->fext) PetscCall(FlxSystemSetExternalForce(o->sys, dae->fext, NULL, dae->ctx));
   PetscCall(FlxSystemSetVelocityDependent(o->sys, dae->vdep));
-  PetscCall(FlxSystemSetDampingRate(o->sys, dae->damprate));
+  if (dae->damprate > 0) PetscCall(FlxSystemSetDampingRate(o->sys, dae->damprate)); /* 0: none given (the stepper estimates one when it can) */
   PetscCall(FlxSystemSetConstraints(o->sys, o->G, dae->g, dae->jac, PETSC_FALSE, dae->ctx));
   PetscCall(FlxSystemSetConstraintDerivatives(o->sys, dae->rate, dae->curv, dae->hess, dae->ctx));
   if (dae->name) PetscCall(FlxSystemSetConstraintNameFunction(o->sys, dae->name, dae->ctx));

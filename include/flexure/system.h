@@ -90,9 +90,9 @@ PETSC_EXTERN PetscErrorCode FlxSystemSetDampingRate(FlxSystem sys, PetscReal rat
    dampers was given (FlxSystemSetDampingRate). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemNeedsDampingRate(FlxSystem sys, PetscBool *need);
 /* An estimate of the dampers' rate at (t, x, v): the largest Rayleigh quotient z . D z / z . M z over maxits power
-   iterates z <- M^-1 D z, D z the central difference of f_int in v along z (free DOFs; exact for dampers linear in v),
-   so at most the largest eigenvalue of M^-1 sym(D) and, for dampers, converging to it; skew (gyroscopic) parts add
-   nothing. 0 without f_int or a lumped mass. Collective. */
+   iterates z <- M^-1 D z, D z the central difference of f_int in v along z (free DOFs; exact for dampers linear in v)
+   less the declared (b_K K + C_d) z, so at most the largest eigenvalue of M^-1 sym(D) and, for dampers, converging
+   to it; skew (gyroscopic) parts add nothing. M is the lumped mass vector. 0 without f_int or it. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemEstimateDampingRate(FlxSystem sys, PetscReal t, Vec x, Vec v, PetscInt maxits, PetscReal *rate);
 /* f = (b_K K + C_d) v, the velocity part of a linear f_int without a_M M v. Collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemComputeDampingForce(FlxSystem sys, Vec v, Vec f);

@@ -48,17 +48,34 @@ static PetscErrorCode GetDamping(FlxStepper ts, PetscReal damp[3], PetscBool *an
 }
 
 /* A system whose f_int is declared velocity dependent without a bound of its dampers' rate: the rate estimated at
-   the initial state, so the damped checks below do not pass such dampers by (a gcd4/gcd5 set that amplifies damped
-   motion ran unchecked). Collective. */
+   the initial state (at rest at the origin when the stepper is set up before its initial conditions), so the
+   damped checks below do not pass such dampers by (a gcd4/gcd5 set that amplifies damped motion ran unchecked). With
+   a mass-matrix function (M(q)) the estimate, which uses the lumped mass, is not made, and a note says so.
+   Collective. */
 static PetscErrorCode EstimateDampers(FlxStepper ts)
 {
-  PetscBool need;
+  PetscBool need, full;
+  Vec       x = ts->x0, v = ts->v0, mass;
 
   PetscFunctionBegin;
   ts->drate_est = 0;
   PetscCall(FlxSystemNeedsDampingRate(ts->sys, &need));
-  if (!need || !ts->x0 || !ts->v0) PetscFunctionReturn(0);
-  PetscCall(FlxSystemEstimateDampingRate(ts->sys, ts->t0, ts->x0, ts->v0, 50, &ts->drate_est));
+  if (!need) PetscFunctionReturn(0);
+  PetscCall(FlxSystemHasMassMatrixFunction(ts->sys, &full));
+  if (full) {
+    PetscCall(PetscPrintf(ts->comm, "note: f_int depends on the velocity and the system gives no bound of its dampers' rate: with a mass-matrix function it is not estimated, so the damped stability check sees no dampers (declare one with FlxSystemSetDampingRate)\n"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxSystemGetMass(ts->sys, &mass, NULL));
+  if (!x || !v) { /* set up before the initial conditions: at rest at the origin */
+    PetscCall(VecDuplicate(mass, &x));
+    PetscCall(VecDuplicate(mass, &v));
+    PetscCall(VecZeroEntries(x));
+    PetscCall(VecZeroEntries(v));
+  }
+  PetscCall(FlxSystemEstimateDampingRate(ts->sys, ts->t0, x, v, 50, &ts->drate_est));
+  if (x != ts->x0) PetscCall(VecDestroy(&x));
+  if (v != ts->v0) PetscCall(VecDestroy(&v));
   if (ts->drate_est > 0) PetscCall(PetscPrintf(ts->comm, "note: f_int depends on the velocity and the system gives no bound of its dampers' rate (FlxSystemSetDampingRate): %g 1/s estimated at the initial state, for the damped stability check\n", (double)ts->drate_est));
   PetscFunctionReturn(0);
 }
@@ -168,4 +185,3 @@ PetscErrorCode FlxStepperChooseStep(FlxStepper ts)
   }
   PetscFunctionReturn(0);
 }
-

@@ -493,6 +493,10 @@ PetscErrorCode FlxSystemEstimateDampingRate(FlxSystem sys, PetscReal t, Vec x, V
     PetscCall(VecScale(z, 1 / zmax));
     PetscCall(VecCopy(z, w));
     PetscCall(VelocityDerivative(sys, t, x, v, 1e-4 * PetscMax(vmax, 1), w, vp, f0, f1));
+    if (sys->bK != 0 || sys->Cd) { /* the declared part (b_K K + C_d) v is counted by the checks already */
+      PetscCall(FlxSystemComputeDampingForce(sys, z, f0));
+      PetscCall(VecAXPY(w, -1.0, f0));
+    }
     if (sys->free) PetscCall(VecPointwiseMult(w, w, sys->free));
     PetscCall(VecDot(z, w, &zw));
     PetscCall(VecPointwiseMult(f0, z, sys->mass));

@@ -125,7 +125,7 @@ struct _p_FlxStepper {
   PetscReal            monitor_interval, wall_start, wall_last;
 
   FlxStepperConvergedReason reason;
-  char                      reason_msg[1024];
+  char                      reason_msg[1536];
   FlxStepperDAE             dae; /* constrained systems (issue 16) */
 };
 
