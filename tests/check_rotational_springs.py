@@ -14,7 +14,8 @@ are checked by nonlinear_rotational_springs_np*):
    histories over 1 s are bit for bit those of 1 rank;
  - a bushing (a zero-length cell of anisotropic translational stiffness, axes carried by the hub's node) between a
    spinning hub and a body: the body's motion in the hub's frame against the exact solution of the rotating-frame
-   equations (gcd3 and Newmark, 1 rank); at 2 ranks a tumbling chain of bushings cut by the partition bit for bit as at 1 rank;
+   equations (gcd3 and Newmark, 1 rank); at 2 and 4 ranks a tumbling chain of bushings cut by the partition bit for
+   bit as at 1 rank;
  - statics: a cantilever of co-rotational beams on a rotational spring to ground, under an end moment, turns at its root
    by M / k and at its tip by M / k + M L / EI (1 and 2.5 rad), its tip on the arc;
  - a spring turned past 3 rad stops the run (exit 2) naming the spring, the node and the angle."""
@@ -134,19 +135,19 @@ if a.np == 1:  # both nodes land on one rank at any rank count: the parallel cas
         spin = np.max(np.abs(p["hub"][1][:, 5] - Om)) / Om
         c.check(err < tol and np.max(np.abs(q[:, 2])) < 1e-12 * amp and spin < 1e-6,
                 f"bushing on a hub spinning at {Om:g} rad/s ({ts}, dt = {dt}): the body in the hub's frame against the exact motion: {err:.2e} of the amplitude {amp:.3e} m (< {tol:g}), hub spin within {spin:.1e}")
-if a.np == 2:  # four bodies on coincident nodes, a chain of three bushings with rotational stiffness, tumbling: the
-    # partition cuts a bushing, so one rank holds a node of it as a ghost (its quaternion from its owner)
+if a.np > 1:  # four bodies on coincident nodes, a chain of three bushings with rotational stiffness, tumbling: the
+    # partition cuts bushings, so a rank holds a node of one as a ghost (its quaternion from its owner)
     bush4 = write_msh41(os.path.join(d, "bush4.msh"), [(0, 0, 0)] * 4, {"bush": [(1, 2), (2, 3), (3, 4)]}, {q: [i + 1] for i, q in enumerate("abcd")})
     B4 = ["-mesh_file", bush4, "-section_names", "b", "-section_b_groups", "bush", "-section_b_stiffness", "400,900,100,3,1.5,0.8", "-section_b_axes", "1,1,0,-1,1,1",
           "-probe_names", "a,b,c,d"] + sum(([f"-probe_{q}_group", q] for q in "abcd"), []) + bodies(list("abcd")) + COMMON + \
         ["-ic_names", "v", "-ic_v_type", "velocity", "-ic_v_group", "a", "-ic_v_value", "0.01,0,0.02,1.5,-0.5,1.0", "-ts_dt", "1e-4", "-ts_max_time", "0.5", "-output_frames", "2"]
-    o2, o1 = os.path.join(d, "bush4_np2.h5"), os.path.join(d, "bush4_np1.h5")
-    _, so2, _ = run(2, B4 + ["-output_file", o2])
+    o2, o1 = os.path.join(d, f"bush4_np{a.np}.h5"), os.path.join(d, f"bush4_np1_for_np{a.np}.h5")
+    _, so2, _ = run(a.np, B4 + ["-output_file", o2])
     run(1, B4 + ["-output_file", o1])
     (_, q2), (_, q1) = probes(o2, list("abcd")), probes(o1, list("abcd"))
     cut = re.search(r"edge cut (\d+)", so2)
     c.check(cut and int(cut.group(1)) > 0 and all(np.array_equal(q1[n][0], q2[n][0]) and np.array_equal(q1[n][1], q2[n][1]) for n in "abcd"),
-            f"a chain of bushings cut by the partition (edge cut {cut.group(1) if cut else '?'}), tumbling: the probe histories at 2 ranks bit for bit those of 1 rank")
+            f"a chain of bushings cut by the partition (edge cut {cut.group(1) if cut else '?'}), tumbling: the probe histories at {a.np} ranks bit for bit those of 1 rank")
 
 # --- statics: a cantilever of co-rotational beams on a rotational spring to ground (pinned root, isotropic k) under
 # an end moment M: the root turns by M / k, every element by M l / EI, so the tip by M / k + M L / EI (here 1 and

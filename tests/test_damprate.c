@@ -1,7 +1,8 @@
 /* damping_rate_estimate: a system that declares f_int velocity dependent (FlxSystemSetVelocityDependent) but gives no
    bound of its dampers' rate (FlxSystemSetDampingRate) gets one estimated at the initial state
    (FlxSystemEstimateDampingRate, stepper.c EstimateDampers), so the explicit steppers' damped check sees its dampers.
-   Three DOFs, masses M = diag(1, 2, 0.5), f_int = K x + c x^3 + D v (nonlinear: the given-step path), with
+   Three DOFs per rank (the same block on each: the estimate is collective), masses M = diag(1, 2, 0.5),
+   f_int = K x + c x^3 + D v (nonlinear: the given-step path), with
    D = M^1/2 Q diag(0.5, 2, 5) Q^T M^1/2 (Q a rotation), so the largest eigenvalue of M^-1 sym(D) is 5, plus a skew
    (gyroscopic) part M^1/2 W M^1/2 in some cases:
    - the estimate is 5 to 1e-9 without the skew part; with it, in (0, 5]; a skew part alone gives 0;
@@ -55,7 +56,7 @@ static void Damping(PetscBool sym, PetscBool skew, const PetscReal m[3], Ctx *c)
 
 /* FlxStepperSetUp of preset with -ts_dt 1e-3 (the initial conditions given before it, or after it when x0 is NULL);
    ierr its error code, found whether its message names the damped check. */
-static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], PetscErrorCode *ierr, PetscBool *found)
+static PetscErrorCode SetUp(MPI_Comm comm, FlxSystem sys, Vec x0, Vec v0, const char preset[], PetscErrorCode *ierr, PetscBool *found)
 {
   FlxStepper ts;
   char      *hit;
@@ -63,7 +64,7 @@ static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], 
   PetscFunctionBegin;
   PetscCall(PetscOptionsSetValue(NULL, "-ts_gcd_preset", preset));
   PetscCall(PetscOptionsSetValue(NULL, "-ts_dt", "1e-3"));
-  PetscCall(FlxStepperCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(FlxStepperCreate(comm, &ts));
   PetscCall(FlxStepperSetFromOptions(ts));
   PetscCall(FlxStepperSetSystem(ts, sys));
   if (x0) PetscCall(FlxStepperSetInitialConditions(ts, 0.0, x0, v0));
@@ -72,7 +73,7 @@ static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], 
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscStrstr(FlxErrorGetMessage(), "amplifies damped motion", &hit));
   *found = (PetscBool)(*ierr && hit);
-  if (*ierr) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.160s...\n", preset, FlxErrorGetMessage()));
+  if (*ierr) PetscCall(PetscPrintf(comm, "  %s: %.160s...\n", preset, FlxErrorGetMessage()));
   PetscCall(FlxStepperDestroy(&ts));
   PetscFunctionReturn(0);
 }
@@ -80,6 +81,8 @@ static PetscErrorCode SetUp(FlxSystem sys, Vec x0, Vec v0, const char preset[], 
 int main(int argc, char **argv)
 {
   const PetscReal m[3] = {1, 2, 0.5};
+  MPI_Comm        comm;
+  PetscInt        lo;
   Ctx             c;
   FlxSystem       sys;
   Vec             mass, free, x0, v0;
@@ -89,49 +92,51 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(FlxInitializePackage());
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3, &mass));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(VecCreateMPI(comm, 3, PETSC_DECIDE, &mass));
+  PetscCall(VecGetOwnershipRange(mass, &lo, NULL));
   PetscCall(VecDuplicate(mass, &free));
   PetscCall(VecDuplicate(mass, &x0));
   PetscCall(VecDuplicate(mass, &v0));
   for (PetscInt i = 0; i < 3; i++)
-    PetscCall(VecSetValue(mass, i, m[i], INSERT_VALUES));
+    PetscCall(VecSetValue(mass, lo + i, m[i], INSERT_VALUES));
   PetscCall(VecAssemblyBegin(mass));
   PetscCall(VecAssemblyEnd(mass));
   PetscCall(VecSet(free, 1.0));
   PetscCall(VecSet(x0, 0.1));
   PetscCall(VecSet(v0, -0.3));
-  PetscCall(FlxSystemCreate(PETSC_COMM_SELF, &sys));
+  PetscCall(FlxSystemCreate(comm, &sys));
   PetscCall(FlxSystemSetMass(sys, mass, free));
   PetscCall(FlxSystemSetInternalForce(sys, Internal, PETSC_FALSE, &c));
   PetscCall(FlxSystemSetVelocityDependent(sys, PETSC_TRUE));
 
   Damping(PETSC_TRUE, PETSC_FALSE, m, &c);
   PetscCall(FlxSystemEstimateDampingRate(sys, 0, x0, v0, 50, &rate));
-  PetscCall(Check(PETSC_COMM_SELF, "estimate, symmetric D: |rate - 5| / 5", PetscAbsReal(rate - 5) / 5, 1e-10));
+  PetscCall(Check(comm, "estimate, symmetric D: |rate - 5| / 5", PetscAbsReal(rate - 5) / 5, 1e-10));
   Damping(PETSC_TRUE, PETSC_TRUE, m, &c);
   PetscCall(FlxSystemEstimateDampingRate(sys, 0, x0, v0, 50, &rate));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  with a skew part: %.6g 1/s\n", (double)rate));
-  PetscCall(Check(PETSC_COMM_SELF, "estimate, symmetric + skew D: in (0, 5] (1 if not)", rate > 0 && rate <= 5 * (1 + 1e-12) ? 0 : 1, 0));
+  PetscCall(PetscPrintf(comm, "  with a skew part: %.6g 1/s\n", (double)rate));
+  PetscCall(Check(comm, "estimate, symmetric + skew D: in (0, 5] (1 if not)", rate > 0 && rate <= 5 * (1 + 1e-12) ? 0 : 1, 0));
   Damping(PETSC_FALSE, PETSC_TRUE, m, &c);
   PetscCall(FlxSystemEstimateDampingRate(sys, 0, x0, v0, 50, &rate));
-  PetscCall(Check(PETSC_COMM_SELF, "estimate, skew D alone (gyroscopic: no dissipation)", rate, 0));
+  PetscCall(Check(comm, "estimate, skew D alone (gyroscopic: no dissipation)", rate, 0));
 
   Damping(PETSC_TRUE, PETSC_FALSE, m, &c);
-  PetscCall(SetUp(sys, x0, v0, "gcd4_a3/4", &ierr, &found));
-  PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, dampers not declared: refused by the damped check (1 if not)", found ? 0 : 1, 0));
-  PetscCall(SetUp(sys, NULL, NULL, "gcd4_a3/4", &ierr, &found));
-  PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, set up before the initial conditions: refused (1 if not)", found ? 0 : 1, 0));
-  PetscCall(SetUp(sys, x0, v0, "gcd3", &ierr, &found));
-  PetscCall(Check(PETSC_COMM_SELF, "gcd3, dampers not declared: set up (error code)", (PetscReal)ierr, 0));
+  PetscCall(SetUp(comm, sys, x0, v0, "gcd4_a3/4", &ierr, &found));
+  PetscCall(Check(comm, "gcd4_a3/4, dampers not declared: refused by the damped check (1 if not)", found ? 0 : 1, 0));
+  PetscCall(SetUp(comm, sys, NULL, NULL, "gcd4_a3/4", &ierr, &found));
+  PetscCall(Check(comm, "gcd4_a3/4, set up before the initial conditions: refused (1 if not)", found ? 0 : 1, 0));
+  PetscCall(SetUp(comm, sys, x0, v0, "gcd3", &ierr, &found));
+  PetscCall(Check(comm, "gcd3, dampers not declared: set up (error code)", (PetscReal)ierr, 0));
   Damping(PETSC_FALSE, PETSC_TRUE, m, &c);
-  PetscCall(SetUp(sys, x0, v0, "gcd4_a3/4", &ierr, &found));
-  PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, a skew velocity term only: set up (error code)", (PetscReal)ierr, 0));
+  PetscCall(SetUp(comm, sys, x0, v0, "gcd4_a3/4", &ierr, &found));
+  PetscCall(Check(comm, "gcd4_a3/4, a skew velocity term only: set up (error code)", (PetscReal)ierr, 0));
   Damping(PETSC_TRUE, PETSC_FALSE, m, &c);
   PetscCall(FlxSystemSetDampingRate(sys, 0));
-  PetscCall(SetUp(sys, x0, v0, "gcd4_a3/4", &ierr, &found));
-  PetscCall(Check(PETSC_COMM_SELF, "gcd4_a3/4, a rate of 0 declared: set up, the user's word (error code)", (PetscReal)ierr, 0));
+  PetscCall(SetUp(comm, sys, x0, v0, "gcd4_a3/4", &ierr, &found));
+  PetscCall(Check(comm, "gcd4_a3/4, a rate of 0 declared: set up, the user's word (error code)", (PetscReal)ierr, 0));
 
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", testcheck_fails ? "damping_rate_estimate: FAILED" : "damping_rate_estimate: all checks passed"));
+  PetscCall(PetscPrintf(comm, "%s\n", testcheck_fails ? "damping_rate_estimate: FAILED" : "damping_rate_estimate: all checks passed"));
   PetscCall(FlxSystemDestroy(&sys));
   PetscCall(VecDestroy(&mass));
   PetscCall(VecDestroy(&free));
