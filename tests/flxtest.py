@@ -37,13 +37,14 @@ def tower(bays, size, wind="100,50,0", node=None):
     return opts
 
 
-# Open MPI as root, oversubscribed; PMIx keeps the job's keys in a hash table; the one-node transports named and
-# hwloc's PCI and I/O discovery left out, for a faster start (tests/CMakeLists.txt sets the same for ctest, and says
-# why).
+# Open MPI as root, oversubscribed; PMIx keeps the job's keys in a hash table; for a faster start, the one-node
+# transports named and hwloc's PCI and I/O discovery left out unless the environment sets them (e.g.
+# OMPI_MCA_btl=self,tcp to debug a transport; tests/CMakeLists.txt sets the same for ctest, and says why).
+_FAST_START = dict(OMPI_MCA_pml="ob1", OMPI_MCA_btl="self,vader",
+                   HWLOC_COMPONENTS="-linux:pci,-linux:io,-linux:misc,-linux:annotate",
+                   HWLOC_PLUGINS_BLACKLIST="hwloc_pci,hwloc_gl,hwloc_opencl")
 MPI_ENV = dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1",
-               PMIX_MCA_gds="hash", OMPI_MCA_pml="ob1", OMPI_MCA_btl="self,vader",
-               HWLOC_COMPONENTS="-linux:pci,-linux:io,-linux:misc,-linux:annotate",
-               HWLOC_PLUGINS_BLACKLIST="hwloc_pci,hwloc_gl,hwloc_opencl")
+               PMIX_MCA_gds="hash", **{k: os.environ.get(k, v) for k, v in _FAST_START.items()})
 
 
 def launcher(np_):

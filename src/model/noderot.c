@@ -25,7 +25,8 @@ struct _FlxNodeRot {
   VecScatter sct;
 };
 
-/* q = exp of the rotation vector p as a unit quaternion, q0 >= 0 (|p| <= 2 pi); series below 0.03 rad. */
+/* q = exp of the rotation vector p as a unit quaternion: q0 >= 0 for |p| <= pi (a longer prescribed rotation gives
+   q0 < 0 from pi to 3 pi: -q, the same frame); series below 0.03 rad. */
 static inline void QuatExp(const PetscReal p[3], PetscReal q[4])
 {
   const PetscReal a2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
