@@ -108,6 +108,12 @@ PETSC_EXTERN PetscErrorCode FlxSystemGetStiffness(FlxSystem sys, Mat *K);
 /* Provider of the assembled stiffness for a system that does not assemble it unless asked (element-by-element
    internal force: explicit runs never ask). Logically collective. */
 PETSC_EXTERN PetscErrorCode FlxSystemSetStiffnessFunction(FlxSystem sys, FlxSystemMatFn fn, void *ctx);
+/* K's diagonal into d (the Jacobi preconditioner of the conditionally explicit solves with b_K K) without
+   assembling K: Set a provider (logically collective); Get calls it, or takes the assembled stiffness's diagonal
+   when none was set (an error if the system has neither). Collective. */
+typedef PetscErrorCode (*FlxSystemDiagonalFn)(FlxSystem, Vec d, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemSetStiffnessDiagonalFunction(FlxSystem sys, FlxSystemDiagonalFn fn, void *ctx);
+PETSC_EXTERN PetscErrorCode FlxSystemGetStiffnessDiagonal(FlxSystem sys, Vec d);
 /* f = K_0 x with K_0 the stiffness of the initial state of a nonlinear system (its linearization; the omega_max
    estimate of the critical step), without assembling it. Logically collective. */
 typedef PetscErrorCode (*FlxSystemProductFn)(FlxSystem, Vec x, Vec f, void *ctx);

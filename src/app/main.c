@@ -116,6 +116,19 @@ static PetscErrorCode Static(App *app, MPI_Comm comm, const char cmdline[])
   PetscFunctionReturn(0);
 }
 
+/* What the run holds: the model (K only if a solve needs it), the stepper's vectors, the mesh, the output. */
+static PetscErrorCode PrintMemory(App *app, MPI_Comm comm, const char head[], const char when[])
+{
+  PetscReal heap, peak;
+  PetscInt  N;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMemoryUsage(comm, &heap, &peak));
+  PetscCall(VecGetSize(app->x, &N));
+  PetscCall(PetscPrintf(comm, "%s %.0f B per DOF in use (heap, all ranks), peak resident %.0f B per DOF%s\n", head, (double)(heap / N), (double)(peak / N), when));
+  PetscFunctionReturn(0);
+}
+
 /* flexure run: the transient. An unstable run stops cleanly with exit code 2. */
 static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
 {
@@ -138,13 +151,7 @@ static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
   PetscCall(FlxOutputSetUp(app->out, app->model, app->ts, cmdline));
   PetscCall(FlxPhaseSummary(comm, "set-up"));
   PetscCall(FlxStepperView(app->ts, PETSC_VIEWER_STDOUT_(comm)));
-  { /* what the run holds: the model (K only if a solve needs it), the stepper's vectors, the mesh, the output */
-    PetscReal heap, peak;
-    PetscInt  N;
-    PetscCall(FlxMemoryUsage(comm, &heap, &peak));
-    PetscCall(VecGetSize(app->x, &N));
-    PetscCall(PetscPrintf(comm, "  memory: %.0f B per DOF in use (heap, all ranks), peak resident %.0f B per DOF\n", (double)(heap / N), (double)(peak / N)));
-  }
+  PetscCall(PrintMemory(app, comm, "  memory:", ""));
   PetscCall(FlxOptionsCheckUnused(comm, other));
   { /* fault injection for the tests of the error path: one rank fails alone (FLX_FAULT_RANK=r) */
     const char *f = getenv("FLX_FAULT_RANK");
@@ -167,6 +174,7 @@ static PetscErrorCode Transient(App *app, MPI_Comm comm, const char cmdline[])
     PetscBool   gcd;
     PetscCall(FlxStepperGetDescription(app->ts, &type, NULL, 0));
     PetscCall(PetscStrcmp(type, FLXSTEPPERGCD, &gcd));
+    PetscCall(PrintMemory(app, comm, "flexure: memory:", " at the end (the solvers' start-up included)"));
     PetscCall(PetscPrintf(comm, "flexure: done: %" PetscInt_FMT " steps to t = %g s in %.3f s of wall time; largest %s %.3e of the peak energy %.6e J\n", steps, (double)t, (double)(wall1 - wall0), gcd ? "energy balance error" : "numerical dissipation", (double)maxrel, (double)peak));
     PetscCall(PetscPrintf(comm, "flexure: results in %s (open %s in ParaView)\n", h5, xdmf));
   }

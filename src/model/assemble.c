@@ -43,14 +43,14 @@ PetscErrorCode FlxModelAddOwnedRows(FlxModel m, Mat A, PetscInt nn, const PetscI
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
+/* An MPIBAIJ (block size 6) over the model's DOFs with dnz, onz blocks in the owned block rows, the mesh's local to
+   global map set; no new nonzero may be added later. Collective. */
+static PetscErrorCode CreateBAIJ(FlxModel m, const PetscInt dnz[], const PetscInt onz[], Mat *A)
 {
-  PetscInt        nown;
-  const PetscInt *dnz, *onz;
+  PetscInt nown;
 
   PetscFunctionBegin;
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
-  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
   PetscCall(MatCreate(m->comm, A));
   PetscCall(MatSetSizes(*A, 6 * nown, 6 * nown, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*A, MATBAIJ));
@@ -59,6 +59,43 @@ PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
   PetscCall(MatSetLocalToGlobalMapping(*A, m->l2g, m->l2g));
   PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatSetOption(*A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxModelCreateBAIJ(FlxModel m, Mat *A)
+{
+  const PetscInt *dnz, *onz;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetPreallocation(m->mesh, &dnz, &onz));
+  PetscCall(CreateBAIJ(m, dnz, onz, A));
+  PetscFunctionReturn(0);
+}
+
+static int ComparePair(const void *a, const void *b)
+{
+  const PetscInt *x = (const PetscInt *)a, *y = (const PetscInt *)b;
+  return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : (x[1] > y[1] ? 1 : 0));
+}
+
+PetscErrorCode FlxModelCreateBAIJBlocks(FlxModel m, PetscInt n, PetscInt pairs[], Mat *A)
+{
+  PetscInt nown, *dnz, *onz;
+
+  PetscFunctionBegin;
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, NULL, NULL));
+  PetscCall(PetscCalloc2(nown + 1, &dnz, nown + 1, &onz));
+  if (n) qsort(pairs, (size_t)n, 2 * sizeof(PetscInt), ComparePair);
+  for (PetscInt k = 0; k < n; k++) {
+    if (k && pairs[2 * k] == pairs[2 * k - 2] && pairs[2 * k + 1] == pairs[2 * k - 1]) continue; /* a repeat */
+    PetscCheck(pairs[2 * k] >= 0 && pairs[2 * k] < nown, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block row %" PetscInt_FMT " is not owned", pairs[2 * k]);
+    if (pairs[2 * k + 1] < nown)
+      dnz[pairs[2 * k]]++;
+    else
+      onz[pairs[2 * k]]++;
+  }
+  PetscCall(CreateBAIJ(m, dnz, onz, A));
+  PetscCall(PetscFree2(dnz, onz));
   PetscFunctionReturn(0);
 }
 

@@ -8,6 +8,7 @@ const char *const FlxDofNames[] = {"ux", "uy", "uz", "rx", "ry", "rz"};
 
 static PetscErrorCode ConsistentMassProvider(FlxSystem, Mat *, void *);
 static PetscErrorCode StiffnessProvider(FlxSystem, Mat *, void *);
+static PetscErrorCode StiffnessDiagonalProvider(FlxSystem, Vec, void *);
 static PetscErrorCode NearNullSpaceProvider(FlxSystem, MatNullSpace *, void *);
 static PetscErrorCode SetRoundoff(FlxModel);
 
@@ -312,8 +313,25 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
   PetscCall(SetRoundoff(m));
   PetscCall(FlxModelSetUpReactions(m));
   PetscCall(FlxModelSetUpNonlinear(m));
-  PetscCall(VecDestroy(&m->kdiag));
+  if (m->bK == 0) PetscCall(VecDestroy(&m->kdiag)); /* kept for b_K: the Jacobi preconditioner of the explicit solve */
+  PetscCall(FlxSystemSetStiffnessDiagonalFunction(m->sys, StiffnessDiagonalProvider, m));
   m->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* K's diagonal: from the element pass of the set-up (kept with b_K), else from K (assembled if it was not). */
+static PetscErrorCode StiffnessDiagonalProvider(FlxSystem sys, Vec d, void *ctx)
+{
+  FlxModel m = (FlxModel)ctx;
+  Mat      K = NULL;
+
+  PetscFunctionBegin;
+  if (m->kdiag) {
+    PetscCall(VecCopy(m->kdiag, d));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxModelGetStiffness(m, &K));
+  PetscCall(MatGetDiagonal(K, d));
   PetscFunctionReturn(0);
 }
 

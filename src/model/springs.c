@@ -13,7 +13,7 @@
    (a plain relative displacement would resist a rigid rotation of a non-zero-length cell through its shear
    springs). In spring axes Q delta the stiffness is diagonal: K_e = (Q B)^T diag(k) (Q B), and likewise the
    damping C_e with diag(c). Stiffness goes into K (it has the spring's blocks even for a pure damper), damping
-   into C_d, assembled in the same BAIJ layout; f_int(x, v) = K x + (b_K K + C_d) v.
+   into C_d, a BAIJ matrix with the dampers' blocks alone; f_int(x, v) = K x + (b_K K + C_d) v.
 
    Springs have no mass: a node held only by springs needs a point mass (the mass check says so). The
    element-by-element bound of omega_max does not see them; it becomes sqrt(omega_e^2 + s) with s the
@@ -560,6 +560,31 @@ PetscErrorCode FlxModelVisitNonlinearSprings(FlxModel m, PetscErrorCode (*fn)(Fl
   PetscFunctionReturn(0);
 }
 
+typedef struct {
+  PetscInt  n, nown;
+  PetscInt *pairs; /* NULL: count only */
+} DamperBlocks;
+
+/* Spring visitor: the blocks (row, column) of the owned rows of the damping matrices. */
+static PetscErrorCode CountDamperBlocks(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
+{
+  DamperBlocks *db = (DamperBlocks *)ctx;
+
+  PetscFunctionBegin;
+  if (!Ce) PetscFunctionReturn(0);
+  if (!db->nown) PetscCall(FlxMeshGetLocalSizes(m->mesh, &db->nown, NULL, NULL));
+  for (PetscInt a = 0; a < nn; a++)
+    if (nodes[a] < db->nown)
+      for (PetscInt b = 0; b < nn; b++) {
+        if (db->pairs) {
+          db->pairs[2 * db->n]     = nodes[a];
+          db->pairs[2 * db->n + 1] = nodes[b];
+        }
+        db->n++;
+      }
+  PetscFunctionReturn(0);
+}
+
 /* Check the spring groups (before any element is assembled) and assemble C_d. Called by FlxModelAssemble before the
    elements. Collective. */
 PetscErrorCode FlxModelAssembleSprings(FlxModel m)
@@ -583,7 +608,15 @@ PetscErrorCode FlxModelAssembleSprings(FlxModel m)
     if (owned && m->cell_section[c] >= 0 && sp->sec[m->cell_section[c]]) ncl++;
   }
   PetscCallMPI(MPI_Allreduce(&ncl, &sp->nspringcells, 1, MPIU_INT, MPI_SUM, m->comm));
-  if (sp->dampers) PetscCall(FlxModelCreateBAIJ(m, &m->Cd));
+  if (sp->dampers) { /* C_d holds the dampers' blocks alone (a few nodes' rows, not the mesh's pattern) */
+    DamperBlocks db = {0, 0, NULL};
+    PetscCall(VisitSprings(m, CountDamperBlocks, &db));
+    PetscCall(PetscMalloc1(2 * db.n + 1, &db.pairs));
+    db.n = 0;
+    PetscCall(VisitSprings(m, CountDamperBlocks, &db));
+    PetscCall(FlxModelCreateBAIJBlocks(m, db.n, db.pairs, &m->Cd));
+    PetscCall(PetscFree(db.pairs));
+  }
   PetscCall(PetscFree(sp->crow));
   PetscCall(PetscCalloc1(nown + 1, &sp->crow));
   PetscCall(VisitSprings(m, AddSpring, NULL));

@@ -224,15 +224,12 @@ static PetscErrorCode ShellDestroy(Mat A)
 PetscErrorCode FlxGCDSetUpKSP(FlxStepper ts)
 {
   FlxStepper_GCD *g = (FlxStepper_GCD *)ts->data;
-  Mat             K;
   PetscReal       c = FlxGCDSolveCoefficient(&g->p), h = ts->dt;
   ShellCtx       *sc;
   PetscInt        n, N;
   PetscBool       linear = g->linear;
 
   PetscFunctionBegin;
-  PetscCall(FlxSystemGetStiffness(ts->sys, &K));
-  PetscCheck(K || !linear, ts->comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_gcd_solve ksp on a linear system needs its assembled stiffness");
   PetscCall(MatDestroy(&g->Aop));
   PetscCall(PetscNew(&sc));
   sc->sys       = ts->sys;
@@ -246,9 +243,12 @@ PetscErrorCode FlxGCDSetUpKSP(FlxStepper ts)
   PetscCall(VecDuplicate(g->Mass, &sc->diag));
   PetscCall(VecCopy(g->Mass, sc->d));
   PetscCall(VecScale(sc->d, 1 + g->aM * c * h));
-  if (linear) { /* s (bK K_ii + Cd_ii) + d_i on free DOFs, 1 on prescribed ones */
-    PetscCall(MatGetDiagonal(K, sc->diag));
-    PetscCall(VecScale(sc->diag, g->bK));
+  if (linear) { /* s (bK K_ii + Cd_ii) + d_i on free DOFs, 1 on prescribed ones; K's diagonal without assembling K */
+    PetscCall(VecZeroEntries(sc->diag));
+    if (g->bK != 0) {
+      PetscCall(FlxSystemGetStiffnessDiagonal(ts->sys, sc->diag));
+      PetscCall(VecScale(sc->diag, g->bK));
+    }
     if (g->Cd) {
       PetscCall(MatGetDiagonal(g->Cd, g->Vt));
       PetscCall(VecAXPY(sc->diag, 1.0, g->Vt));

@@ -115,6 +115,29 @@ PetscErrorCode FlxSystemSetStiffnessFunction(FlxSystem sys, FlxSystemMatFn fn, v
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxSystemSetStiffnessDiagonalFunction(FlxSystem sys, FlxSystemDiagonalFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  sys->kdfn  = fn;
+  sys->kdctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxSystemGetStiffnessDiagonal(FlxSystem sys, Vec d)
+{
+  Mat K;
+
+  PetscFunctionBegin;
+  if (sys->kdfn) {
+    PetscCall(sys->kdfn(sys, d, sys->kdctx));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(FlxSystemGetStiffness(sys, &K));
+  PetscCheck(K, sys->comm, PETSC_ERR_ARG_WRONGSTATE, "the stiffness's diagonal needs a provider (FlxSystemSetStiffnessDiagonalFunction) or the assembled stiffness (FlxSystemSetStiffness)");
+  PetscCall(MatGetDiagonal(K, d));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxSystemSetInitialStiffnessProduct(FlxSystem sys, FlxSystemProductFn fn, void *ctx)
 {
   PetscFunctionBegin;

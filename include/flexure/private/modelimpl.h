@@ -215,7 +215,7 @@ struct _p_FlxModel {
     PetscReal ebytes, eflops, kbytes, kflops;
     PetscBool chosen_by_roofline;
   } fint;
-  Vec                    kdiag;  /* diagonal of K during the set-up (the connectivity check) */
+  Vec                    kdiag;  /* diagonal of K from the element pass (the connectivity check; kept after the set-up with b_K) */
   Mat                    Cd;     /* damping matrix of the discrete dampers (NULL: none), same layout as K */
   FlxKMult               kmultC; /* deterministic C_d v, over the rows that have dampers */
   FlxSprings             springs;
@@ -299,6 +299,9 @@ PETSC_INTERN PetscErrorCode FlxModelCheckNodeSets(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelAssignSections(FlxModel model);
 /* An MPIBAIJ matrix (block size 6) with the stiffness's exact preallocation and local-to-global mapping. Collective. */
 PETSC_INTERN PetscErrorCode FlxModelCreateBAIJ(FlxModel model, Mat *A);
+/* An MPIBAIJ with exactly the blocks (row, column) of pairs[2 n] (local node indices, rows owned; sorted in place,
+   repeats allowed): a sparse operator such as the dampers' C_d, not the mesh's full pattern. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelCreateBAIJBlocks(FlxModel model, PetscInt n, PetscInt pairs[], Mat *A);
 /* Add the rows of an element matrix (row-major, 6 nn square) and lumped mass (may be NULL) that belong to owned nodes. Not collective. */
 PETSC_INTERN PetscErrorCode FlxModelAddOwnedRows(FlxModel model, Mat A, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal me[]);
 /* Springs and dampers (springs.c): ground springs (-spring_*) and spring sections. */

@@ -71,6 +71,8 @@ struct _p_FlxSystem {
   void                  *jacctx;
   FlxSystemMatFn         kfn; /* provider of the assembled stiffness, on first request (NULL: sys->K as set) */
   void                  *kctx;
+  FlxSystemDiagonalFn    kdfn; /* provider of K's diagonal (NULL: from the assembled K) */
+  void                  *kdctx;
   FlxSystemProductFn     k0; /* f = K_0 x, the initial (linearized) stiffness of a nonlinear system, unassembled */
   void                  *k0ctx;
   FlxSystemEnergyFn      energy; /* strain energy of nonlinear systems */
