@@ -185,6 +185,16 @@ static PetscErrorCode LineLoad(FlxModel m, FlxLoad *l, PetscInt g)
   PetscCall(VecRestoreArray(l->g, &a));
   PetscCall(PetscFree(ptr));
   PetscCall(PetscFree(idx));
+  { /* the loaded beams' vectors alone, not room for every local cell (12 doubles each: a load on a few beams of a large model) */
+    PetscInt  *ec;
+    PetscReal *ef;
+    PetscCall(PetscMalloc2(l->ne + 1, &ec, 12 * l->ne + 1, &ef));
+    PetscCall(PetscArraycpy(ec, l->ecell, l->ne));
+    PetscCall(PetscArraycpy(ef, l->efd, 12 * l->ne));
+    PetscCall(PetscFree2(l->ecell, l->efd));
+    l->ecell = ec;
+    l->efd   = ef;
+  }
   PetscCall(FlxCheckCollective(m->comm, bad, PETSC_ERR_USER_INPUT, msg));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cnt, 3, MPIU_INT, MPI_SUM, m->comm));
   PetscCheck(cnt[0] + cnt[1] > 0, m->comm, PETSC_ERR_USER_INPUT, "load '%s': a line load needs beam elements or shell edges, and group '%s' (-load_%s_group) has none (%s)", l->name, l->group, l->name,
@@ -278,24 +288,30 @@ PetscErrorCode FlxModelSetUpLoads(FlxModel m)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode FlxModelDistributedLoads(FlxModel m, PetscReal t)
+PetscErrorCode FlxModelDistributedLoadsBegin(FlxModel m, PetscReal t, FlxLoadCursor *lc)
 {
-  PetscInt nc;
-
   PetscFunctionBegin;
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
-  if (!m->fdcell) PetscCall(PetscMalloc1(12 * nc + 1, &m->fdcell));
-  PetscCall(PetscArrayzero(m->fdcell, 12 * nc));
   for (PetscInt k = 0; k < m->nload; k++) {
-    FlxLoad  *l = &m->load[k];
-    PetscReal s = 1, ds;
-    if (!l->ne) continue;
-    if (t != FLX_LOADS_FULL) PetscCall(FlxTimeFunctionEvaluate(&l->tf, t, &s, &ds));
-    for (PetscInt e = 0; e < l->ne; e++)
-      for (int i = 0; i < 12; i++)
-        m->fdcell[12 * l->ecell[e] + i] += s * l->efd[12 * e + i];
+    PetscReal ds;
+    lc->s[k]   = 1;
+    lc->pos[k] = 0;
+    if (m->load[k].ne && t != FLX_LOADS_FULL) PetscCall(FlxTimeFunctionEvaluate(&m->load[k].tf, t, &lc->s[k], &ds));
   }
   PetscFunctionReturn(0);
+}
+
+void FlxModelDistributedLoadOfCell(FlxModel m, FlxLoadCursor *lc, PetscInt c, PetscReal fd[12])
+{
+  for (int i = 0; i < 12; i++)
+    fd[i] = 0;
+  for (PetscInt k = 0; k < m->nload; k++) { /* the loads in their order: the sums of the full vector before */
+    const FlxLoad *l = &m->load[k];
+    while (lc->pos[k] < l->ne && l->ecell[lc->pos[k]] < c)
+      lc->pos[k]++;
+    if (lc->pos[k] < l->ne && l->ecell[lc->pos[k]] == c)
+      for (int i = 0; i < 12; i++)
+        fd[i] += lc->s[k] * l->efd[12 * lc->pos[k] + i];
+  }
 }
 
 /* a += s g over this rank's entries: no collective call, so that ranks may decide apart whether f_ext is current

@@ -29,15 +29,19 @@ static PetscErrorCode CellHasField(FlxModel m, PetscInt c, FlxCellFieldKind f, P
   PetscFunctionReturn(0);
 }
 
-/* Scatter to local node values and the row of every owned cell among the owned cells of its type. */
+/* Scatter to local node values, the row of every owned cell among the owned cells of its type, and the rows' storage
+   of each type, for the largest field its cells carry. */
 static PetscErrorCode SetUpCellRows(FlxModel m)
 {
-  PetscInt        nown, nghost, nc, cnt[FLX_NUM_CELL_TYPES] = {0};
+  PetscInt        nown, nghost, nc, cnt[FLX_NUM_CELL_TYPES] = {0}, width[FLX_NUM_CELL_TYPES] = {0};
   const PetscInt *l2g;
   IS              is;
+  PetscMPIInt     rank, size;
 
   PetscFunctionBegin;
   if (m->crow) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(m->comm, &size));
   PetscCall(FlxMeshGetLocalSizes(m->mesh, &nown, &nghost, &nc));
   PetscCall(FlxMeshGetLocalToGlobal(m->mesh, &l2g));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 6 * (nown + nghost), &m->uloc));
@@ -47,15 +51,28 @@ static PetscErrorCode SetUpCellRows(FlxModel m)
   PetscCall(PetscMalloc1(nc + 1, &m->crow));
   for (PetscInt c = 0; c < nc; c++) {
     FlxCellType t;
-    PetscBool   owned;
+    PetscBool   owned, hc;
     PetscCall(FlxMeshIsCellOwned(m->mesh, c, &owned));
     PetscCall(FlxMeshGetCell(m->mesh, c, &t, NULL, NULL, NULL));
     m->crow[c] = owned ? cnt[t]++ : -1;
+    if (!owned) continue;
+    for (int f = 0; f < FLX_NUM_FIELDS; f++) {
+      PetscCall(CellHasField(m, c, (FlxCellFieldKind)f, &hc));
+      if (hc) width[t] = PetscMax(width[t], FieldComponents[f]);
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, width, FLX_NUM_CELL_TYPES, MPIU_INT, MPI_MAX, m->comm));
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+    PetscInt N;
+    if (!width[t]) continue;
+    PetscCall(FlxMeshGetNumCellsOfType(m->mesh, (FlxCellType)t, &N));
+    PetscCall(PetscMalloc1(width[t] * cnt[t] + 1, &m->cfown[t]));
+    PetscCall(PetscMalloc1(width[t] * (N / size + (rank < N % size)) + 1, &m->cfnat[t]));
   }
   PetscFunctionReturn(0);
 }
 
-/* Vectors and scatters of field f for the cell types where some cell carries it. */
+/* Vectors (on the type's shared rows) and scatters of field f for the cell types where some cell carries it. */
 static PetscErrorCode SetUpField(FlxModel m, FlxCellFieldKind f)
 {
   FlxCellField *cf = &m->field[f];
@@ -86,8 +103,8 @@ static PetscErrorCode SetUpField(FlxModel m, FlxCellFieldKind f)
       PetscInt N;
       IS       is;
       PetscCall(FlxMeshGetNumCellsOfType(m->mesh, (FlxCellType)t, &N));
-      PetscCall(VecCreateMPI(m->comm, cf->ncomp * cnt[t], PETSC_DETERMINE, &cf->own[t]));
-      PetscCall(VecCreateMPI(m->comm, cf->ncomp * (N / size + (rank < N % size)), PETSC_DETERMINE, &cf->nat[t])); /* whole rows per rank */
+      PetscCall(VecCreateMPIWithArray(m->comm, 1, cf->ncomp * cnt[t], PETSC_DETERMINE, m->cfown[t], &cf->own[t]));
+      PetscCall(VecCreateMPIWithArray(m->comm, 1, cf->ncomp * (N / size + (rank < N % size)), PETSC_DETERMINE, m->cfnat[t], &cf->nat[t])); /* whole rows per rank */
       PetscCall(ISCreateBlock(m->comm, cf->ncomp, cnt[t], nat[t], PETSC_COPY_VALUES, &is));
       PetscCall(VecScatterCreate(cf->own[t], NULL, cf->nat[t], is, &cf->sct[t]));
       PetscCall(ISDestroy(&is));
@@ -137,12 +154,13 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
   PetscScalar       *ra[FLX_NUM_CELL_TYPES] = {NULL};
   PetscBool          bad                    = PETSC_FALSE;
   char               msg[512]               = "";
+  FlxLoadCursor      lc;
 
   PetscFunctionBegin;
   PetscCall(SetUpField(m, f));
   PetscCall(VecScatterBegin(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(m->toloc, u, m->uloc, INSERT_VALUES, SCATTER_FORWARD));
-  if (f == FLX_FIELD_BEAM_FORCES || f == FLX_FIELD_BEAM_STRESSES) PetscCall(FlxModelDistributedLoads(m, t));
+  PetscCall(FlxModelDistributedLoadsBegin(m, t, &lc)); /* the beams' line loads, cell by cell */
   PetscCall(FlxMeshGetLocalSizes(m->mesh, NULL, NULL, &nc));
   PetscCall(VecGetArrayRead(m->uloc, &ul));
   for (int k = 0; k < FLX_NUM_CELL_TYPES; k++)
@@ -151,7 +169,7 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
     const FlxSectionProps *p;
     FlxElementOps          ops;
     FlxCellType            ct;
-    PetscReal              xyz[12], ue[24], *row, s[FLX_BEAM_NFORCES];
+    PetscReal              xyz[12], ue[24], *row, s[FLX_BEAM_NFORCES], fd[12];
     const PetscInt        *nodes;
     PetscInt               nn;
     PetscBool              hc;
@@ -177,10 +195,12 @@ static PetscErrorCode ComputeField(FlxModel m, FlxCellFieldKind f, PetscReal t, 
       PetscCall(FlxShellStresses(ops, xyz, p, ue, m->shell_axis, row));
       break;
     case FLX_FIELD_BEAM_FORCES:
-      PetscCall(SectionForces(m, c, ops, xyz, p, ue, m->fdcell + 12 * c, row, &bad, msg, sizeof(msg)));
+      FlxModelDistributedLoadOfCell(m, &lc, c, fd);
+      PetscCall(SectionForces(m, c, ops, xyz, p, ue, fd, row, &bad, msg, sizeof(msg)));
       break;
     default:
-      PetscCall(SectionForces(m, c, ops, xyz, p, ue, m->fdcell + 12 * c, s, &bad, msg, sizeof(msg)));
+      FlxModelDistributedLoadOfCell(m, &lc, c, fd);
+      PetscCall(SectionForces(m, c, ops, xyz, p, ue, fd, s, &bad, msg, sizeof(msg)));
       FlxSectionStresses(p, s, &row[0], &row[1], &row[2]);
       FlxSectionStresses(p, s + 6, &row[3], &row[4], &row[5]);
     }
@@ -291,12 +311,15 @@ PetscErrorCode FlxModelDestroyResultants(FlxModel m)
   PetscCall(VecScatterDestroy(&m->toloc));
   PetscCall(VecDestroy(&m->uloc));
   PetscCall(PetscFree(m->crow));
-  PetscCall(PetscFree(m->fdcell));
   for (int f = 0; f < FLX_NUM_FIELDS; f++)
     for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
       PetscCall(VecDestroy(&m->field[f].own[t]));
       PetscCall(VecDestroy(&m->field[f].nat[t]));
       PetscCall(VecScatterDestroy(&m->field[f].sct[t]));
     }
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) {
+    PetscCall(PetscFree(m->cfown[t]));
+    PetscCall(PetscFree(m->cfnat[t]));
+  }
   PetscFunctionReturn(0);
 }

@@ -138,7 +138,7 @@ typedef struct {
   PetscReal      *val;
   Vec             g;     /* gravity: mass times acceleration on translations; pressure, line, traction: consistent nodal forces */
   PetscBool       local; /* line loads: value in element axes */
-  PetscInt        ne;    /* line loads on beams: owned beam cells and their consistent load vectors (12 each, global) */
+  PetscInt        ne;    /* line loads on beams: owned beam cells (increasing) and their consistent load vectors (12 each, global) */
   PetscInt       *ecell;
   PetscReal      *efd;
 } FlxLoad;
@@ -168,7 +168,8 @@ typedef struct {
 } FlxPointMass;
 
 /* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
-   in local order, and the same in the natural order of the cells of each type (whole rows per rank). */
+   in local order, and the same in the natural order of the cells of each type (whole rows per rank). The fields of
+   a type share the storage of their rows (FlxModel cfown, cfnat): each is computed and written before the next. */
 typedef enum { FLX_FIELD_SHELL_RESULTANTS,
                FLX_FIELD_SHELL_STRESSES,
                FLX_FIELD_BEAM_FORCES,
@@ -240,13 +241,14 @@ struct _p_FlxModel {
   VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
   Vec        uloc;
   PetscInt  *crow;       /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
-  PetscReal *fdcell;     /* consistent distributed-load vector (12) of each local cell at the time of the output */
   struct {               /* the last external force written (loads.c): a vector left unchanged since, with the same */
     PetscObjectId    id; /* scale factors, already holds f_ext (0: none) */
     PetscObjectState state;
     PetscReal        s[FLX_MAX_NAMES + 3];
   } fext;
   FlxCellField field[FLX_NUM_FIELDS];
+  /* the rows of the cell fields of each type, shared by its fields: owned cells' rows, natural rows of this rank */
+  PetscScalar *cfown[FLX_NUM_CELL_TYPES], *cfnat[FLX_NUM_CELL_TYPES];
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
@@ -353,7 +355,14 @@ PETSC_INTERN PetscErrorCode FlxModelReadModeShape(FlxModel model, const char pat
 PETSC_INTERN PetscErrorCode FlxModelElementProps(FlxModel model, PetscInt cell, const FlxSectionProps **p, FlxElementOps *ops, PetscReal xyz[]);
 /* Index of the physical group called group, or a collective error that names what asked for it and lists the mesh's groups. */
 PETSC_INTERN PetscErrorCode FlxModelRequireGroup(FlxModel m, const char what[], const char group[], PetscInt *g);
-/* Consistent distributed-load vectors of the beam line loads at time t (FLX_LOADS_FULL: full value) into
-   m->fdcell. Not collective. */
-PETSC_INTERN PetscErrorCode FlxModelDistributedLoads(FlxModel model, PetscReal t);
+/* Consistent distributed-load vectors of the beam line loads at time t (FLX_LOADS_FULL: full value), cell by cell:
+   Begin evaluates the loads' time functions; OfCell gives owned local cell c's vector (zero if unloaded), for
+   cells in increasing order (a cursor per load over its loaded cells), without a vector of every cell. Not
+   collective. */
+typedef struct {
+  PetscReal s[FLX_MAX_NAMES];
+  PetscInt  pos[FLX_MAX_NAMES];
+} FlxLoadCursor;
+PETSC_INTERN PetscErrorCode FlxModelDistributedLoadsBegin(FlxModel model, PetscReal t, FlxLoadCursor *lc);
+PETSC_INTERN void           FlxModelDistributedLoadOfCell(FlxModel model, FlxLoadCursor *lc, PetscInt c, PetscReal fd[12]);
 PETSC_INTERN PetscErrorCode FlxModelCellDescription(FlxModel model, PetscInt cell, char buf[], size_t len);
