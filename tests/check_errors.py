@@ -1,7 +1,9 @@
 """Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
 element type, a node id out of range, an unknown physical group, a missing material property, an
 unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
-node that no element connects; a beam hung on springs to clamped anchors, soft along one axis), a dt above the critical step and a misspelled option; for shells: zero or
+node that no element connects; a beam hung on springs to clamped anchors, soft along one axis; a static solve of a
+free structure, even with -model_allow_rigid_body), a dt above the critical step, a misspelled option, a list
+option with more values than it takes (PETSc drops the rest) and a negative rotary inertia of a point mass; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
@@ -58,6 +60,11 @@ cases = [
     ("beam pinned at both ends (twists about its axis)", gen + ["-bc_names", "pin,roll", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz",
                                                                 "-bc_roll_group", "tip", "-bc_roll_dofs", "uy,uz"],
      "leave 1 rigid-body motion free: the rotation about the axis through (0.5, 0, 0) along (1, 0, 0)"),
+    ("a list option with more values than it takes", [CASE, "-section_bar_orientation", "0,1,0,9"], "-section_bar_orientation takes at most 3 values; 4 were given"),
+    ("negative rotary inertia of a point mass", [CASE, "-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia", "-1e-9,-1e-9,-1e-9"],
+     "-pointmass_m_inertia must not be negative"),
+    ("static solve of a free structure", ["static"] + gen + ["-model_allow_rigid_body"],
+     "flexure static needs every rigid-body motion held (-model_allow_rigid_body accepts free structures in flexure run and modes only)"),
     ("clamp on a node no element connects", [CASE, "-mesh_file", orphan], "6 prescribed DOFs have no stiffness at all, no element or spring acting on them"),
     ("beam hung on springs to clamped anchors, soft along the springs' z", hung + ["-section_s_stiffness", "1e6,1e6,0,1e3,1e3,1e3"],
      "leave 1 rigid-body motion free: the translation along (0.707, 0, -0.707)"),

@@ -66,7 +66,7 @@ def in_ref(name):
 
 
 # 1. the sources
-literal = re.compile(r'PetscOptions(?:Real|Int|Bool|String|Enum|EList|FList|RealArray|IntArray|StringArray|BoolArray|EnumArray|Scalar|ScalarArray|BoundedInt|RangeInt|Name)\(\s*"(-[A-Za-z][A-Za-z0-9_]*)"')
+literal = re.compile(r'(?:PetscOptions(?:Real|Int|Bool|String|Enum|EList|FList|RealArray|IntArray|StringArray|BoolArray|EnumArray|Scalar|ScalarArray|BoundedInt|RangeInt|Name)|FlxOptions(?:RealArray|IntArray))\(\s*"(-[A-Za-z][A-Za-z0-9_]*)"')
 direct = re.compile(r"PetscOptions(?:Get(?!All)[A-Z][A-Za-z]*|HasName|FindPair)\(([^;]*?)\);")  # GetAll lists the database, it reads no option
 missing, outside, nlit = [], [], 0
 for root, _, files in os.walk(os.path.join(SOURCE, "src")):

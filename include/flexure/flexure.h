@@ -45,6 +45,13 @@ PETSC_EXTERN PetscErrorCode FlxParseRealList(const char str[], PetscInt max, Pet
 /* Memory of the processes of comm, summed over them (bytes): heap in use now (glibc's mallinfo2: arena and mmapped
    blocks; 0 elsewhere) and the peak resident set size. Collective. */
 PETSC_EXTERN PetscErrorCode FlxMemoryUsage(MPI_Comm comm, PetscReal *heap, PetscReal *peak);
+/* PetscOptionsRealArray and PetscOptionsIntArray that refuse more values than the array holds (PETSc reads the
+   first *n and drops the rest silently): *n is the capacity on input, the count read on output. Use inside
+   PetscOptionsBegin/End as PETSc's. Collective. */
+PETSC_EXTERN PetscErrorCode FlxOptionsRealArray_Private(PetscOptionItems *, const char[], const char[], const char[], PetscReal[], PetscInt *, PetscBool *);
+PETSC_EXTERN PetscErrorCode FlxOptionsIntArray_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt[], PetscInt *, PetscBool *);
+#define FlxOptionsRealArray(a, b, c, d, e, f) FlxOptionsRealArray_Private(PetscOptionsObject, a, b, c, d, e, f)
+#define FlxOptionsIntArray(a, b, c, d, e, f) FlxOptionsIntArray_Private(PetscOptionsObject, a, b, c, d, e, f)
 
 /* Eigenvalues of a small dense symmetric matrix (row-major, n x n), ascending, by cyclic Jacobi. A is overwritten. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxSymEigenvalues(PetscInt n, PetscReal A[], PetscReal w[]);

@@ -41,6 +41,10 @@ PETSC_EXTERN PetscErrorCode FlxTimeFunctionDestroy(FlxTimeFunction *tf);
 PETSC_EXTERN PetscErrorCode FlxModelCreate(FlxMesh mesh, FlxModel *model);
 /* Read materials, sections, bcs, loads, initial conditions, point masses, damping. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelSetFromOptions(FlxModel model);
+/* The analysis needs every rigid-body motion held (a static solve): the set-up's rigid-body check runs even with
+   -model_allow_rigid_body, and its message names the analysis (why, e.g. "flexure static"). Before FlxModelSetUp.
+   Logically collective. */
+PETSC_EXTERN PetscErrorCode FlxModelSetRequireHeld(FlxModel model, const char why[]);
 /* Check the input against the mesh and assemble K and the lumped mass. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelSetUp(FlxModel model);
 /* Print a summary. Collective. */

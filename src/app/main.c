@@ -188,7 +188,8 @@ static PetscErrorCode Run(App *app, MPI_Comm comm, Mode mode, const char cmdline
   PetscCall(FlxMeshSetFromOptions(app->mesh));
   PetscCall(FlxModelCreate(app->mesh, &app->model));
   PetscCall(FlxModelSetFromOptions(app->model));
-  PetscCall(FlxStepperCreate(comm, &app->ts)); /* also in static runs, so a case file serves both */
+  if (mode == MODE_STATIC) PetscCall(FlxModelSetRequireHeld(app->model, "flexure static")); /* K u = f has no solution otherwise */
+  PetscCall(FlxStepperCreate(comm, &app->ts));                                              /* also in static runs, so a case file serves both */
   PetscCall(FlxStepperSetFromOptions(app->ts));
   PetscCall(FlxOutputCreate(comm, &app->out));
   PetscCall(FlxOutputSetFromOptions(app->out));

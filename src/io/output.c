@@ -85,7 +85,7 @@ PetscErrorCode FlxOutputSetFromOptions(FlxOutput out)
     PetscOptionsBegin(out->comm, pre, "Probe", "FlxOutput");
     PetscCall(PetscOptionsInt("-node", "Node number (0-based, natural order of the mesh)", "FlxOutputSetFromOptions", p->node, &p->node, &setn));
     PetscCall(PetscOptionsString("-group", "Physical group of exactly one node", "FlxOutputSetFromOptions", group, group, sizeof(group), &setg));
-    PetscCall(PetscOptionsRealArray("-point", "Coordinates x,y,z: the probe is at the nearest node", "FlxOutputSetFromOptions", p->point, &np, &setp));
+    PetscCall(FlxOptionsRealArray("-point", "Coordinates x,y,z: the probe is at the nearest node", "FlxOutputSetFromOptions", p->point, &np, &setp));
     PetscCall(PetscOptionsString("-dofs", "DOFs recorded: list of ux,uy,uz,rx,ry,rz", "FlxOutputSetFromOptions", dofs, dofs, sizeof(dofs), NULL));
     PetscOptionsEnd();
     PetscCheck((setn ? 1 : 0) + (setg ? 1 : 0) + (setp ? 1 : 0) == 1, out->comm, PETSC_ERR_USER_INPUT, "probe '%s': give exactly one of -%snode, -%sgroup or -%spoint", p->name, pre, pre, pre);

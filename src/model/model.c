@@ -110,7 +110,7 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
   for (int d = 0; d < 7; d++)
     w[d] = d < 6 ? v[d] : 0;
-  PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", w, &n, &set));
+  PetscCall(FlxOptionsRealArray(opt, help, "FlxModelSetFromOptions", w, &n, &set));
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
   PetscCheck(!set || n <= 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has more than 6 values: give at most fx,fy,fz,mx,my,mz (or ux,uy,uz,rx,ry,rz)", pre, key);
@@ -172,7 +172,7 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
     PetscCall(ReadSixValues(PetscOptionsObject, m->comm, pre, "value", "Six values ux,uy,uz,rx,ry,rz (or their rates); spin: the angular velocity wx,wy,wz (rad/s)", c->type == FLX_IC_SPIN ? 3 : 1, c->value, c->type != FLX_IC_MODE ? PETSC_TRUE : PETSC_FALSE));
     {
       PetscInt np = 3;
-      PetscCall(PetscOptionsRealArray("-point", "Spin: a point of the rotation axis x,y,z (m; default the origin)", "FlxModelSetFromOptions", c->point, &np, &setp));
+      PetscCall(FlxOptionsRealArray("-point", "Spin: a point of the rotation axis x,y,z (m; default the origin)", "FlxModelSetFromOptions", c->point, &np, &setp));
       PetscCheck(!setp || np == 3, m->comm, PETSC_ERR_USER_INPUT, "-%spoint takes three coordinates x,y,z", pre);
     }
     PetscCall(PetscOptionsBool("-steady", "Spin: start in the steadily spinning state (geometry nonlinear models): the configuration in which the structure, turning rigidly at -ic_NAME_value, is in equilibrium with its centrifugal forces (found by Newton), with the velocities of that rigid rotation", "FlxModelSetFromOptions", c->steady, &c->steady, NULL));
@@ -199,19 +199,21 @@ static PetscErrorCode ReadICsAndMasses(FlxModel m)
     FlxPointMass *p = &m->pm[k];
     char          pre[128];
     PetscInt      n = 3, n6;
-    PetscBool     set;
+    PetscBool     set, seti = PETSC_FALSE;
     PetscCall(PetscStrncpy(p->name, names[k], FLX_NAME_LEN));
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "pointmass_%s_", p->name));
     PetscOptionsBegin(m->comm, pre, "Point mass", "FlxModel");
     PetscCall(PetscOptionsString("-group", "Physical group of the nodes that carry the mass (each node gets it)", "FlxModelSetFromOptions", p->group, p->group, FLX_NAME_LEN, &set));
     PetscCall(RequireReal(PetscOptionsObject, m->comm, pre, "mass", "Mass per node (kg)", PETSC_FALSE, &p->mass));
-    PetscCall(PetscOptionsRealArray("-inertia", "Rotary inertia per node about x, y, z (kg m^2; nonlinear models lump the largest about every axis)", "FlxModelSetFromOptions", p->inertia, &n, NULL));
+    PetscCall(FlxOptionsRealArray("-inertia", "Rotary inertia per node about x, y, z (kg m^2; nonlinear models lump the largest about every axis)", "FlxModelSetFromOptions", p->inertia, &n, &seti));
     n6 = 6;
-    PetscCall(PetscOptionsRealArray("-inertia_tensor", "Full rotary inertia tensor per node Jxx,Jyy,Jzz,Jxy,Jxz,Jyz (kg m^2; J_xy = -int x y dm), global axes at t = 0, turning with the node, with its gyroscopic term (geometry nonlinear models only)", "FlxModelSetFromOptions", p->tensor, &n6, &p->has_tensor));
+    PetscCall(FlxOptionsRealArray("-inertia_tensor", "Full rotary inertia tensor per node Jxx,Jyy,Jzz,Jxy,Jxz,Jyz (kg m^2; J_xy = -int x y dm), global axes at t = 0, turning with the node, with its gyroscopic term (geometry nonlinear models only)", "FlxModelSetFromOptions", p->tensor, &n6, &p->has_tensor));
     PetscOptionsEnd();
     PetscCheck(!p->has_tensor || n6 == 6, m->comm, PETSC_ERR_USER_INPUT, "-%sinertia_tensor takes six values Jxx,Jyy,Jzz,Jxy,Jxz,Jyz", pre);
     PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "point mass '%s' has no group: give -%sgroup NAME", p->name, pre);
     PetscCheck(p->mass >= 0, m->comm, PETSC_ERR_USER_INPUT, "-%smass must not be negative", pre);
+    PetscCheck(!seti || n == 3, m->comm, PETSC_ERR_USER_INPUT, "-%sinertia takes three values Ix,Iy,Iz (kg m^2); %" PetscInt_FMT " given", pre, n);
+    PetscCheck(p->inertia[0] >= 0 && p->inertia[1] >= 0 && p->inertia[2] >= 0, m->comm, PETSC_ERR_USER_INPUT, "-%sinertia must not be negative (%g, %g, %g)", pre, (double)p->inertia[0], (double)p->inertia[1], (double)p->inertia[2]);
   }
   PetscFunctionReturn(0);
 }
@@ -245,7 +247,7 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
     m->shell_axis[0] = 1;
     m->shell_axis[1] = m->shell_axis[2] = 0;
     PetscOptionsBegin(m->comm, NULL, "Output options", "FlxModel");
-    PetscCall(PetscOptionsRealArray("-output_shell_axis", "Global axis whose projection on each shell element is x of the consistent frame of shell_stresses (fallback global Z, then X, where it is within 0.1 degree of the normal)", "FlxModelSetFromOptions", m->shell_axis, &n, &set));
+    PetscCall(FlxOptionsRealArray("-output_shell_axis", "Global axis whose projection on each shell element is x of the consistent frame of shell_stresses (fallback global Z, then X, where it is within 0.1 degree of the normal)", "FlxModelSetFromOptions", m->shell_axis, &n, &set));
     PetscOptionsEnd();
     PetscCheck(!set || (n == 3 && PetscSqrtReal(PetscSqr(m->shell_axis[0]) + PetscSqr(m->shell_axis[1]) + PetscSqr(m->shell_axis[2])) > 0), m->comm, PETSC_ERR_USER_INPUT, "-output_shell_axis needs three components, not all zero");
   }
@@ -286,6 +288,13 @@ PetscErrorCode FlxModelCellDescription(FlxModel m, PetscInt cell, char buf[], si
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode FlxModelSetRequireHeld(FlxModel m, const char why[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(m->require_held, why ? why : "", sizeof(m->require_held)));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxModelSetUp(FlxModel m)
 {
   PetscFunctionBegin;
@@ -303,7 +312,7 @@ PetscErrorCode FlxModelSetUp(FlxModel m)
     PetscCall(PetscSNPrintf(what, sizeof(what), "initial condition '%s' (-ic_%s_group)", m->ic[k].name, m->ic[k].name));
     PetscCall(FlxModelRequireGroup(m, what, m->ic[k].group, &g));
   }
-  if (!m->allow_rigid) PetscCall(FlxModelCheckRigidBody(m));
+  if (!m->allow_rigid || m->require_held[0]) PetscCall(FlxModelCheckRigidBody(m));
   PetscCall(FlxSystemSetMass(m->sys, m->mass, m->free));
   if (m->K) PetscCall(FlxSystemSetStiffness(m->sys, m->K));
   PetscCall(FlxSystemSetStiffnessFunction(m->sys, StiffnessProvider, m)); /* assembled on first need */

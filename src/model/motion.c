@@ -76,7 +76,7 @@ static PetscErrorCode ReadBC(FlxModel m, FlxBC *b)
   PetscCall(PetscOptionsString("-group", "Physical group (or node set) whose nodes are constrained", "FlxModelSetFromOptions", b->group, b->group, FLX_NAME_LEN, &set));
   PetscCheck(set, m->comm, PETSC_ERR_USER_INPUT, "boundary condition '%s' has no group: give -%sgroup NAME", b->name, pre);
   PetscCall(PetscOptionsString("-dofs", "Constrained DOFs: clamped, pinned, or a list of ux,uy,uz,rx,ry,rz", "FlxModelSetFromOptions", dofs, dofs, sizeof(dofs), NULL));
-  PetscCall(PetscOptionsRealArray("-value", "Prescribed motion: one value for every DOF of -dofs, or one per DOF in the order listed (m, rad; times the time function); without it the DOFs are held at rest", "FlxModelSetFromOptions", v, &nv, &b->prescribed));
+  PetscCall(FlxOptionsRealArray("-value", "Prescribed motion: one value for every DOF of -dofs, or one per DOF in the order listed (m, rad; times the time function); without it the DOFs are held at rest", "FlxModelSetFromOptions", v, &nv, &b->prescribed));
   PetscCall(PetscOptionsEnum("-type", "What -value and the time function prescribe: displacement, velocity or acceleration (integrated from t = 0)", "FlxModelSetFromOptions", MotionTypes, (PetscEnum)b->mtype, (PetscEnum *)&b->mtype, NULL));
   PetscOptionsEnd();
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdofs", pre));
@@ -105,7 +105,7 @@ static PetscErrorCode ReadBase(FlxModel m)
   PetscFunctionBegin;
   PetscOptionsBegin(m->comm, "base_", "Base excitation", "FlxModel");
   PetscCall(PetscOptionsEnum("-formulation", "Base excitation: none, relative (load -M r a_g, supports fixed, results relative to them) or absolute (supports move with the ground)", "FlxModelSetFromOptions", BaseForms, (PetscEnum)bs->form, (PetscEnum *)&bs->form, NULL));
-  PetscCall(PetscOptionsRealArray("-value", "Ground acceleration a_g = value f(t): gx,gy,gz (m/s^2 per unit of the time function; with a table of accelerations, the direction and scale)", "FlxModelSetFromOptions", bs->value, &n, &setv));
+  PetscCall(FlxOptionsRealArray("-value", "Ground acceleration a_g = value f(t): gx,gy,gz (m/s^2 per unit of the time function; with a table of accelerations, the direction and scale)", "FlxModelSetFromOptions", bs->value, &n, &setv));
   PetscCall(PetscOptionsStringArray("-bcs", "Absolute formulation: the boundary conditions whose nodes are the supports that move with the ground (default: all; the relative formulation moves them all)", "FlxModelSetFromOptions", list, &nb, &setb));
   PetscCall(PetscOptionsStringArray("-springs", "Absolute formulation: the springs to ground (-spring_names) whose ground ends move with the ground (default: all; none: none; the relative formulation moves them all)", "FlxModelSetFromOptions", slist, &ns, &sets));
   PetscOptionsEnd();

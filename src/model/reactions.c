@@ -42,7 +42,7 @@ PetscErrorCode FlxModelReadReactionOptions(FlxModel m)
     PetscInt n = 3;
     PetscCall(PetscSNPrintf(pre, sizeof(pre), "bc_%s_", m->bc[k].name));
     PetscOptionsBegin(m->comm, pre, "Boundary condition: reactions", "FlxModel");
-    PetscCall(PetscOptionsRealArray("-moment_point", "Point x,y,z about which the moment of this boundary condition's reactions is taken (default the origin)", "FlxModelSetFromOptions", r->point[k], &n, NULL));
+    PetscCall(FlxOptionsRealArray("-moment_point", "Point x,y,z about which the moment of this boundary condition's reactions is taken (default the origin)", "FlxModelSetFromOptions", r->point[k], &n, NULL));
     PetscOptionsEnd();
     PetscCheck(n == 3 || n == 0, m->comm, PETSC_ERR_USER_INPUT, "-%smoment_point needs three coordinates x,y,z", pre);
   }

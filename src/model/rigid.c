@@ -207,7 +207,7 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   Vec                frl;
   PetscBLASInt       n = 6, lwork = 64, info;
   PetscInt           nfree = 0;
-  char               msg[1024], what[3][192], note[160] = "";
+  char               msg[1024], what[3][192], note[160] = "", alt[192];
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&h, sizeof(h)));
@@ -256,14 +256,18 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
     if (!(w[k] > 1e-12 * w[5])) nfree++;
   PetscCall(PetscInfo(NULL, "rigid-body check: eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", (double)w[0], (double)w[5], nfree));
-  if (!nfree || m->allow_rigid) PetscFunctionReturn(0);
+  if (!nfree || (m->allow_rigid && !m->require_held[0])) PetscFunctionReturn(0);
   if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs have no stiffness at all, no element or spring acting on them: they hold nothing)", (double)L));
+  if (m->require_held[0]) /* -model_allow_rigid_body cannot make a singular static problem solvable */
+    PetscCall(PetscSNPrintf(alt, sizeof(alt), "; %s needs every rigid-body motion held (-model_allow_rigid_body accepts free structures in flexure run and modes only)", m->require_held));
+  else
+    PetscCall(PetscSNPrintf(alt, sizeof(alt), ", or accept a free-flying structure with -model_allow_rigid_body"));
   if (nfree == 6) {
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: no boundary condition or spring to ground holds it, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground, or accept a free-flying structure with -model_allow_rigid_body", note));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: no boundary condition or spring to ground holds it, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground%s", note, alt));
   } else {
     for (PetscInt k = 0; k < PetscMin(nfree, 3); k++)
       PetscCall(DescribeMotion(&h, h.H + 6 * k, what[k], sizeof(what[k])));
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names), or accept a free-flying structure with -model_allow_rigid_body", nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves"));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names)%s", nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves", alt));
   }
   SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "%s", msg);
 }

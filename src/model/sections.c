@@ -115,9 +115,9 @@ static PetscErrorCode ReadBeamSection(FlxModel m, FlxSection *s, const char pre[
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", BeamProp[k]));
     PetscCall(PetscOptionsReal(opt, BeamPropHelp[k], "FlxModelSetFromOptions", *pv[k], pv[k], &given[k]));
   }
-  PetscCall(PetscOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction and Cowper's factors)", "FlxModelSetFromOptions", sa, &n2, &sashear));
+  PetscCall(FlxOptionsRealArray("-shear_areas", "Shear areas Asy,Asz (override the shear correction and Cowper's factors)", "FlxModelSetFromOptions", sa, &n2, &sashear));
   PetscCall(PetscOptionsBool("-shear_rigid", "Euler-Bernoulli beam (no shear deformation)", "FlxModelSetFromOptions", rigid, &rigid, NULL));
-  PetscCall(PetscOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
+  PetscCall(FlxOptionsRealArray("-orientation", "Orientation vector in the local x-y plane (default global Z, or X for elements along Z)", "FlxModelSetFromOptions", p->orient, &n3, &p->has_orient));
   PetscOptionsEnd();
   if (s->shape != FLX_SHAPE_NONE)
     PetscCall(ShapeProperties(m, s, pre, given, dset));
@@ -198,9 +198,9 @@ PetscErrorCode FlxModelReadSections(FlxModel m)
     { /* not given here (a spring section was read above): listed so that -help shows how a section becomes one */
       PetscReal none[6];
       PetscInt  n6 = 6;
-      PetscCall(PetscOptionsRealArray("-stiffness", "Spring section: stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad); its groups' line cells become springs (-section_NAME_axes global|element|x1,x2,x3,y1,y2,y3)", "FlxModelSetFromOptions", none, &n6, NULL));
+      PetscCall(FlxOptionsRealArray("-stiffness", "Spring section: stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad); its groups' line cells become springs (-section_NAME_axes global|element|x1,x2,x3,y1,y2,y3)", "FlxModelSetFromOptions", none, &n6, NULL));
       n6 = 6;
-      PetscCall(PetscOptionsRealArray("-damping", "Spring section: damper coefficients cx,cy,cz,crx,cry,crz (N s/m, N m s/rad)", "FlxModelSetFromOptions", none, &n6, NULL));
+      PetscCall(FlxOptionsRealArray("-damping", "Spring section: damper coefficients cx,cy,cz,crx,cry,crz (N s/m, N m s/rad)", "FlxModelSetFromOptions", none, &n6, NULL));
     }
     PetscCheck(set && ng > 0, m->comm, PETSC_ERR_USER_INPUT, "section '%s' has no groups: give -%sgroups GROUP[,GROUP...]", s->name, pre);
     s->ngroups = ng;

@@ -118,9 +118,9 @@ static PetscErrorCode ReadCoefficients(PetscOptionItems *PetscOptionsObject, MPI
   PetscFunctionBegin;
   for (int d = 0; d < 6; d++)
     s->k[d] = s->c[d] = 0;
-  PetscCall(PetscOptionsRealArray("-stiffness", "Spring stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad)", "FlxModelSetFromOptions", s->k, &nk, &setk));
+  PetscCall(FlxOptionsRealArray("-stiffness", "Spring stiffness kx,ky,kz,krx,kry,krz in the spring's axes (N/m, N m/rad)", "FlxModelSetFromOptions", s->k, &nk, &setk));
   PetscCall(CheckSix(comm, pre, "stiffness", s->k, nk, setk));
-  PetscCall(PetscOptionsRealArray("-damping", "Damper coefficients cx,cy,cz,crx,cry,crz in the spring's axes (N s/m, N m s/rad)", "FlxModelSetFromOptions", s->c, &nc, &setc));
+  PetscCall(FlxOptionsRealArray("-damping", "Damper coefficients cx,cy,cz,crx,cry,crz in the spring's axes (N s/m, N m s/rad)", "FlxModelSetFromOptions", s->c, &nc, &setc));
   PetscCall(CheckSix(comm, pre, "damping", s->c, nc, setc));
   PetscCheck(setk || setc, comm, PETSC_ERR_USER_INPUT, "%s has no values: give -%sstiffness kx,ky,kz,krx,kry,krz and/or -%sdamping cx,cy,cz,crx,cry,crz", what, pre, pre);
   s->damper = PETSC_FALSE;

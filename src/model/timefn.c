@@ -101,7 +101,7 @@ static PetscErrorCode ReadTableOption(PetscOptionItems *PetscOptionsObject, cons
     cnt += *c == ',';
   PetscCall(PetscMalloc1(cnt + 1, tab));
   *n = cnt;
-  PetscCall(PetscOptionsRealArray("-table", "Tabulated function t0,v0,t1,v1,... (linear between points, constant outside)", "FlxTimeFunctionSetFromOptions", *tab, n, set));
+  PetscCall(FlxOptionsRealArray("-table", "Tabulated function t0,v0,t1,v1,... (linear between points, constant outside)", "FlxTimeFunctionSetFromOptions", *tab, n, set));
   PetscFunctionReturn(0);
 }
 

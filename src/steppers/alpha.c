@@ -720,7 +720,7 @@ static PetscErrorCode AlphaSetFromOptions(FlxStepper ts)
   PetscFunctionBegin;
   PetscOptionsBegin(ts->comm, NULL, "Implicit generalized-alpha family (-ts_type newmark|hht|genalpha)", "FlxStepper");
   PetscCall(PetscOptionsEnum("-ts_alpha_mass", "Mass matrix of the implicit step: lumped or consistent", "FlxStepperAlpha", mass, mc, &mc, NULL));
-  PetscCall(PetscOptionsRealArray("-ts_alpha_dt_ratios", "Cycle the step through these multiples of -ts_dt (normalized to mean 1): variable steps", "FlxStepperAlpha", al->ratio, &nr, &set1));
+  PetscCall(FlxOptionsRealArray("-ts_alpha_dt_ratios", "Cycle the step through these multiples of -ts_dt (normalized to mean 1): variable steps", "FlxStepperAlpha", al->ratio, &nr, &set1));
   al->nratio = set1 ? nr : 0;
   if (al->fam == ALPHA_NEWMARK) {
     PetscCall(PetscOptionsReal("-ts_newmark_beta", "Newmark beta", "FlxStepperAlpha", al->beta, &al->beta, NULL));

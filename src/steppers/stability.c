@@ -184,9 +184,9 @@ PetscErrorCode FlxStabilityCommand(MPI_Comm comm)
   PetscCall(PetscOptionsReal("-stability_omega", "Largest Omega of the rho(Omega) table (default 1.5 Omega_max, or 3)", "FlxStabilityCommand", Omax, &Omax, NULL));
   PetscCall(PetscOptionsInt("-stability_points", "Rows of the rho(Omega) table", "FlxStabilityCommand", npts, &npts, NULL));
   PetscCall(PetscOptionsInt("-stability_search_degree", "Search this degree's parameter space (3, 4 or 5)", "FlxStabilityCommand", sdeg, &sdeg, NULL));
-  PetscCall(PetscOptionsRealArray("-stability_search_range", "lo,hi,step of every parameter in the search", "FlxStabilityCommand", range, &nr, NULL));
+  PetscCall(FlxOptionsRealArray("-stability_search_range", "lo,hi,step of every parameter in the search", "FlxStabilityCommand", range, &nr, NULL));
   PetscCall(PetscOptionsReal("-stability_search_min", "Keep sets stable up to at least this Omega", "FlxStabilityCommand", Omin, &Omin, NULL));
-  PetscCall(PetscOptionsRealArray("-stability_search_zeta", "Also require stability with these damping ratios (conditionally explicit step)", "FlxStabilityCommand", zeta, &nz, &zset));
+  PetscCall(FlxOptionsRealArray("-stability_search_zeta", "Also require stability with these damping ratios (conditionally explicit step)", "FlxStabilityCommand", zeta, &nz, &zset));
   if (!zset) nz = 0;
   PetscOptionsEnd();
   PetscCall(FlxStepperCreate(comm, &ts));

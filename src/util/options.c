@@ -442,3 +442,39 @@ void FlxOptionsExplainError(char msg[], size_t len)
       return;
     }
 }
+
+/* Refuse a list option with more than cap values (its count is the number of comma-separated items). */
+static PetscErrorCode CheckCount(PetscOptionItems *o, const char opt[], PetscInt cap)
+{
+  char      buf[4096];
+  PetscBool set;
+  PetscInt  items = 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(o->options, o->prefix, opt, buf, sizeof(buf), &set));
+  if (!set) PetscFunctionReturn(0);
+  for (const char *c = buf; *c; c++)
+    if (*c == ',') items++;
+  PetscCheck(items <= cap, o->comm, PETSC_ERR_USER_INPUT, "-%s%s takes at most %" PetscInt_FMT " value%s; %" PetscInt_FMT " were given (%s)", o->prefix ? o->prefix : "", opt + 1, cap, cap > 1 ? "s" : "", items, buf);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOptionsRealArray_Private(PetscOptionItems *o, const char opt[], const char text[], const char man[], PetscReal v[], PetscInt *n, PetscBool *set)
+{
+  PetscInt cap = *n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsRealArray_Private(o, opt, text, man, v, n, set));
+  if (*n == cap) PetscCall(CheckCount(o, opt, cap));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxOptionsIntArray_Private(PetscOptionItems *o, const char opt[], const char text[], const char man[], PetscInt v[], PetscInt *n, PetscBool *set)
+{
+  PetscInt cap = *n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsIntArray_Private(o, opt, text, man, v, n, set));
+  if (*n == cap) PetscCall(CheckCount(o, opt, cap));
+  PetscFunctionReturn(0);
+}

@@ -200,6 +200,7 @@ struct _p_FlxModel {
   PetscInt     crit_cell;   /* local cell with the largest element frequency on this rank (-1: none) */
   PetscReal    crit_lambda; /* its lambda_max(M_e^-1 K_e) */
   PetscBool    allow_rigid;
+  char         require_held[64];  /* the analysis that needs every rigid-body motion held ("": none) */
   PetscInt    *cell_section;      /* section of each local cell; -1 for node-set cells (a group without a section) */
   char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
   PetscInt             nusegroup;
