@@ -3,7 +3,8 @@ element type, a node id out of range, an unknown physical group, a missing mater
 unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
 node that no element connects; a beam hung on springs to clamped anchors, soft along one axis; a static solve of a
 free structure, even with -model_allow_rigid_body), a dt above the critical step, a misspelled option, a list
-option with more values than it takes (PETSc drops the rest) and a negative rotary inertia of a point mass; for shells: zero or
+option with more values than it takes (PETSc drops the rest), a negative rotary inertia of a point mass, a FIFO or a
+device as an input file (no hang); for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
@@ -19,6 +20,9 @@ c = Checker()
 mesh = open(os.path.join(SOURCE, "meshes", "cantilever.msh")).read().splitlines()
 d = os.path.join(a.out, f"bad_np{a.np}")
 os.makedirs(d, exist_ok=True)
+fifo = os.path.join(d, "table.fifo")
+if not os.path.exists(fifo):
+    os.mkfifo(fifo)
 
 
 def write(name, lines):
@@ -60,6 +64,9 @@ cases = [
     ("beam pinned at both ends (twists about its axis)", gen + ["-bc_names", "pin,roll", "-bc_pin_group", "root", "-bc_pin_dofs", "ux,uy,uz",
                                                                 "-bc_roll_group", "tip", "-bc_roll_dofs", "uy,uz"],
      "leave 1 rigid-body motion free: the rotation about the axis through (0.5, 0, 0) along (1, 0, 0)"),
+    ("a FIFO as a table file (it would block the reader)", [CASE, "-load_tip_function", "table", "-load_tip_table_file", fifo],
+     "-load_tip_table_file: " + fifo + " is not a regular file (a device, a FIFO or a socket)"),
+    ("/dev/zero as the omega_max file", [CASE, "-ts_omega_max_file", "/dev/zero"], "cannot read /modes/omega_max from /dev/zero"),
     ("a list option with more values than it takes", [CASE, "-section_bar_orientation", "0,1,0,9"], "-section_bar_orientation takes at most 3 values; 4 were given"),
     ("negative rotary inertia of a point mass", [CASE, "-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia", "-1e-9,-1e-9,-1e-9"],
      "-pointmass_m_inertia must not be negative"),

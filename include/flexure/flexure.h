@@ -42,6 +42,9 @@ PETSC_EXTERN size_t FlxStrlcat(char s[], const char t[], size_t n);
 /* Parse a comma-separated list of reals, e.g. "1,0.5" or "4/3,1/2" (fractions allowed). Not collective. */
 PETSC_EXTERN PetscErrorCode FlxParseRealList(const char str[], PetscInt max, PetscReal vals[], PetscInt *n, PetscBool *ok);
 
+/* Why path cannot be read as an input file, into msg prefixed by what (the option): missing, a directory, or not a
+   regular file (a FIFO or a device would block or never end the reader); 0 for a regular file. Not collective. */
+PETSC_EXTERN int FlxInputFileProblem(const char what[], const char path[], char msg[], size_t len);
 /* Memory of the processes of comm, summed over them (bytes): heap in use now (glibc's mallinfo2: arena and mmapped
    blocks; 0 elsewhere) and the peak resident set size. Collective. */
 PETSC_EXTERN PetscErrorCode FlxMemoryUsage(MPI_Comm comm, PetscReal *heap, PetscReal *peak);

@@ -516,7 +516,7 @@ PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal 
     hid_t       f, d;
     H5Eget_auto2(H5E_DEFAULT, &fn, &data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* a missing file or dataset is reported below, in one line */
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    f = FlxInputFileProblem("-ts_omega_max_file", path, msg, sizeof(msg)) ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f >= 0) {
       d = H5Dopen2(f, "/modes/omega_max", H5P_DEFAULT);
       if (d >= 0) {

@@ -20,10 +20,10 @@ static PetscErrorCode CheckModesFile(FlxModel m, const char path[], PetscInt mod
     int         nd      = -1;
     H5Eget_auto2(H5E_DEFAULT, &fn, &data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open %s as an HDF5 file", what, path));
-    else {
+    f = FlxInputFileProblem(what, path, msg, sizeof(msg)) ? -1 : H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+      if (!msg[0]) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open %s as an HDF5 file", what, path));
+    } else {
       d = H5Dopen2(f, "/modes/shape", H5P_DEFAULT);
       if (d < 0)
         PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: %s has no /modes/shape: give a results file of 'flexure modes'", what, path));

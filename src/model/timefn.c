@@ -24,12 +24,12 @@ static PetscErrorCode ReadTableFile(MPI_Comm comm, const char path[], const char
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
-    FILE    *fp     = fopen(path, "r");
+    FILE    *fp     = FlxInputFileProblem(opt, path, msg, sizeof(msg)) ? NULL : fopen(path, "r");
     char    *line   = NULL;
     size_t   cap    = 0;
     PetscInt lineno = 0, tcap = 0;
     ssize_t  len;
-    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open the table file %s", opt, path));
+    if (!fp && !msg[0]) PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: cannot open the table file %s", opt, path));
     while (fp && !msg[0] && (len = getline(&line, &cap, fp)) >= 0) {
       char     *p = line, *hash = strchr(line, '#'), *end;
       PetscReal v[2];

@@ -4,6 +4,9 @@
 #include <flexure/private/elementimpl.h>
 #include <flexure/cli.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
@@ -361,4 +364,19 @@ int FlxExitAgreed(MPI_Comm agree, const char prog[], PetscErrorCode ierr)
   code = FlxAgreeOnExit(agree, prog, ierr ? 1 : 0, msg, (int)sizeof(msg));
   if (code && !rank) fprintf(stderr, "%s: error: %s\n", prog, msg);
   return code ? 1 : 0;
+}
+
+int FlxInputFileProblem(const char what[], const char path[], char msg[], size_t len)
+{
+  struct stat st;
+
+  if (stat(path, &st)) {
+    snprintf(msg, len, "%s: cannot open %s: %s", what, path, strerror(errno));
+    return 1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(msg, len, "%s: %s is %s, not a file to read", what, path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device, a FIFO or a socket)");
+    return 1;
+  }
+  return 0;
 }
