@@ -4,7 +4,7 @@ timeout: a YAML syntax error (file, line and column), a duplicate key, a missing
 unknown subcommand, a stray argument, nan/inf/1e999 in an option (command line and case file, named), a value
 that is not a number (named), a misspelled option in each group of options (named, with the option meant).
 Accepted: the subcommand after the case file (runs the static analysis), a 5 KB command line (kept whole in the
-results file), keys of loads that the command line dropped (-load_names tip with a case declaring tip, side),
+results file), an option given twice (the last value, with a warning), keys of loads that the command line dropped (-load_names tip with a case declaring tip, side),
 solver diagnostics read during the solve (-ts_ksp_converged_reason, with a warning when no solver ran). At 2
 ranks, a rank that fails alone (FLX_FAULT_RANK) does not hang the others, nor does a failure of one stage of the
 mesh distribution on one rank (FLX_FAULT_MESH: rank 0 packing a rank's data, a rank allocating or unpacking it)."""
@@ -113,6 +113,8 @@ success("two loads, both active (spaces after the comma)", [two] + short)
 success("a load dropped on the command line: its keys are not unused options", [two, "-load_names", "tip"] + short)
 failure("a load dropped, a key of the active one misspelled", [two, "-load_names", "tip", "-load_tip_valeu", "1,1,1"] + short, ["-load_tip_valeu (command line, did you mean -load_tip_value?)"])
 failure("a load dropped, its key given on the command line", [two, "-load_names", "tip", "-load_side_t1", "0.1"] + short, ["-load_side_t1 (command line, not read with these settings)"])
+so = success("an option given twice (the last value is used)", [CASE, "-ts_monitor_interval", "5", "-ts_monitor_interval", "7"] + short)
+c.check("flexure: warning: -ts_monitor_interval is given twice on the command line (5, then 7): the last value is used" in so, "an option given twice with different values: a warning names both")
 so = success("solver diagnostics of a solver that never ran", [CASE, "-ts_ksp_converged_reason"] + short)
 c.check("flexure: warning: option -ts_ksp_converged_reason was not used" in so, "a warning names the diagnostic no solver read")
 success("diagnostics read during the static solve", ["static", CASE, "-static_ksp_view", "-static_ksp_converged_reason", "-options_left", "no"] + out, ["KSP Object: (static_)", "Linear static_ solve converged"])

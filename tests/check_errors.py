@@ -1,10 +1,12 @@
 """Bad input gets one clear error line, a nonzero exit and no crash or hang: a truncated .msh, an unknown
 element type, a node id out of range, an unknown physical group, a missing material property, an
 unconstrained model (no boundary condition; a pin, which leaves the rotations about it free, named; a clamp on a
-node that no element connects; a beam hung on springs to clamped anchors, soft along one axis; a static solve of a
+node that no element connects; a beam hung on springs to clamped anchors, soft along one axis; a part of the mesh
+that no element joins to the clamped one (nodes never merged); a static solve of a
 free structure, even with -model_allow_rigid_body), a dt above the critical step, a misspelled option, a list
 option with more values than it takes (PETSc drops the rest), a negative rotary inertia of a point mass, a FIFO or a
-device as an input file (no hang); for shells: zero or
+device as an input file (no hang), a generated mesh beyond 32-bit
+indices, a section on a group of points; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
@@ -45,6 +47,9 @@ hung = ["-mesh_file", hungmsh, "-material_names", "steel", "-material_steel_E", 
 # the clamp's group on a point apart from the beam (a Gmsh point not embedded in the curve): it holds nothing
 orphan = write_msh41(os.path.join(d, "orphan.msh"), [(0.1 * k, 0.0, 0.0) for k in range(11)] + [(0.0, 0.5, 0.0)],
                      {"beam": [(k + 1, k + 2) for k in range(10)]}, {"root": [12], "tip": [11]})
+# a beam whose mesh was never merged at its middle: node 12 doubles node 6, so elements 6-10 float free of the clamp
+split = write_msh41(os.path.join(d, "split.msh"), [(0.1 * k, 0.0, 0.0) for k in range(11)] + [(0.5, 0.0, 0.0)],
+                    {"beam": [(k + 1, k + 2) for k in range(10) if k != 5] + [(12, 7)]}, {"root": [1], "tip": [11]})
 
 # command-line model without a case file (a generated beam), to drop the boundary condition
 gen = ["-mesh_generate", "beam", "-material_names", "steel", "-material_steel_E", "210e9", "-material_steel_nu", "0.3",
@@ -67,11 +72,17 @@ cases = [
     ("a FIFO as a table file (it would block the reader)", [CASE, "-load_tip_function", "table", "-load_tip_table_file", fifo],
      "-load_tip_table_file: " + fifo + " is not a regular file (a device, a FIFO or a socket)"),
     ("/dev/zero as the omega_max file", [CASE, "-ts_omega_max_file", "/dev/zero"], "cannot read /modes/omega_max from /dev/zero"),
+    ("a generated mesh beyond 32-bit indices", gen + ["-mesh_beam_elements", "2000000000"], "-mesh_beam_elements: the generated mesh would have 2e+09 nodes"),
+    ("a section on a group of points", [CASE, "-section_names", "bar,extra", "-section_extra_groups", "tip", "-section_extra_material", "steel",
+                                        "-section_extra_A", "1", "-section_extra_Iy", "1", "-section_extra_Iz", "1", "-section_extra_J", "1"],
+     "section 'extra' applies to no element: its groups (-section_extra_groups tip) hold no line, quad or triangle cells"),
     ("a list option with more values than it takes", [CASE, "-section_bar_orientation", "0,1,0,9"], "-section_bar_orientation takes at most 3 values; 4 were given"),
     ("negative rotary inertia of a point mass", [CASE, "-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia", "-1e-9,-1e-9,-1e-9"],
      "-pointmass_m_inertia must not be negative"),
     ("static solve of a free structure", ["static"] + gen + ["-model_allow_rigid_body"],
      "flexure static needs every rigid-body motion held (-model_allow_rigid_body accepts free structures in flexure run and modes only)"),
+    ("a part that nothing holds (unmerged nodes)", [CASE, "-mesh_file", split],
+     "the model is unconstrained: one of its 2 unconnected parts (the 6 nodes that elements join to node 6, centroid (0.75, 0, 0);"),
     ("clamp on a node no element connects", [CASE, "-mesh_file", orphan], "6 prescribed DOFs have no stiffness at all, no element or spring acting on them"),
     ("beam hung on springs to clamped anchors, soft along the springs' z", hung + ["-section_s_stiffness", "1e6,1e6,0,1e3,1e3,1e3"],
      "leave 1 rigid-body motion free: the translation along (0.707, 0, -0.707)"),

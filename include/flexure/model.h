@@ -92,26 +92,16 @@ PETSC_EXTERN PetscErrorCode FlxModelNaturalDof(FlxModel model, PetscInt node, Pe
 /* The six rigid-body motions (translations; rotations about the centroid with their rotational DOFs);
    constrained: zeroed on the prescribed DOFs. Destroy the vectors. Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel model, PetscBool constrained, Vec R[6]);
-/* Cell fields. Each fills r[t] (owned by the model; NULL for cell types without the field) with the values of
-   the cells of type t in natural order (their rows in /mesh/TYPE), ncomp per cell; cells of that type that do
-   not carry the field (node-set cells, beams in a shell field, ...) get rows of NaN. Collective. */
-/* Shell stress resultants of the displacement u (FLX_SHELL_NRESULTANTS per element, element frame). */
-PETSC_EXTERN PetscErrorCode FlxModelComputeResultants(FlxModel model, Vec u, Vec r[]);
-/* Shell resultants, surface stresses and von Mises stresses in the consistent frame of -output_shell_axis
-   (FLX_SHELL_NSTRESSES per element, FlxShellStressNames). */
-PETSC_EXTERN PetscErrorCode FlxModelComputeShellStresses(FlxModel model, Vec u, Vec r[]);
-/* Beam section forces (FLX_BEAM_NFORCES per element, FlxBeamForceNames: N Vy Vz T My Mz at the first node,
-   then the second, element axes; tension positive, the same moment sign at both ends) of the displacement u,
-   with the distributed loads at time t subtracted (FLX_LOADS_FULL: at full value, as in the static solve). */
-PETSC_EXTERN PetscErrorCode FlxModelComputeBeamForces(FlxModel model, PetscReal t, Vec u, Vec r[]);
-/* Beam stresses of the shape sections (FLX_BEAM_NSTRESSES per element, FlxBeamStressNames); NaN rows for
-   beams with explicit A, Iy, Iz, J. */
-PETSC_EXTERN PetscErrorCode FlxModelComputeBeamStresses(FlxModel model, PetscReal t, Vec u, Vec r[]);
 #define FLX_LOADS_FULL PETSC_INFINITY
 typedef struct _p_FlxWriter *FlxWriter; /* writer.h */
 /* Write the element results of u with w's cell-field API, at the frame just written (transient) or under /static:
-   shell_resultants and shell_stresses (shells), beam_forces (beams) and beam_stresses (shape sections), with
-   the distributed loads at time t (FLX_LOADS_FULL: full value). Collective. */
+   shell_resultants (FLX_SHELL_NRESULTANTS per element, element frame) and shell_stresses (FLX_SHELL_NSTRESSES:
+   resultants, surface and von Mises stresses in the consistent frame of -output_shell_axis) of shells; beam_forces
+   (FLX_BEAM_NFORCES, FlxBeamForceNames: N Vy Vz T My Mz at the first node, then the second, element axes; tension
+   positive, the same moment sign at both ends) of beams, with the distributed loads at time t subtracted
+   (FLX_LOADS_FULL: at full value, as in the static solve); beam_stresses (FLX_BEAM_NSTRESSES) of shape sections.
+   Cells of a type that do not carry a field get rows of NaN. Written in rounds of bounded size (no rank holds a
+   whole field). Collective. */
 PETSC_EXTERN PetscErrorCode FlxModelWriteCellFields(FlxModel model, FlxWriter w, PetscReal t, Vec u);
 /* Whether the model has shell sections. Not collective. */
 PETSC_EXTERN PetscErrorCode FlxModelHasShells(FlxModel model, PetscBool *has);

@@ -35,6 +35,13 @@ PETSC_EXTERN PetscErrorCode FlxWriterWriteFrameNodeField(FlxWriter w, const char
    /static/NAME/TYPE (E_t x ncomp). Attribute "components" names the columns (compnames). Each component is a cell
    attribute "NAME_COMPONENT" of the XDMF. Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[]);
+/* The same, in pieces, so that no rank holds a whole field: Begin names the field and the types that carry it
+   (has[t]) and creates or extends their datasets; each Rows call writes rows [lo, lo + n) of type t's natural order
+   from rows (n rows of width >= ncomp values, the first ncomp written; n may be 0, and every rank makes the same
+   number of calls for each type); End completes the field. Collective. */
+PETSC_EXTERN PetscErrorCode FlxWriterBeginCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], const PetscBool has[]);
+PETSC_EXTERN PetscErrorCode FlxWriterWriteCellFieldRows(FlxWriter w, int t, PetscInt lo, PetscInt n, PetscInt width, const PetscScalar rows[]);
+PETSC_EXTERN PetscErrorCode FlxWriterEndCellField(FlxWriter w);
 /* Write a single node field (N x 6, natural order) as dataset name, e.g. "/static/displacement" (listed in the XDMF
    when under /static). Collective. */
 PETSC_EXTERN PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x);

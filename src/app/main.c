@@ -361,6 +361,10 @@ int main(int argc, char **argv)
     return code;
   }
   PetscCallAbort(PETSC_COMM_WORLD, FlxOptionsSetSources(&cf, &cl));
+  for (int i = 0; i < cl.nopt; i++) /* PETSc keeps the last of two values: said, not silent (scripts append overrides) */
+    for (int j = i + 1; j < cl.nopt; j++)
+      if (!strcasecmp(cl.name[i], cl.name[j]) && (!cl.value[i] != !cl.value[j] || (cl.value[i] && strcmp(cl.value[i], cl.value[j]))))
+        PetscCallAbort(PETSC_COMM_WORLD, PetscPrintf(PETSC_COMM_WORLD, "flexure: warning: %s is given twice on the command line (%s, then %s): the last value is used\n", cl.name[i], cl.value[i] ? cl.value[i] : "no value", cl.value[j] ? cl.value[j] : "no value"));
   if (!strcmp(cl.command, "modes")) PetscCallAbort(PETSC_COMM_WORLD, PetscOptionsSetValue(NULL, "-model_allow_rigid_body", "1")); /* free structures have rigid-body modes */
   ierr = FlxOptionsCheckFinite(PETSC_COMM_WORLD, &cf, &cl);
   if (!ierr && cl.help)

@@ -60,6 +60,8 @@ static int CloseObjects(FlxWriter w)
   for (PetscInt k = 0; k < w->ncf; k++)
     for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
       if (w->cf[k].dset[t] >= 0) H5Dclose(w->cf[k].dset[t]), w->cf[k].dset[t] = -1;
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++) /* a static cell field cut short by an error */
+    if (w->curcf >= 0 && w->sdset[t] >= 0) H5Dclose(w->sdset[t]), w->sdset[t] = -1;
   if (w->time >= 0) H5Dclose(w->time), w->time = -1;
   FlxWriterCloseSeries(w);
   if (io->file >= 0) bad = H5Fclose(io->file) < 0;
@@ -213,6 +215,9 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
   w->io.abort     = CloseAll;
   w->io.what      = w->what;
   w->time = w->htime = -1;
+  w->curcf           = -1;
+  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
+    w->sdset[t] = -1;
   for (int k = 0; k < 6; k++)
     w->energy[k] = -1;
   w->xdmf_cost = 0;
@@ -232,8 +237,15 @@ PetscErrorCode FlxWriterCreate(MPI_Comm comm, const char path[], FlxWriter *wout
    row 'row' of a 3D one). */
 static PetscErrorCode WriteRowsRaw(FlxWriter w, hid_t dset, PetscInt row, PetscInt lo, PetscInt cnt, PetscInt width, hid_t mtype, const void *data)
 {
+  PetscFunctionBegin;
+  PetscCall(FlxWriterWriteRowsStrided(w, dset, row, lo, cnt, width, width, mtype, data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FlxWriterWriteRowsStrided(FlxWriter w, hid_t dset, PetscInt row, PetscInt lo, PetscInt cnt, PetscInt width, PetscInt mwidth, hid_t mtype, const void *data)
+{
   hid_t   fspace, mspace, xfer;
-  hsize_t start[3], count[3];
+  hsize_t start[3], count[3], mdims[3], mstart[3] = {0, 0, 0};
   int     r = row < 0 ? 2 : 3, o = row < 0 ? 0 : 1;
 
   PetscFunctionBegin;
@@ -247,7 +259,11 @@ static PetscErrorCode WriteRowsRaw(FlxWriter w, hid_t dset, PetscInt row, PetscI
   start[o + 1] = 0;
   count[o + 1] = (hsize_t)width;
   FLX_H5L(&w->io, H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
-  FLX_H5LID(&w->io, mspace, H5Screate_simple(r, count, NULL));
+  for (int k = 0; k < r; k++)
+    mdims[k] = count[k];
+  mdims[r - 1] = (hsize_t)mwidth;
+  FLX_H5LID(&w->io, mspace, H5Screate_simple(r, mdims, NULL));
+  if (mwidth != width) FLX_H5L(&w->io, H5Sselect_hyperslab(mspace, H5S_SELECT_SET, mstart, NULL, count, NULL));
   FLX_H5LID(&w->io, xfer, H5Pcreate(H5P_DATASET_XFER));
   FLX_H5L(&w->io, H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE));
   FLX_H5(&w->io, H5Dwrite(dset, mtype, mspace, fspace, xfer, data));
@@ -509,110 +525,6 @@ PetscErrorCode FlxWriterWriteNodeField(FlxWriter w, const char name[], Vec x)
     PetscCall(FlxH5EnsureGroup(&w->io, grp));
   }
   PetscCall(StaticNodeField(w, name, label ? label + 1 : name, x));
-  PetscFunctionReturn(0);
-}
-
-/* Find or register cell field name; *isnew says whether it was registered now. */
-static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], PetscBool isstatic, PetscInt *k, PetscBool *isnew)
-{
-  CellField *f;
-  size_t     len = 1;
-
-  PetscFunctionBegin;
-  *isnew = PETSC_FALSE;
-  for (*k = 0; *k < w->ncf; (*k)++)
-    if (!strcmp(w->cf[*k].name, name) && w->cf[*k].isstatic == isstatic) break;
-  if (*k < w->ncf) {
-    PetscCheck(w->cf[*k].ncomp == ncomp, w->comm, PETSC_ERR_ARG_WRONG, "cell field %s written with %" PetscInt_FMT " components, earlier with %" PetscInt_FMT, name, ncomp, w->cf[*k].ncomp);
-    PetscFunctionReturn(0);
-  }
-  for (PetscInt c = 0; c < ncomp; c++) {
-    PetscCheck(compnames[c][0] && !strchr(compnames[c], ','), w->comm, PETSC_ERR_ARG_WRONG, "cell field %s: component name '%s' must be non-empty and hold no ','", name, compnames[c]);
-    len += strlen(compnames[c]) + 1;
-  }
-  if (w->ncf == w->capcf) {
-    CellField *tmp;
-    w->capcf = 2 * w->capcf + 8;
-    PetscCall(PetscCalloc1(w->capcf, &tmp));
-    if (w->ncf) PetscCall(PetscArraycpy(tmp, w->cf, w->ncf));
-    PetscCall(PetscFree(w->cf));
-    w->cf = tmp;
-  }
-  f = &w->cf[w->ncf];
-  PetscCall(PetscStrallocpy(name, &f->name));
-  f->ncomp    = ncomp;
-  f->isstatic = isstatic;
-  PetscCall(PetscMalloc1(ncomp, &f->comp));
-  PetscCall(PetscCalloc1(len, &f->comps));
-  for (PetscInt c = 0; c < ncomp; c++) {
-    PetscCall(PetscStrallocpy(compnames[c], &f->comp[c]));
-    PetscCall(PetscStrlcat(f->comps, c ? "," : "", len));
-    PetscCall(PetscStrlcat(f->comps, compnames[c], len));
-  }
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    f->dset[t] = -1;
-  *k     = w->ncf++;
-  *isnew = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/* The cell field of one type: static /static/NAME/TYPE, or row nframes-1 of /fields/NAME/TYPE. */
-static PetscErrorCode CellFieldOfType(FlxWriter w, CellField *f, int t, Vec r)
-{
-  char    path[400];
-  hsize_t dims[3] = {0, (hsize_t)w->ncells[t], (hsize_t)f->ncomp};
-
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/%s/%s", f->isstatic ? "static" : "fields", f->name, FlxCellTypeNames[t]));
-  if (f->isstatic) {
-    hid_t dset;
-    PetscCall(FlxH5CreateDataset(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 2, dims + 1, &dset));
-    PetscCall(WriteRows(w, dset, -1, r, f->ncomp));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, dset, "components", f->comps));
-    FLX_H5L(&w->io, H5Dclose(dset));
-    f->has[t] = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  if (f->dset[t] < 0) {
-    PetscCall(FlxH5CreateExtendible(&w->io, w->io.file, path, H5T_NATIVE_DOUBLE, 3, dims, &f->dset[t]));
-    PetscCall(FlxH5WriteStringAttribute(&w->io, f->dset[t], "components", f->comps));
-    f->first[t] = w->nframes - 1;
-    f->has[t]   = PETSC_TRUE;
-  }
-  dims[0] = (hsize_t)w->nframes;
-  PetscCall(FlxH5SetExtent(&w->io, f->dset[t], dims));
-  PetscCall(WriteRows(w, f->dset[t], w->nframes - 1, r, f->ncomp));
-  f->nrows[t] = w->nframes;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxWriterWriteCellField(FlxWriter w, const char name[], PetscInt ncomp, const char *const compnames[], Vec r[])
-{
-  PetscBool isstatic = (PetscBool)(w->nframes == 0), isnew;
-  PetscInt  k;
-
-  PetscFunctionBegin;
-  PetscCheck(!w->io.failed, w->comm, PETSC_ERR_FILE_WRITE, "the results file %s was closed after an earlier error", w->h5);
-  PetscCall(FlxWriterCheckName(w, name, "cell field", PETSC_FALSE));
-  PetscCheck(ncomp > 0, w->comm, PETSC_ERR_ARG_OUTOFRANGE, "cell field %s needs at least one component", name);
-  FlxWriterSetWhat(w, "the cell field %s", name);
-  PetscCall(AddCellField(w, name, ncomp, compnames, isstatic, &k, &isnew));
-  if (isnew) {
-    char grp[300];
-    PetscCall(FlxH5EnsureGroup(&w->io, isstatic ? "/static" : "/fields"));
-    PetscCall(PetscSNPrintf(grp, sizeof(grp), "/%s/%s", isstatic ? "static" : "fields", name));
-    PetscCall(FlxH5EnsureGroup(&w->io, grp));
-  }
-  for (int t = 0; t < FLX_NUM_CELL_TYPES; t++)
-    if (r[t]) PetscCall(CellFieldOfType(w, &w->cf[k], t, r[t]));
-  w->dirty = PETSC_TRUE; /* flushed by FlxWriterFlush, the next frame or the end */
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
-{
-  PetscFunctionBegin;
-  PetscCall(FlxWriterWriteCellField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, FlxShellResultantNames, r));
   PetscFunctionReturn(0);
 }
 

@@ -2,6 +2,7 @@
    a straight beam of n elements, a 3D lattice tower of beams that scales past 1e6 DOFs, a flat
    rectangular plate (quads or triangles, optional beam stiffeners) and a cylindrical panel. */
 #include <flexure/private/meshimpl.h>
+#include <unistd.h>
 
 static PetscErrorCode AllocCells(FlxSerialMesh *sm, PetscInt nnodes, PetscInt ncells)
 {
@@ -235,6 +236,18 @@ static void CylinderMap(FlxMesh mesh, PetscReal s, PetscReal r, PetscReal x[3])
   x[2]          = mesh->cyl_radius * PetscCosReal(phi);
 }
 
+/* Refuse a generated mesh whose DOFs PetscInt cannot index (the counts overflowed into a huge allocation) or whose
+   serial copy on rank 0 alone exceeds this machine's memory, naming the option and the sizes. */
+static PetscErrorCode CheckSize(const char opt[], double nodes, double cells)
+{
+  double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE), need = 24 * nodes + 48 * cells;
+
+  PetscFunctionBegin;
+  PetscCheck(6 * nodes < (double)PETSC_MAX_INT && 4 * cells < (double)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: the generated mesh would have %.3g nodes (%.3g DOFs) and %.3g cells, beyond what this build of PETSc indexes (%d-bit integers: at most %.3g DOFs); give fewer divisions", opt, nodes, 6 * nodes, cells, (int)(8 * sizeof(PetscInt)), (double)PETSC_MAX_INT);
+  PetscCheck(mem <= 0 || need < mem, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: the generated mesh (%.3g nodes, %.3g cells) needs %.3g GB on rank 0 alone, more than this machine's %.3g GB; give fewer divisions", opt, nodes, cells, need / 1e9, mem / 1e9);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm)
 {
   PetscBool                isbeam, istower, isplate, iscyl;
@@ -245,6 +258,15 @@ PetscErrorCode FlxSerialMeshGenerate(FlxMesh mesh, FlxSerialMesh *sm)
   PetscCall(PetscStrcmp(mesh->generator, "tower", &istower));
   PetscCall(PetscStrcmp(mesh->generator, "plate", &isplate));
   PetscCall(PetscStrcmp(mesh->generator, "cylinder", &iscyl));
+  if (isbeam) PetscCall(CheckSize("-mesh_beam_elements", (double)mesh->beam_elements + 1, (double)mesh->beam_elements));
+  if (istower) {
+    double nx = mesh->tower_n[0], ny = mesh->tower_n[1], nz = mesh->tower_n[2];
+    PetscCall(CheckSize("-mesh_tower_bays", (nx + 1) * (ny + 1) * (nz + 1), nx * (ny + 1) * (nz + 1) + (nx + 1) * ny * (nz + 1) + (nx + 1) * (ny + 1) * nz + nx * nz * (ny + 1) + ny * nz * (nx + 1)));
+  }
+  if (isplate || iscyl) {
+    double nx = mesh->grid_n[0], ny = mesh->grid_n[1];
+    PetscCall(CheckSize("-mesh_divisions", (nx + 1) * (ny + 1), 2 * nx * ny + (double)mesh->plate_stiffeners * nx));
+  }
   if (isbeam)
     PetscCall(GenerateBeam(mesh, sm));
   else if (istower)

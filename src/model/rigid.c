@@ -30,19 +30,24 @@ static PetscErrorCode Centroid(FlxModel m, PetscReal cg[3], PetscReal *lb)
 }
 
 typedef struct {
-  PetscReal          cg[3], lb, H[36];
+  PetscReal          cg[3], lb;
   const PetscReal   *X;
   const PetscScalar *frl; /* the free-DOF mask of the owned and ghost nodes */
   PetscInt           nown;
+  PetscInt           K;    /* parts (parts.c) */
+  const PetscInt    *part; /* of each local node (-1: no element touches it) */
+  PetscReal         *cgk;  /* each part's centroid and radius (3 K, K) */
+  PetscReal         *lbk;
+  PetscReal         *H; /* each part's Gram matrix of the held motions (36 K) */
 } Held;
 
 /* The six rigid motions at node X: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations e_k x (X - cg) / lb
    on the translational DOFs and e_k on the rotational ones (lb = 1: the rigid motions themselves; lb the model's
    radius: all of unit size, for the check, where each DOF's row may be scaled at will: only which combinations
    vanish on the held DOFs matters). */
-static void NodeRows(const Held *h, const PetscReal X[3], PetscReal Q[36])
+static void NodeRows(const PetscReal cg[3], PetscReal lb, const PetscReal X[3], PetscReal Q[36])
 {
-  const PetscReal r[3] = {(X[0] - h->cg[0]) / h->lb, (X[1] - h->cg[1]) / h->lb, (X[2] - h->cg[2]) / h->lb};
+  const PetscReal r[3] = {(X[0] - cg[0]) / lb, (X[1] - cg[1]) / lb, (X[2] - cg[2]) / lb};
 
   for (int i = 0; i < 36; i++)
     Q[i] = 0;
@@ -76,7 +81,7 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
     PetscCall(VecDuplicate(m->mass, &R[k]));
     PetscCall(VecGetArray(R[k], &a));
     for (PetscInt i = 0; i < h.nown; i++) {
-      NodeRows(&h, h.X + 3 * i, Q);
+      NodeRows(h.cg, h.lb, h.X + 3 * i, Q);
       for (int d = 0; d < 6; d++)
         a[6 * i + d] = constrained ? Q[6 * d + k] * fr[6 * i + d] : Q[6 * d + k];
     }
@@ -104,26 +109,63 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
     dmax[(i % 6) / 3] = PetscMax(dmax[(i % 6) / 3], PetscAbsReal(Ke[n * i + i]));
   for (PetscInt i = 0; i < n; i++)
     sc[i] = dmax[(i % 6) / 3] > 0 ? 1 / PetscSqrtReal(dmax[(i % 6) / 3]) : 0;
-  for (PetscInt a = 0; a < nn; a++) {
-    NodeRows(h, h->X + 3 * nodes[a], Q[a]);
-    for (int d = 0; d < 6; d++)
-      if (!(PetscRealPart(h->frl[6 * nodes[a] + d]) >= 0.5))
-        for (int k = 0; k < 6; k++)
-          Q[a][6 * d + k] = 0;
-  }
-  for (PetscInt i = 0; i < n; i++) /* KQ = S K S Qc */
-    for (int k = 0; k < 6; k++) {
-      PetscReal s = 0;
-      for (PetscInt j = 0; j < n; j++)
-        s += Ke[n * i + j] * sc[j] * Q[j / 6][6 * (j % 6) + k];
-      KQ[i][k] = sc[i] * s;
+  for (PetscInt a0 = 0; a0 < nn; a0++) { /* the rows of owned node a0, for its part: an end in another part is an anchor */
+    const PetscInt p = h->part[nodes[a0]];
+    if (nodes[a0] >= h->nown || p < 0) continue;
+    for (PetscInt a = 0; a < nn; a++) {
+      NodeRows(h->cgk + 3 * p, h->lbk[p], h->X + 3 * nodes[a], Q[a]);
+      for (int d = 0; d < 6; d++)
+        if (!(PetscRealPart(h->frl[6 * nodes[a] + d]) >= 0.5) || h->part[nodes[a]] != p)
+          for (int k = 0; k < 6; k++)
+            Q[a][6 * d + k] = 0;
     }
-  for (PetscInt a = 0; a < nn; a++)
-    if (nodes[a] < h->nown)
-      for (int k = 0; k < 6; k++)
-        for (int l = 0; l < 6; l++)
-          for (int d = 0; d < 6; d++)
-            h->H[6 * k + l] += Q[a][6 * d + k] * KQ[6 * a + d][l];
+    for (PetscInt i = 6 * a0; i < 6 * a0 + 6; i++) /* KQ = S K S Qc, the rows of a0 */
+      for (int k = 0; k < 6; k++) {
+        PetscReal s = 0;
+        for (PetscInt j = 0; j < n; j++)
+          s += Ke[n * i + j] * sc[j] * Q[j / 6][6 * (j % 6) + k];
+        KQ[i][k] = sc[i] * s;
+      }
+    for (int k = 0; k < 6; k++)
+      for (int l = 0; l < 6; l++)
+        for (int d = 0; d < 6; d++)
+          h->H[36 * p + 6 * k + l] += Q[a0][6 * d + k] * KQ[6 * a0 + d][l];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Each part's centroid and largest distance from it (1 for a single node). Collective. */
+static PetscErrorCode PartCentroids(FlxModel m, Held *h)
+{
+  PetscReal *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(4 * h->K + 1, &s));
+  for (PetscInt i = 0; i < h->nown; i++) {
+    const PetscInt p = h->part[i];
+    if (p < 0) continue;
+    for (int d = 0; d < 3; d++)
+      s[4 * p + d] += h->X[3 * i + d];
+    s[4 * p + 3] += 1;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, s, (PetscMPIInt)(4 * h->K), MPIU_REAL, MPI_SUM, m->comm));
+  for (PetscInt p = 0; p < h->K; p++) {
+    for (int d = 0; d < 3; d++)
+      h->cgk[3 * p + d] = s[4 * p + 3] > 0 ? s[4 * p + d] / s[4 * p + 3] : 0;
+    h->lbk[p] = 0;
+  }
+  for (PetscInt i = 0; i < h->nown; i++) {
+    const PetscInt p = h->part[i];
+    PetscReal      r = 0;
+    if (p < 0) continue;
+    for (int d = 0; d < 3; d++)
+      r += PetscSqr(h->X[3 * i + d] - h->cgk[3 * p + d]);
+    h->lbk[p] = PetscMax(h->lbk[p], r);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h->lbk, (PetscMPIInt)h->K, MPIU_REAL, MPI_MAX, m->comm));
+  for (PetscInt p = 0; p < h->K; p++)
+    h->lbk[p] = h->lbk[p] > 0 ? PetscSqrtReal(h->lbk[p]) : 1;
+  PetscCall(PetscFree(s));
   PetscFunctionReturn(0);
 }
 
@@ -156,7 +198,7 @@ static double Tidy(PetscReal v)
 
 /* One free rigid motion c (6, in NodeRows' scaling) in words: a translation, or a rotation about an axis (with a
    slide along it when c is a screw). */
-static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char *buf, size_t len)
+static PetscErrorCode DescribeMotion(const PetscReal cg[3], PetscReal lb, const PetscReal cin[6], char *buf, size_t len)
 {
   PetscReal        c[6], big = 0;
   const PetscReal *t = c, *w = c + 3;
@@ -178,11 +220,11 @@ static PetscErrorCode DescribeMotion(const Held *h, const PetscReal cin[6], char
     PetscFunctionReturn(0);
   }
   /* u(X) = t + w x (X - cg) / lb is parallel to w on the axis X = p + s w: p - cg = lb (w x t) / |w|^2 */
-  p[0] = h->cg[0] + h->lb * (w[1] * t[2] - w[2] * t[1]) / ww;
-  p[1] = h->cg[1] + h->lb * (w[2] * t[0] - w[0] * t[2]) / ww;
-  p[2] = h->cg[2] + h->lb * (w[0] * t[1] - w[1] * t[0]) / ww;
+  p[0] = cg[0] + lb * (w[1] * t[2] - w[2] * t[1]) / ww;
+  p[1] = cg[1] + lb * (w[2] * t[0] - w[0] * t[2]) / ww;
+  p[2] = cg[2] + lb * (w[0] * t[1] - w[1] * t[0]) / ww;
   for (int d = 0; d < 3; d++) /* round-off of coordinates far smaller than the model */
-    if (PetscAbsReal(p[d] - h->cg[d]) < 1e-9 * h->lb && PetscAbsReal(h->cg[d]) < 1e-9 * h->lb) p[d] = 0;
+    if (PetscAbsReal(p[d] - cg[d]) < 1e-9 * lb && PetscAbsReal(cg[d]) < 1e-9 * lb) p[d] = 0;
   tw = (t[0] * w[0] + t[1] * w[1] + t[2] * w[2]) / nw;
   PetscCall(PetscSNPrintf(buf, len, "the rotation about the axis through (%.4g, %.4g, %.4g) along (%.3g, %.3g, %.3g)%s", (double)p[0], (double)p[1], (double)p[2], Tidy(w[0] / nw), Tidy(w[1] / nw), Tidy(w[2] / nw),
                           PetscAbsReal(tw) > 1e-6 * PetscSqrtReal(tt + ww) ? " with a slide along it" : ""));
@@ -201,19 +243,27 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
 {
   Held               h;
   const PetscScalar *fr, *kd;
-  PetscReal          w[6], work[64], Q[36], loose = 0, L;
+  PetscReal          w[6], work[64], Q[36], loose = 0, L, Hp[36];
   PetscBool         *elem;
-  PetscInt           nc;
+  PetscInt           nc, *part, *first, nfree = 0, bad = -1, nl;
   Vec                frl;
   PetscBLASInt       n = 6, lwork = 64, info;
-  PetscInt           nfree = 0;
-  char               msg[1024], what[3][192], note[160] = "", alt[192];
+  char               msg[1280], what[3][192], note[160] = "", alt[192], where[320] = "";
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&h, sizeof(h)));
-  PetscCall(Centroid(m, h.cg, &h.lb));
-  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, NULL, &nc));
+  PetscCall(FlxMeshGetLocalSizes(m->mesh, &h.nown, &nl, &nc));
+  nl += h.nown;
   PetscCall(FlxMeshGetCoordinates(m->mesh, &h.X));
+  PetscCall(FlxModelGetParts(m, &h.K, &part, &first)); /* parts.c */
+  if (!h.K) {                                          /* no element (springs and masses alone): the model as one part */
+    h.K = 1;
+    for (PetscInt i = 0; i < nl; i++)
+      part[i] = 0;
+  }
+  h.part = part;
+  PetscCall(PetscCalloc3(3 * h.K, &h.cgk, h.K, &h.lbk, 36 * h.K, &h.H));
+  PetscCall(PartCentroids(m, &h));
   PetscCall(PetscCalloc1(h.nown + 1, &elem));
   for (PetscInt c = 0; c < nc; c++) { /* the owned nodes of elements (not springs, not node-set cells) */
     const PetscInt *nodes;
@@ -226,16 +276,17 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   PetscCall(VecGetArrayRead(m->free, &fr));
   PetscCall(VecGetArrayRead(m->kdiag, &kd));
   for (PetscInt i = 0; i < h.nown; i++) {
-    PetscBool rows = PETSC_FALSE;
+    const PetscInt p    = part[i];
+    PetscBool      rows = PETSC_FALSE;
     for (int d = 0; d < 6; d++) {
       if (!(PetscRealPart(fr[6 * i + d]) < 0.5)) continue;
       if (!(PetscAbsScalar(kd[6 * i + d]) > 0)) loose += 1; /* prescribed, with no stiffness at all: the message says so */
-      if (!elem[i]) continue;                               /* an anchor of springs holds through them (AddSpring) */
-      if (!rows) NodeRows(&h, h.X + 3 * i, Q);
+      if (!elem[i] || p < 0) continue;                      /* an anchor of springs holds through them (AddSpring) */
+      if (!rows) NodeRows(h.cgk + 3 * p, h.lbk[p], h.X + 3 * i, Q);
       rows = PETSC_TRUE;
       for (int k = 0; k < 6; k++)
         for (int l = 0; l < 6; l++)
-          h.H[6 * k + l] += Q[6 * d + k] * Q[6 * d + l];
+          h.H[36 * p + 6 * k + l] += Q[6 * d + k] * Q[6 * d + l];
     }
   }
   PetscCall(VecRestoreArrayRead(m->kdiag, &kd));
@@ -246,28 +297,50 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   PetscCall(FlxModelVisitSprings(m, AddSpring, &h));
   PetscCall(VecRestoreArrayRead(frl, &h.frl));
   PetscCall(VecDestroy(&frl));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, 36, MPIU_REAL, MPI_SUM, m->comm));
-  PetscCallMPI(MPI_Bcast(h.H, 36, MPIU_REAL, 0, m->comm)); /* one decision on every rank */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, MPI_SUM, m->comm));
+  PetscCallMPI(MPI_Bcast(h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, 0, m->comm)); /* one decision on every rank */
   PetscCallMPI(MPI_Allreduce(&loose, &L, 1, MPIU_REAL, MPI_SUM, m->comm));
-  PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
-  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, h.H, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
-  PetscCall(PetscFPTrapPop());
-  PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
-  for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
-    if (!(w[k] > 1e-12 * w[5])) nfree++;
-  PetscCall(PetscInfo(NULL, "rigid-body check: eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", (double)w[0], (double)w[5], nfree));
-  if (!nfree || (m->allow_rigid && !m->require_held[0])) PetscFunctionReturn(0);
+  for (PetscInt p = 0; p < h.K && bad < 0; p++) { /* the first part (in natural order) with a free motion */
+    PetscInt nf = 0;
+    PetscCall(PetscArraycpy(Hp, h.H + 36 * p, 36));
+    PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+    PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, Hp, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
+    PetscCall(PetscFPTrapPop());
+    PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
+    for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
+      if (!(w[k] > 1e-12 * w[5])) nf++;
+    PetscCall(PetscInfo(NULL, "rigid-body check, part %" PetscInt_FMT " of %" PetscInt_FMT ": eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", p, h.K, (double)w[0], (double)w[5], nf));
+    if (nf) {
+      bad   = p;
+      nfree = nf;
+      PetscCall(PetscArraycpy(h.H, Hp, 36)); /* its free motions first */
+    }
+  }
+  if (bad >= 0 && h.K > 1) { /* name the part: its first node, where it is */
+    PetscInt cnt = 0, tot;
+    for (PetscInt i = 0; i < h.nown; i++)
+      if (part[i] == bad) cnt++;
+    PetscCallMPI(MPI_Allreduce(&cnt, &tot, 1, MPIU_INT, MPI_SUM, m->comm));
+    PetscCall(PetscSNPrintf(where, sizeof(where), " one of its %" PetscInt_FMT " unconnected parts (the %" PetscInt_FMT " nodes that elements join to node %" PetscInt_FMT ", centroid (%.4g, %.4g, %.4g); nodes at the same place that were never merged, or pieces nothing joins, make parts):", h.K, tot, first ? first[bad] : -1, (double)h.cgk[3 * bad], (double)h.cgk[3 * bad + 1], (double)h.cgk[3 * bad + 2]));
+  }
+  PetscCall(PetscFree(part));
+  PetscCall(PetscFree(first));
+  if (bad < 0 || (m->allow_rigid && !m->require_held[0])) {
+    PetscCall(PetscFree3(h.cgk, h.lbk, h.H));
+    PetscFunctionReturn(0);
+  }
   if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs have no stiffness at all, no element or spring acting on them: they hold nothing)", (double)L));
   if (m->require_held[0]) /* -model_allow_rigid_body cannot make a singular static problem solvable */
     PetscCall(PetscSNPrintf(alt, sizeof(alt), "; %s needs every rigid-body motion held (-model_allow_rigid_body accepts free structures in flexure run and modes only)", m->require_held));
   else
     PetscCall(PetscSNPrintf(alt, sizeof(alt), ", or accept a free-flying structure with -model_allow_rigid_body"));
   if (nfree == 6) {
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: no boundary condition or spring to ground holds it, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground%s", note, alt));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained:%s no boundary condition or spring to ground holds %s, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground%s", where, where[0] ? "this part" : "it", note, alt));
   } else {
     for (PetscInt k = 0; k < PetscMin(nfree, 3); k++)
-      PetscCall(DescribeMotion(&h, h.H + 6 * k, what[k], sizeof(what[k])));
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained: its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names)%s", nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves", alt));
+      PetscCall(DescribeMotion(h.cgk + 3 * bad, h.lbk[bad], h.H + 6 * k, what[k], sizeof(what[k])));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained:%s its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names)%s", where, nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves", alt));
   }
+  PetscCall(PetscFree3(h.cgk, h.lbk, h.H));
   SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "%s", msg);
 }

@@ -356,6 +356,19 @@ PetscErrorCode FlxModelAssignSections(FlxModel m)
     }
   }
   PetscCall(PetscFree(gsec));
+  { /* a section that no cell takes is input that nothing honours (its groups hold only nodes, say) */
+    PetscInt *used;
+    PetscCall(PetscCalloc1(m->nsec + 1, &used));
+    for (PetscInt c = 0; c < nc; c++)
+      if (m->cell_section[c] >= 0) used[m->cell_section[c]] = 1;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, used, (PetscMPIInt)m->nsec, MPIU_INT, MPI_MAX, m->comm));
+    for (PetscInt s = 0; s < m->nsec && !bad; s++)
+      if (!used[s]) {
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "section '%s' applies to no element: its groups (-section_%s_groups %s%s) hold no line, quad or triangle cells (a group of points is a node set: name it in a bc, load, probe or point mass); give the section groups of elements, or remove it from -section_names", m->sec[s].name, m->sec[s].name, m->sec[s].groups[0], m->sec[s].ngroups > 1 ? ", ..." : ""));
+        bad = PETSC_TRUE;
+      }
+    PetscCall(PetscFree(used));
+  }
   {
     PetscBool any;
     PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPIU_BOOL, MPI_LOR, m->comm));

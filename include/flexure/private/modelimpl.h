@@ -167,20 +167,24 @@ typedef struct {
   PetscBool has_tensor;
 } FlxPointMass;
 
-/* A field with ncomp values per cell (shell resultants, beam forces, ...): rows of the owned cells of each type
-   in local order, and the same in the natural order of the cells of each type (whole rows per rank). The fields of
-   a type share the storage of their rows (FlxModel cfown, cfnat): each is computed and written before the next. */
+/* Cell fields (shell resultants, beam forces, ...: ncomp values per cell) go to the results file in rounds, so that no
+   rank holds a whole field: rank r's rows of the natural order of a cell type, [lo, lo + nwin), are written C at a
+   time; round j gathers the rows j C .. (j + 1) C - 1 of every rank's window from the owners of their cells. */
 typedef enum { FLX_FIELD_SHELL_RESULTANTS,
                FLX_FIELD_SHELL_STRESSES,
                FLX_FIELD_BEAM_FORCES,
                FLX_FIELD_BEAM_STRESSES,
                FLX_NUM_FIELDS } FlxCellFieldKind;
 typedef struct {
-  PetscInt   ncomp;
-  PetscBool  setup;
-  Vec        own[FLX_NUM_CELL_TYPES], nat[FLX_NUM_CELL_TYPES]; /* NULL for types without the field */
-  VecScatter sct[FLX_NUM_CELL_TYPES];
-} FlxCellField;
+  PetscInt     width;    /* the widest field the type's cells carry (0: none) */
+  PetscInt     R, C;     /* rounds, rows of a window per round */
+  PetscInt     lo, nwin; /* this rank's natural rows */
+  PetscInt    *ptr;      /* round j: owned cells cell[ptr[j] .. ptr[j + 1]) (local ids, increasing) */
+  PetscInt    *cell;
+  PetscSFNode *leaf; /* a round's cells' places in the windows (its star forest is built at each output) */
+  PetscScalar *own, *win;
+  MPI_Datatype unit; /* a row: width scalars */
+} FlxCellRows;
 
 struct _p_FlxModel {
   MPI_Comm     comm;
@@ -241,15 +245,14 @@ struct _p_FlxModel {
   /* cell fields (resultants.c), set up on first use */
   VecScatter toloc; /* global DOF vector -> local (owned and ghost nodes) */
   Vec        uloc;
-  PetscInt  *crow;       /* row of each owned local cell among the owned cells of its type; -1 for halo cells */
-  struct {               /* the last external force written (loads.c): a vector left unchanged since, with the same */
-    PetscObjectId    id; /* scale factors, already holds f_ext (0: none) */
+  PetscBool  cfsetup;                                      /* rows below set up */
+  PetscBool  fieldhas[FLX_NUM_FIELDS][FLX_NUM_CELL_TYPES]; /* some cell of the type carries the field */
+  struct {                                                 /* the last external force written (loads.c): a vector left unchanged since, with the same */
+    PetscObjectId    id;                                   /* scale factors, already holds f_ext (0: none) */
     PetscObjectState state;
     PetscReal        s[FLX_MAX_NAMES + 3];
   } fext;
-  FlxCellField field[FLX_NUM_FIELDS];
-  /* the rows of the cell fields of each type, shared by its fields: owned cells' rows, natural rows of this rank */
-  PetscScalar *cfown[FLX_NUM_CELL_TYPES], *cfnat[FLX_NUM_CELL_TYPES];
+  FlxCellRows cfrows[FLX_NUM_CELL_TYPES];
 };
 
 PETSC_INTERN PetscErrorCode FlxModelAssemble(FlxModel model);
@@ -301,6 +304,10 @@ PETSC_INTERN PetscErrorCode FlxModelReadSections(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelCheckNodeSets(FlxModel model);
 PETSC_INTERN PetscErrorCode FlxModelAssignSections(FlxModel model);
 /* An MPIBAIJ matrix (block size 6) with the stiffness's exact preallocation and local-to-global mapping. Collective. */
+/* parts.c: the parts of the model, the node sets its elements join: K, the part of each local node (owned, then
+   ghost; -1 where no element touches it), numbered by their smallest natural node id, and those ids (first, K; may be
+   NULL). Free part and first with PetscFree. Collective. */
+PETSC_INTERN PetscErrorCode FlxModelGetParts(FlxModel model, PetscInt *K, PetscInt **part, PetscInt **first);
 PETSC_INTERN PetscErrorCode FlxModelCreateBAIJ(FlxModel model, Mat *A);
 /* An MPIBAIJ with exactly the blocks (row, column) of pairs[2 n] (local node indices, rows owned; sorted in place,
    repeats allowed): a sparse operator such as the dampers' C_d, not the mesh's full pattern. Collective. */

@@ -58,6 +58,8 @@ struct _p_FlxWriter {
   PetscInt    nnf, capnf;
   CellField  *cf;
   PetscInt    ncf, capcf;
+  PetscInt    curcf;                     /* the cell field written in pieces (-1: none) */
+  hid_t       sdset[FLX_NUM_CELL_TYPES]; /* its static datasets, open until its end */
   History    *hist;
   PetscInt    nhist, caphist;
   hid_t       htime; /* /history/time (-1 until defined) */
@@ -74,6 +76,9 @@ struct _p_FlxWriter {
   double      xdmf_cost, xdmf_last; /* wall time of the last XDMF write and when it ended */
 };
 
+/* Write rows lo .. lo + cnt - 1 (this rank's, width values each written from rows of mwidth >= width in memory, type
+   mtype) into dset (2D, or row 'row' of a 3D one). Collective. */
+PETSC_INTERN PetscErrorCode FlxWriterWriteRowsStrided(FlxWriter w, hid_t dset, PetscInt row, PetscInt lo, PetscInt cnt, PetscInt width, PetscInt mwidth, hid_t mtype, const void *data);
 /* Staging buffer of at least n doubles. Not collective. */
 PETSC_INTERN PetscErrorCode FlxWriterStaging(FlxWriter w, PetscInt n, double **buf);
 /* Set the description of what is being written (for error messages). */
