@@ -7,9 +7,14 @@ and the first output included), on a lattice tower of about 2e4 DOFs with a wind
    (a diagonal and the Krylov solver's vectors); before, b_K assembled K after the memory line (+500 B per DOF)
    and the dampers' C_d had K's pattern (+1000 B per DOF, more than the assembled path).
 2. The assembled path (-model_internal_force assembled) shows K in the same measure: at least 300 B per DOF more
-   than the element loop (K reads about 530 B per DOF on the tower), so the figures above see what they measure."""
+   than the element loop (K reads about 530 B per DOF on the tower), so the figures above see what they measure.
+3. The cell fields written in rounds of 1000 rows per rank (-output_cell_rows) give every field dataset bit for bit
+   as in one round (the default holds this model's rows in one)."""
 import os
 import re
+
+import h5py
+import numpy as np
 
 from flxtest import Checker, args_np_out, run, tower
 
@@ -42,4 +47,12 @@ asm = memory("assembled", ["-model_internal_force", "assembled"])
 for name, m in (("b_K", bk), ("dampers", damp)):
     c.check(m[1] - plain[1] <= 150, f"{name} on the element loop adds {m[1] - plain[1]} B per DOF at the end (<= 150: no assembled K, C_d its own blocks)")
 c.check(asm[1] - plain[1] >= 300, f"the assembled path holds {asm[1] - plain[1]} B per DOF more at the end (>= 300: K is seen)")
+# 3. the cell fields in rounds of 1000 rows per rank (7452 or 14904 rows per rank here: 8 or 15 rounds) give the same
+#    file as in one round: every dataset bit for bit
+memory("elements, rounds of 1000 rows", ["-model_internal_force", "elements", "-output_cell_rows", "1000"])
+with h5py.File(os.path.join(d, "elements.h5"), "r") as f1, h5py.File(os.path.join(d, "elements, rounds of 1000 rows.h5"), "r") as f2:
+    names = []
+    f1.visit(lambda n: names.append(n) if isinstance(f1[n], h5py.Dataset) and n.startswith("fields/") else None)
+    same = [n for n in names if np.array_equal(f1[n][()], f2[n][()], equal_nan=True)]
+    c.check(len(names) >= 4 and len(same) == len(names), f"cell fields in rounds of 1000 rows: {len(same)} of {len(names)} field datasets bit for bit as in one round ({', '.join(sorted(set(names) - set(same))) or 'all'})")
 c.done()

@@ -156,4 +156,3 @@ PetscErrorCode FlxWriterWriteResultants(FlxWriter w, Vec r[])
   PetscCall(FlxWriterWriteCellField(w, "shell_resultants", FLX_SHELL_NRESULTANTS, FlxShellResultantNames, r));
   PetscFunctionReturn(0);
 }
-

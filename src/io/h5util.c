@@ -527,6 +527,11 @@ PetscErrorCode FlxReadModesOmegaMax(MPI_Comm comm, const char path[], PetscReal 
     }
     H5Eset_auto2(H5E_DEFAULT, fn, data);
   }
+  { /* a directory, a FIFO, a device: rank 0's own words */
+    int       bad = rank == 0 && FlxInputFileProblem("-ts_omega_max_file", path, msg, sizeof(msg));
+    PetscBool b   = bad ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(FlxCheckCollective(comm, b, PETSC_ERR_USER_INPUT, msg));
+  }
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
   PetscCallMPI(MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm));
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot read /modes/omega_max from %s: run 'flexure modes' on this model first (-output_file)", path));

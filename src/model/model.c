@@ -110,7 +110,7 @@ static PetscErrorCode ReadSixValues(PetscOptionItems *PetscOptionsObject, MPI_Co
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", key));
   for (int d = 0; d < 7; d++)
     w[d] = d < 6 ? v[d] : 0;
-  PetscCall(FlxOptionsRealArray(opt, help, "FlxModelSetFromOptions", w, &n, &set));
+  PetscCall(PetscOptionsRealArray(opt, help, "FlxModelSetFromOptions", w, &n, &set)); /* not the counting wrapper: 7 or more values are refused below */
   PetscCheck(!required || set, comm, PETSC_ERR_USER_INPUT, "missing property: give -%s%s (%s)", pre, key, help);
   PetscCheck(!set || n >= minvals, comm, PETSC_ERR_USER_INPUT, "-%s%s needs at least %" PetscInt_FMT " values", pre, key, minvals);
   PetscCheck(!set || n <= 6, comm, PETSC_ERR_USER_INPUT, "-%s%s has more than 6 values: give at most fx,fy,fz,mx,my,mz (or ux,uy,uz,rx,ry,rz)", pre, key);
@@ -248,7 +248,10 @@ PetscErrorCode FlxModelSetFromOptions(FlxModel m)
     m->shell_axis[1] = m->shell_axis[2] = 0;
     PetscOptionsBegin(m->comm, NULL, "Output options", "FlxModel");
     PetscCall(FlxOptionsRealArray("-output_shell_axis", "Global axis whose projection on each shell element is x of the consistent frame of shell_stresses (fallback global Z, then X, where it is within 0.1 degree of the normal)", "FlxModelSetFromOptions", m->shell_axis, &n, &set));
+    m->cellrows = 32768;
+    PetscCall(PetscOptionsInt("-output_cell_rows", "Rows per rank and round of the cell fields' output (element forces, resultants, stresses): the output's buffers hold that many rows of one field", "FlxModelSetFromOptions", m->cellrows, &m->cellrows, NULL));
     PetscOptionsEnd();
+    PetscCheck(m->cellrows >= 1, m->comm, PETSC_ERR_USER_INPUT, "-output_cell_rows %" PetscInt_FMT " must be at least 1", m->cellrows);
     PetscCheck(!set || (n == 3 && PetscSqrtReal(PetscSqr(m->shell_axis[0]) + PetscSqr(m->shell_axis[1]) + PetscSqr(m->shell_axis[2])) > 0), m->comm, PETSC_ERR_USER_INPUT, "-output_shell_axis needs three components, not all zero");
   }
   PetscFunctionReturn(0);

@@ -1,7 +1,8 @@
 /* Cell fields of a solution, written in the natural order of each cell type to the results file: shell stress
    resultants in the element frame and in a consistent frame with von Mises stresses, beam section forces and the
    stresses of shape sections. Cells of a type that do not carry a field get rows of NaN. They are written in rounds
-   of at most ROWS rows per rank (FlxCellRows), so the output needs no copy of a whole field: a few MB per rank. */
+   of at most -output_cell_rows rows per rank (32768; FlxCellRows), so the output needs no copy of a whole field: a few
+   MB per rank. */
 #include <flexure/private/modelimpl.h>
 #include <flexure/private/elementimpl.h>
 #include <flexure/rotation.h>
@@ -29,8 +30,6 @@ static PetscErrorCode CellHasField(FlxModel m, PetscInt c, FlxCellFieldKind f, P
     *has = ops->section_forces && s->props.rp.n > 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
-
-#define ROWS 32768
 
 /* The owner rank of row k of N rows split evenly in whole rows (the first N % size ranks one more), and its offset. */
 static void EvenOwner(PetscInt N, PetscMPIInt size, PetscInt k, PetscMPIInt *r, PetscInt *off)
@@ -62,8 +61,8 @@ static PetscErrorCode SetUpRows(FlxModel m, int t)
   rem      = N % size;
   cr->lo   = rank * q + PetscMin(rank, rem);
   cr->nwin = q + (rank < rem);
-  cr->C    = ROWS;
-  cr->R    = (q + (rem > 0) + ROWS - 1) / ROWS; /* the largest window's rounds: the same on every rank */
+  cr->C    = m->cellrows;
+  cr->R    = (q + (rem > 0) + cr->C - 1) / cr->C; /* the largest window's rounds: the same on every rank */
   PetscCall(PetscCalloc1(cr->R + 2, &cr->ptr));
   PetscCall(PetscMalloc1(nc + 1, &round));
   for (PetscInt c = 0; c < nc; c++) { /* each owned cell's round and place in its window */
@@ -77,7 +76,7 @@ static PetscErrorCode SetUpRows(FlxModel m, int t)
     if (ct != (FlxCellType)t || !owned) continue;
     PetscCall(FlxMeshGetCellTypeIndex(m->mesh, c, &k));
     EvenOwner(N, size, k, &r, &off);
-    round[c] = off / ROWS;
+    round[c] = off / cr->C;
     cr->ptr[round[c] + 1]++;
     cnt++;
   }
@@ -95,7 +94,7 @@ static PetscErrorCode SetUpRows(FlxModel m, int t)
     PetscCall(PetscFree(at));
   }
   PetscCall(PetscFree(round));
-  PetscCall(PetscMalloc3(cr->width * most + 1, &cr->own, cr->width * PetscMin(ROWS, cr->nwin) + 1, &cr->win, most + 1, &cr->leaf));
+  PetscCall(PetscCalloc3(cr->width * most + 1, &cr->own, cr->width * PetscMin(cr->C, cr->nwin) + 1, &cr->win, most + 1, &cr->leaf));
   PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)cr->width, MPIU_SCALAR, &cr->unit));
   PetscCallMPI(MPI_Type_commit(&cr->unit));
   PetscFunctionReturn(0);

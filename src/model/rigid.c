@@ -35,10 +35,11 @@ typedef struct {
   const PetscScalar *frl; /* the free-DOF mask of the owned and ghost nodes */
   PetscInt           nown;
   PetscInt           K;    /* parts (parts.c) */
-  const PetscInt    *part; /* of each local node (-1: no element touches it) */
+  const PetscInt    *part; /* of each local node (-1: in no element or spring cell) */
   PetscReal         *cgk;  /* each part's centroid and radius (3 K, K) */
   PetscReal         *lbk;
-  PetscReal         *H; /* each part's Gram matrix of the held motions (36 K) */
+  PetscReal         *H;    /* each part's Gram matrix of the held motions (36 K) */
+  const PetscBool   *held; /* the parts found held so far: a spring to one of them is a spring to ground */
 } Held;
 
 /* The six rigid motions at node X: Q[6 d + k] is DOF d of motion k. Translations e_k; rotations e_k x (X - cg) / lb
@@ -91,11 +92,12 @@ PetscErrorCode FlxModelCreateRigidBodyVectors(FlxModel m, PetscBool constrained,
   PetscFunctionReturn(0);
 }
 
-/* A spring holds the rigid motions that stretch it once the prescribed DOFs are held: with Qc the six motions' rows
-   at its nn nodes (1: to ground; 2: a spring cell), zero on prescribed DOFs, its energy Qc^T K Qc, K scaled to
+/* A spring holds the rigid motions that stretch it once the prescribed DOFs and the parts found held are held: with
+   Qc the rows of the motions of the part of the row's node at the spring's nn nodes (1: to ground; 2: a spring cell),
+   zero on prescribed DOFs and at an end in another part already held, its energy Qc^T K Qc, K scaled to
    D^-1/2 K D^-1/2 (D: the largest translational, rotational diagonal entry) so that it weighs like a held DOF. Added
-   by rows, those of owned nodes (a cell seen by several ranks counts once). A spring cell between free nodes holds
-   nothing (it carries no rigid motion); to a clamped anchor it holds as a spring to ground. */
+   by rows, those of owned nodes (a cell seen by several ranks counts once). A spring cell within a part holds nothing
+   (it carries no rigid motion); to a clamped anchor or a held part it holds as a spring to ground. */
 static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[], const PetscReal Ke[], const PetscReal Ce[], void *ctx)
 {
   Held     *h = (Held *)ctx;
@@ -109,13 +111,14 @@ static PetscErrorCode AddSpring(FlxModel m, PetscInt nn, const PetscInt nodes[],
     dmax[(i % 6) / 3] = PetscMax(dmax[(i % 6) / 3], PetscAbsReal(Ke[n * i + i]));
   for (PetscInt i = 0; i < n; i++)
     sc[i] = dmax[(i % 6) / 3] > 0 ? 1 / PetscSqrtReal(dmax[(i % 6) / 3]) : 0;
-  for (PetscInt a0 = 0; a0 < nn; a0++) { /* the rows of owned node a0, for its part: an end in another part is an anchor */
-    const PetscInt p = h->part[nodes[a0]];
+  for (PetscInt a0 = 0; a0 < nn; a0++) {   /* the rows of owned node a0, for its part p: both ends move with p's motion, */
+    const PetscInt p = h->part[nodes[a0]]; /* but not on prescribed DOFs nor at an end in another part already held */
     if (nodes[a0] >= h->nown || p < 0) continue;
     for (PetscInt a = 0; a < nn; a++) {
+      const PetscInt q = h->part[nodes[a]];
       NodeRows(h->cgk + 3 * p, h->lbk[p], h->X + 3 * nodes[a], Q[a]);
       for (int d = 0; d < 6; d++)
-        if (!(PetscRealPart(h->frl[6 * nodes[a] + d]) >= 0.5) || h->part[nodes[a]] != p)
+        if (!(PetscRealPart(h->frl[6 * nodes[a] + d]) >= 0.5) || (q >= 0 && q != p && h->held[q]))
           for (int k = 0; k < 6; k++)
             Q[a][6 * d + k] = 0;
     }
@@ -243,8 +246,8 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
 {
   Held               h;
   const PetscScalar *fr, *kd;
-  PetscReal          w[6], work[64], Q[36], loose = 0, L, Hp[36];
-  PetscBool         *elem;
+  PetscReal          w[6], work[64], Q[36], loose = 0, L, Hp[36], *Hs;
+  PetscBool         *elem, *held, more = PETSC_TRUE;
   PetscInt           nc, *part, *first, nfree = 0, bad = -1, nl;
   Vec                frl;
   PetscBLASInt       n = 6, lwork = 64, info;
@@ -256,14 +259,21 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   nl += h.nown;
   PetscCall(FlxMeshGetCoordinates(m->mesh, &h.X));
   PetscCall(FlxModelGetParts(m, &h.K, &part, &first)); /* parts.c */
-  if (!h.K) {                                          /* no element (springs and masses alone): the model as one part */
+  if (h.K <= 1 || h.K > 4096) {                        /* no element (springs and masses alone), one part, or too many to hold in every rank's
+                                                         memory (36 values each): the model as one part, as the check was before parts */
+    PetscCall(PetscInfo(NULL, "rigid-body check: %" PetscInt_FMT " parts, checked as one\n", h.K));
     h.K = 1;
     for (PetscInt i = 0; i < nl; i++)
       part[i] = 0;
   }
   h.part = part;
-  PetscCall(PetscCalloc3(3 * h.K, &h.cgk, h.K, &h.lbk, 36 * h.K, &h.H));
-  PetscCall(PartCentroids(m, &h));
+  PetscCall(PetscCalloc4(3 * h.K, &h.cgk, h.K, &h.lbk, 36 * h.K, &h.H, 36 * h.K, &Hs));
+  PetscCall(PetscCalloc1(h.K, &held));
+  h.held = held;
+  if (h.K == 1)
+    PetscCall(Centroid(m, h.cgk, h.lbk)); /* every node, as before parts: the same messages */
+  else
+    PetscCall(PartCentroids(m, &h));
   PetscCall(PetscCalloc1(h.nown + 1, &elem));
   for (PetscInt c = 0; c < nc; c++) { /* the owned nodes of elements (not springs, not node-set cells) */
     const PetscInt *nodes;
@@ -275,7 +285,7 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
   }
   PetscCall(VecGetArrayRead(m->free, &fr));
   PetscCall(VecGetArrayRead(m->kdiag, &kd));
-  for (PetscInt i = 0; i < h.nown; i++) {
+  for (PetscInt i = 0; i < h.nown; i++) { /* the prescribed DOFs of element nodes, into their parts' Hs */
     const PetscInt p    = part[i];
     PetscBool      rows = PETSC_FALSE;
     for (int d = 0; d < 6; d++) {
@@ -286,47 +296,58 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
       rows = PETSC_TRUE;
       for (int k = 0; k < 6; k++)
         for (int l = 0; l < 6; l++)
-          h.H[36 * p + 6 * k + l] += Q[6 * d + k] * Q[6 * d + l];
+          Hs[36 * p + 6 * k + l] += Q[6 * d + k] * Q[6 * d + l];
     }
   }
   PetscCall(VecRestoreArrayRead(m->kdiag, &kd));
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(PetscFree(elem));
+  PetscCallMPI(MPI_Allreduce(&loose, &L, 1, MPIU_REAL, MPI_SUM, m->comm));
   PetscCall(LocalFreeMask(m, &frl));
   PetscCall(VecGetArrayRead(frl, &h.frl));
-  PetscCall(FlxModelVisitSprings(m, AddSpring, &h));
+  while (more) { /* the parts held by their supports and springs, then those held by springs to them, ... */
+    more = PETSC_FALSE;
+    bad  = -1;
+    PetscCall(PetscArraycpy(h.H, Hs, 36 * h.K));
+    PetscCall(FlxModelVisitSprings(m, AddSpring, &h));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, MPI_SUM, m->comm));
+    PetscCallMPI(MPI_Bcast(h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, 0, m->comm)); /* one decision on every rank */
+    for (PetscInt p = 0; p < h.K; p++) {
+      PetscInt nf = 0;
+      if (held[p]) continue;
+      PetscCall(PetscArraycpy(Hp, h.H + 36 * p, 36));
+      PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+      PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, Hp, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
+      PetscCall(PetscFPTrapPop());
+      PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
+      for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
+        if (!(w[k] > 1e-12 * w[5])) nf++;
+      PetscCall(PetscInfo(NULL, "rigid-body check, part %" PetscInt_FMT " of %" PetscInt_FMT ": eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", p, h.K, (double)w[0], (double)w[5], nf));
+      if (!nf) {
+        held[p] = PETSC_TRUE;
+        more    = PETSC_TRUE;
+      } else if (bad < 0) { /* the first part (in natural order) with a free motion, its free motions first */
+        bad   = p;
+        nfree = nf;
+        PetscCall(PetscArraycpy(h.H + 36 * p, Hp, 36));
+      }
+    }
+    if (bad < 0) more = PETSC_FALSE;
+  }
   PetscCall(VecRestoreArrayRead(frl, &h.frl));
   PetscCall(VecDestroy(&frl));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, MPI_SUM, m->comm));
-  PetscCallMPI(MPI_Bcast(h.H, (PetscMPIInt)(36 * h.K), MPIU_REAL, 0, m->comm)); /* one decision on every rank */
-  PetscCallMPI(MPI_Allreduce(&loose, &L, 1, MPIU_REAL, MPI_SUM, m->comm));
-  for (PetscInt p = 0; p < h.K && bad < 0; p++) { /* the first part (in natural order) with a free motion */
-    PetscInt nf = 0;
-    PetscCall(PetscArraycpy(Hp, h.H + 36 * p, 36));
-    PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
-    PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, Hp, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
-    PetscCall(PetscFPTrapPop());
-    PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
-    for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
-      if (!(w[k] > 1e-12 * w[5])) nf++;
-    PetscCall(PetscInfo(NULL, "rigid-body check, part %" PetscInt_FMT " of %" PetscInt_FMT ": eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", p, h.K, (double)w[0], (double)w[5], nf));
-    if (nf) {
-      bad   = p;
-      nfree = nf;
-      PetscCall(PetscArraycpy(h.H, Hp, 36)); /* its free motions first */
-    }
-  }
   if (bad >= 0 && h.K > 1) { /* name the part: its first node, where it is */
     PetscInt cnt = 0, tot;
     for (PetscInt i = 0; i < h.nown; i++)
       if (part[i] == bad) cnt++;
     PetscCallMPI(MPI_Allreduce(&cnt, &tot, 1, MPIU_INT, MPI_SUM, m->comm));
-    PetscCall(PetscSNPrintf(where, sizeof(where), " one of its %" PetscInt_FMT " unconnected parts (the %" PetscInt_FMT " nodes that elements join to node %" PetscInt_FMT ", centroid (%.4g, %.4g, %.4g); nodes at the same place that were never merged, or pieces nothing joins, make parts):", h.K, tot, first ? first[bad] : -1, (double)h.cgk[3 * bad], (double)h.cgk[3 * bad + 1], (double)h.cgk[3 * bad + 2]));
+    PetscCall(PetscSNPrintf(where, sizeof(where), " one of its %" PetscInt_FMT " unconnected parts (the %" PetscInt_FMT " nodes joined to node %" PetscInt_FMT ", centroid (%.4g, %.4g, %.4g); nodes at the same place that were never merged, or pieces nothing joins, make parts):", h.K, tot, first ? first[bad] : -1, (double)h.cgk[3 * bad], (double)h.cgk[3 * bad + 1], (double)h.cgk[3 * bad + 2]));
   }
   PetscCall(PetscFree(part));
   PetscCall(PetscFree(first));
+  PetscCall(PetscFree(held));
   if (bad < 0 || (m->allow_rigid && !m->require_held[0])) {
-    PetscCall(PetscFree3(h.cgk, h.lbk, h.H));
+    PetscCall(PetscFree4(h.cgk, h.lbk, h.H, Hs));
     PetscFunctionReturn(0);
   }
   if (L > 0) PetscCall(PetscSNPrintf(note, sizeof(note), " (%.0f prescribed DOFs have no stiffness at all, no element or spring acting on them: they hold nothing)", (double)L));
@@ -338,9 +359,9 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained:%s no boundary condition or spring to ground holds %s, every rigid-body motion is free%s. Add boundary conditions (-bc_names ..., -bc_NAME_group, -bc_NAME_dofs) or springs to ground%s", where, where[0] ? "this part" : "it", note, alt));
   } else {
     for (PetscInt k = 0; k < PetscMin(nfree, 3); k++)
-      PetscCall(DescribeMotion(h.cgk + 3 * bad, h.lbk[bad], h.H + 6 * k, what[k], sizeof(what[k])));
+      PetscCall(DescribeMotion(h.cgk + 3 * bad, h.lbk[bad], h.H + 36 * bad + 6 * k, what[k], sizeof(what[k])));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "the model is unconstrained:%s its boundary conditions and springs to ground leave %" PetscInt_FMT " rigid-body motion%s free: %s%s%s%s%s%s%s. Prescribe DOFs that %s (-bc_NAME_dofs, more -bc_names)%s", where, nfree, nfree > 1 ? "s" : "", what[0], nfree > 1 ? "; " : "", nfree > 1 ? what[1] : "", nfree > 2 ? "; " : "", nfree > 2 ? what[2] : "", nfree > 3 ? "; and more" : "", note, nfree > 1 ? "these motions move" : "it moves", alt));
   }
-  PetscCall(PetscFree3(h.cgk, h.lbk, h.H));
+  PetscCall(PetscFree4(h.cgk, h.lbk, h.H, Hs));
   SETERRQ(m->comm, PETSC_ERR_USER_INPUT, "%s", msg);
 }

@@ -209,6 +209,7 @@ struct _p_FlxModel {
   char (*usegroup)[FLX_NAME_LEN]; /* groups used as node sets outside the model (probes, springs) */
   PetscInt             nusegroup;
   PetscReal            shell_axis[3]; /* global axis whose projection is x of the consistent shell frame */
+  PetscInt             cellrows;      /* rows per rank and round of the cell fields' output (-output_cell_rows) */
   PetscInt             nconstrained;  /* global number of prescribed DOFs */
   Vec                  mass, free, work;
   Mat                  K, Mc;
