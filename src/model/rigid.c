@@ -320,8 +320,8 @@ PetscErrorCode FlxModelCheckRigidBody(FlxModel m)
       PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &n, Hp, &n, w, work, &lwork, &info)); /* ascending; columns = vectors */
       PetscCall(PetscFPTrapPop());
       PetscCheck(!info, m->comm, PETSC_ERR_LIB, "LAPACK syev failed (%d) in the rigid-body check", (int)info);
-      for (int k = 0; k < 6; k++) /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
-        if (!(w[k] > 1e-12 * w[5])) nf++;
+      for (int k = 0; k < 6; k++)                      /* H's entries are O(1) sums: round-off leaves a free motion near 1e-16 of the largest */
+        if (!(w[k] > 1e-12 * PetscMax(w[5], 1))) nf++; /* a held DOF or spring weighs about 1: H of round-off alone holds nothing */
       PetscCall(PetscInfo(NULL, "rigid-body check, part %" PetscInt_FMT " of %" PetscInt_FMT ": eigenvalues of the held motions' Gram matrix %g .. %g, %" PetscInt_FMT " free\n", p, h.K, (double)w[0], (double)w[5], nf));
       if (!nf) {
         held[p] = PETSC_TRUE;
