@@ -44,9 +44,12 @@ plain = memory("elements", ["-model_internal_force", "elements"])
 bk = memory("elements, b_K", ["-model_internal_force", "elements", "-damping_stiffness", "1e-7"])
 damp = memory("elements, dampers", ["-model_internal_force", "elements"] + DAMPERS)
 asm = memory("assembled", ["-model_internal_force", "assembled"])
-for name, m in (("b_K", bk), ("dampers", damp)):
-    c.check(m[1] - plain[1] <= 150, f"{name} on the element loop adds {m[1] - plain[1]} B per DOF at the end (<= 150: no assembled K, C_d its own blocks)")
-c.check(asm[1] - plain[1] >= 300, f"the assembled path holds {asm[1] - plain[1]} B per DOF more at the end (>= 300: K is seen)")
+if plain[0] == 0 and asm[0] == 0:  # no heap measure (glibc's mallinfo2 under a sanitizer's allocator): the rounds only
+    print("  the heap is not measured in this build (a sanitizer's allocator): memory checks skipped")
+else:
+    for name, m in (("b_K", bk), ("dampers", damp)):
+        c.check(m[1] - plain[1] <= 150, f"{name} on the element loop adds {m[1] - plain[1]} B per DOF at the end (<= 150: no assembled K, C_d its own blocks)")
+    c.check(asm[1] - plain[1] >= 300, f"the assembled path holds {asm[1] - plain[1]} B per DOF more at the end (>= 300: K is seen)")
 # 3. the cell fields in rounds of 1000 rows per rank (7452 or 14904 rows per rank here: 8 or 15 rounds) give the same
 #    file as in one round: every dataset bit for bit
 memory("elements, rounds of 1000 rows", ["-model_internal_force", "elements", "-output_cell_rows", "1000"])
