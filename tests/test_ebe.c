@@ -203,6 +203,19 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(world, &size));
   PetscCallMPI(MPI_Comm_rank(world, &rank));
   PetscCall(CheckKernels(world));
+  { /* the arrays of the step's vectors start on a cache line (src/util/memalign.c): vector loads do not split */
+    Vec          v;
+    PetscScalar *a;
+    PetscBool    aligned;
+    PetscCall(FlxInitializePackage());
+    PetscCall(FlxMemoryAligned(&aligned));
+    PetscCall(VecCreateMPI(world, 200000, PETSC_DETERMINE, &v));
+    PetscCall(VecGetArray(v, &a));
+    PetscCall(Check(world, "Vec array's offset from a 64-byte boundary (bytes)", (PetscReal)((size_t)a % 64), 0));
+    PetscCall(Check(world, "PETSc's allocations 64-byte aligned (FlxMemoryAligned: 0 yes)", aligned ? 0 : 1, 0));
+    PetscCall(VecRestoreArray(v, &a));
+    PetscCall(VecDestroy(&v));
+  }
   for (size_t c = 0; c < sizeof(opts) / sizeof(opts[0]); c++) {
     PetscScalar *y = NULL, *ys;
     PetscInt     N, Ns;

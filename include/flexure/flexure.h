@@ -12,6 +12,12 @@ PETSC_EXTERN PetscClassId FLX_CLASSID;
 
 /* Register the flexure types (steppers, elements) and log events. Not collective; called by FlxInitialize(). */
 PETSC_EXTERN PetscErrorCode FlxInitializePackage(void);
+/* Make PETSc's allocations 64-byte aligned (src/util/memalign.c: PETSc's own are 16-byte aligned, and vector loads
+   across cache lines halved the speed of the explicit step), unless PETSc traces them (-malloc_debug). Called by
+   FlxInitializePackage. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxMemoryAlignInstall(void);
+/* aligned: whether PETSc's allocations are 64-byte aligned. Not collective. */
+PETSC_EXTERN PetscErrorCode FlxMemoryAligned(PetscBool *aligned);
 
 /* Raise the same user-input error on every rank of comm when any rank has failed=PETSC_TRUE.
    The message of the lowest failing rank is used, so the error is collective and nothing hangs.

@@ -32,6 +32,7 @@ PetscErrorCode FlxInitializePackage(void)
   PetscFunctionBegin;
   if (FlxPackageInitialized) PetscFunctionReturn(0);
   FlxPackageInitialized = PETSC_TRUE;
+  PetscCall(FlxMemoryAlignInstall());
   PetscCall(PetscRegisterFinalize(FlxFinalizePackage));
   PetscCall(PetscClassIdRegister("flexure", &FLX_CLASSID));
   PetscCall(PetscLogEventRegister("FlxMeshRead", FLX_CLASSID, &FLX_MeshRead));
