@@ -32,6 +32,7 @@ for name, opts in models.items():
     out = p.stdout
     m = re.search(r"\|element loop - assembled K x\|_inf / \|K x\|_inf = " + num, out)
     c.check(m is not None and float(m.group(1)) < 1e-14, f"{name}: element loop against assembled K x: {m.group(1) if m else 'missing'} < 1e-14")
+    c.check(re.search(r"^bench: vector arrays 64-byte aligned$", out, re.M) is not None, f"{name}: the vector arrays are 64-byte aligned (src/util/memalign.c)")
     items = re.findall(r"^bench: (.+?)\s+" + num + r" ns/DOF \(" + num + r" \.\. " + num + r"\)", out, re.M)
     want = ["gcd3 step", "gcd4_a3/4 step", "gcd5 step", "PETSc MatMult", "flexure K x (assembled)", "element loop"]
     if name == "tower":

@@ -565,6 +565,11 @@ static PetscErrorCode Run(void)
   PetscCall(FlxModelMultStiffness(B.model, FLX_FINT_ASSEMBLED, B.x, B.y));
   PetscCall(FlxMemoryUsage(B.comm, &heap3, NULL));
   PetscCall(PetscPrintf(B.comm, "bench: ranks %d, DOFs %" PetscInt_FMT "; memory per DOF (heap summed over the ranks): model %.0f B (path %s), with its %" PetscInt_FMT " steppers %.0f B; the other path's operator adds %.0f B; peak resident %.0f B\n", size, B.N, (double)((heap1 - heap0) / B.N), path == FLX_FINT_ELEMENTS ? "elements" : "assembled", npre, (double)((heap2 - heap0) / B.N), (double)((heap3 - heap2) / B.N), (double)(peak / B.N)));
+  {
+    PetscBool aligned;
+    PetscCall(FlxMemoryAligned(&aligned));
+    PetscCall(PetscPrintf(B.comm, "bench: vector arrays %s\n", aligned ? "64-byte aligned" : "NOT 64-byte aligned (PETSc traces its allocations: -malloc_debug or similar): vector loads split across cache lines"));
+  }
   { /* the two products agree */
     Vec       w;
     PetscReal nd, nv;
