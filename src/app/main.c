@@ -389,7 +389,11 @@ int main(int argc, char **argv)
   if (code && rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
   AppDestroy(&app);
   if (!code && !cl.help) (void)FlxOptionsWarnUnusedDiagnostics(PETSC_COMM_WORLD);
-  PetscPopErrorHandler();
+  {
+    PetscBool traced = PETSC_FALSE;
+    (void)PetscMallocGetDebug(&traced, NULL, NULL);
+    if (!traced) PetscPopErrorHandler(); /* pushed before PETSc started: under -malloc_debug its block is not PETSc's to free */
+  }
   if (SlepcFinalize() && !code) code = FLX_EXIT_SYSTEM;
   FlxCaseFileFree(&cf);
   FlxCommandLineFree(&cl);
