@@ -7,11 +7,12 @@ beam held through a spring that is soft about its axis; a static solve of a
 free structure, even with -model_allow_rigid_body), a dt above the critical step, a misspelled option, a list
 option with more values than it takes (PETSc drops the rest), a negative rotary inertia of a point mass, a FIFO or a
 device as an input file (no hang), a generated mesh beyond 32-bit
-indices, a section on a group of points; for shells: zero or
+indices, a section on a group of points, a zero -ts_max_energy_error or -ts_omega_rtol; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
-flexure-pendulum."""
+flexure-pendulum. Accepted: a slender clamped wire, parts held through springs, and an initial velocity on a group
+with a clamped node (with a note that names the DOFs it does not move)."""
 import os
 import subprocess
 
@@ -86,6 +87,8 @@ cases = [
                                         "-section_extra_A", "1", "-section_extra_Iy", "1", "-section_extra_Iz", "1", "-section_extra_J", "1"],
      "section 'extra' applies to no element: its groups (-section_extra_groups tip) hold no line, quad or triangle cells"),
     ("a list option with more values than it takes", [CASE, "-section_bar_orientation", "0,1,0,9"], "-section_bar_orientation takes at most 3 values; 4 were given"),
+    ("a zero energy-error limit", [CASE, "-ts_max_energy_error", "0"], "-ts_max_energy_error 0.: give a positive multiple of the energy put in"),
+    ("a zero omega_max tolerance", [CASE, "-ts_omega_rtol", "0"], "-ts_omega_rtol 0.: give the omega_max estimate's relative tolerance in (0, 1)"),
     ("negative rotary inertia of a point mass", [CASE, "-pointmass_names", "m", "-pointmass_m_group", "tip", "-pointmass_m_mass", "1", "-pointmass_m_inertia", "-1e-9,-1e-9,-1e-9"],
      "-pointmass_m_inertia must not be negative"),
     ("static solve of a free structure", ["static"] + gen + ["-model_allow_rigid_body"],
@@ -156,6 +159,11 @@ wire = ["-mesh_generate", "beam", "-mesh_beam_length", "10", "-mesh_beam_element
         "-ts_max_steps", "5", "-ts_monitor_interval", "-1"]
 rc, so, se = run(a.np, wire + out, timeout=120, check=False)
 c.check(rc == 0 and "flexure: error" not in se, f"a clamped 10 m wire of 1000 beams (slender, not free) runs: exit {rc} {se.strip()[:200]!r}")
+# an initial velocity on a group that holds the clamped root: taken elsewhere, and the root's one DOF it would move is named
+rc, so, se = run(a.np, [CASE, "-ic_names", "v0", "-ic_v0_type", "velocity", "-ic_v0_group", "beam", "-ic_v0_value", "0,1,0,0,0,0",
+                        "-ts_max_steps", "3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)
+note = "flexure: note: initial condition 'v0' gives non-zero values to 1 DOFs that boundary conditions prescribe: they keep their prescribed motion"
+c.check(rc == 0 and "flexure: error" not in se and note in so, f"an initial velocity on a group with a clamped node runs and says so: exit {rc} {so.strip()[-300:]!r}")
 rc, so, se = run(a.np, two + ["-section_s_stiffness", "1e6,1e6,1e6,1e3,1e3,1e3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)
 c.check(rc == 0 and "flexure: error" not in se, f"a beam held through a spring by a clamped beam runs: exit {rc} {se.strip()[:200]!r}")
 rc, so, se = run(a.np, hung + ["-section_s_stiffness", "1e6,1e6,1e6,1e3,1e3,1e3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)

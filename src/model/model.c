@@ -579,6 +579,7 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
     const PetscInt  *nodes;
     const PetscReal *X, *w = c->value;
     PetscScalar     *a = c->type == FLX_IC_DISPLACEMENT ? xa : va;
+    PetscInt         held = 0;
     if (c->type == FLX_IC_MODE) continue;
     PetscCall(FlxMeshFindGroup(m->mesh, c->group, &g));
     PetscCall(FlxMeshGetGroupNodes(m->mesh, g, &n, &nodes));
@@ -596,9 +597,14 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
       } else
         for (int d = 0; d < 6; d++)
           val[d] = w[d];
-      for (int d = 0; d < 6; d++)
+      for (int d = 0; d < 6; d++) {
         a[6 * j + d] = val[d] * fr[6 * j + d];
+        if (val[d] != 0 && fr[6 * j + d] == 0) held++;
+      }
     }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPIU_INT, MPI_SUM, m->comm));
+    if (held) /* said, not silent: a support keeps its prescribed motion */
+      PetscCall(PetscPrintf(m->comm, "flexure: note: initial condition '%s' gives non-zero values to %" PetscInt_FMT " DOFs that boundary conditions prescribe: they keep their prescribed motion (the value is not applied there)\n", c->name, held));
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));

@@ -142,6 +142,9 @@ PetscErrorCode FlxStepperSetFromOptions(FlxStepper ts)
   PetscCheck(!PetscIsInfOrNanReal(ts->safety) && !PetscIsInfOrNanReal(ts->omega_given) && ts->omega_given >= 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety and -ts_omega_max must be finite (and -ts_omega_max positive)");
   PetscCheck(ts->safety > 0 && ts->safety <= 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_safety must be in (0, 1]");
   PetscCheck(ts->cap > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_ledger_buffer must be positive");
+  PetscCheck(!PetscIsInfOrNanReal(ts->max_energy_error) && ts->max_energy_error > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_max_energy_error %g: give a positive multiple of the energy put in (default 10; the run stops as unstable above it)", (double)ts->max_energy_error);
+  PetscCheck(!PetscIsInfOrNanReal(ts->power_rtol) && ts->power_rtol > 0 && ts->power_rtol < 1, ts->comm, PETSC_ERR_USER_INPUT, "-ts_omega_rtol %g: give the omega_max estimate's relative tolerance in (0, 1) (default 1e-6)", (double)ts->power_rtol);
+  PetscCheck(ts->power_maxits > 0, ts->comm, PETSC_ERR_USER_INPUT, "-ts_omega_max_it %" PetscInt_FMT ": give a positive number of restarts (default 500)", ts->power_maxits);
   PetscCall(FlxStepperDAESetFromOptions(ts)); /* constrained systems (issue 16) */
   PetscCall(FlxStepperSetType(ts, type));
   if (ts->ops.setfromoptions) PetscCall(ts->ops.setfromoptions(ts));
