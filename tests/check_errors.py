@@ -7,7 +7,7 @@ beam held through a spring that is soft about its axis; a static solve of a
 free structure, even with -model_allow_rigid_body), a dt above the critical step, a misspelled option, a list
 option with more values than it takes (PETSc drops the rest), a negative rotary inertia of a point mass, a FIFO or a
 device as an input file (no hang), a generated mesh beyond 32-bit
-indices, a section on a group of points, a zero -ts_max_energy_error or -ts_omega_rtol; for shells: zero or
+indices, a section on a group of points, a zero -ts_max_energy_error or -ts_omega_rtol, -mesh_triangles with -mesh_mixed; for shells: zero or
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
@@ -141,6 +141,8 @@ cases += [
     ("inverted quad", shell + ["-mesh_file", plate_msh("inverted.msh", grid, [(1, 2, 5, 4), (2, 3, 5, 6), (4, 5, 8, 7), (5, 6, 9, 8)])], "element 1 (quad4, group 'plate'): inverted quad"),
     ("pressure on beams", [CASE, "-load_names", "p", "-load_p_type", "pressure", "-load_p_group", "beam", "-load_p_value", "1e3"], "a pressure needs shell elements"),
     ("a generator's option with a mesh file", [CASE, "-mesh_triangles"], "-mesh_triangles applies to -mesh_generate plate|cylinder only, not to a mesh file"),
+    ("triangles and a mixed mesh at once", ["-mesh_generate", "plate", "-mesh_triangles", "-mesh_mixed"] + shell[:-7],
+     "give -mesh_triangles (triangles only) or -mesh_mixed (quads on the first half along x, triangles on the second), not both"),
     ("another generator's option", gen + ["-mesh_divisions", "4,4"], "-mesh_divisions applies to -mesh_generate plate|cylinder only, not to -mesh_generate beam"),
     ("shear areas of an Euler-Bernoulli beam", [CASE, "-section_bar_shear_rigid", "-section_bar_shear_areas", "1e-4,1e-4"],
      "-section_bar_shear_rigid (Euler-Bernoulli, no shear deformation) leaves no use for -section_bar_shear_areas"),

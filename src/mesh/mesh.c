@@ -136,6 +136,7 @@ PetscErrorCode FlxMeshSetFromOptions(FlxMesh mesh)
   PetscCheck(mesh->cyl_radius > 0 && mesh->cyl_length > 0 && mesh->cyl_angle > 0 && mesh->cyl_angle < 360, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_cylinder_radius and _length must be positive and -mesh_cylinder_angle in (0, 360)");
   PetscCheck(!(set && setg), mesh->comm, PETSC_ERR_USER_INPUT, "give either -mesh_file or -mesh_generate, not both");
   if (set || setg) PetscCall(CheckGeneratorOptions(mesh, gen));
+  PetscCheck(!(mesh->tri && mesh->mixed), mesh->comm, PETSC_ERR_USER_INPUT, "give -mesh_triangles (triangles only) or -mesh_mixed (quads on the first half along x, triangles on the second), not both");
   PetscCheck(mesh->beam_elements > 0 && mesh->beam_length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_beam_elements and -mesh_beam_length must be positive");
   PetscCheck(mesh->tower_n[0] > 0 && mesh->tower_n[1] > 0 && mesh->tower_n[2] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_tower_bays needs three positive counts");
   if (set)
