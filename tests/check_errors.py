@@ -11,8 +11,8 @@ indices, a section on a group of points, a zero -ts_max_energy_error or -ts_omeg
 negative thickness, a degenerate quad, a badly warped quad, an inverted (bow-tie) quad and a pressure on
 beams, each naming the section, or the element and its group; a generator's option with a mesh file or with another
 generator, shear areas given to an Euler-Bernoulli section; and (at 1 rank) a misspelled option given to
-flexure-pendulum. Accepted: a slender clamped wire, parts held through springs, and an initial velocity on a group
-with a clamped node (with a note that names the DOFs it does not move)."""
+flexure-pendulum. Accepted: a slender clamped wire, parts held through springs, a duplicated element and an initial velocity on a
+group with a clamped node (with notes that name the pair and the DOFs it does not move)."""
 import os
 import subprocess
 
@@ -161,6 +161,13 @@ wire = ["-mesh_generate", "beam", "-mesh_beam_length", "10", "-mesh_beam_element
         "-ts_max_steps", "5", "-ts_monitor_interval", "-1"]
 rc, so, se = run(a.np, wire + out, timeout=120, check=False)
 c.check(rc == 0 and "flexure: error" not in se, f"a clamped 10 m wire of 1000 beams (slender, not free) runs: exit {rc} {se.strip()[:200]!r}")
+# a beam whose element 3 was copied (element 10 on the same nodes): runs, and the note names the pair
+dupmsh = write_msh41(os.path.join(d, "dup.msh"), [(0.1 * k, 0.0, 0.0) for k in range(11)],
+                     {"beam": [(k + 1, k + 2) for k in range(10)] + [(5, 4)]}, {"root": [1], "tip": [11]})
+rc, so, se = run(a.np, [CASE, "-mesh_file", dupmsh, "-ts_max_steps", "3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)
+note = ("flexure: note: 1 line2 element of the mesh repeats the nodes of another (element 3 of group 'beam' and 10 of group 'beam', "
+        "natural order from 0): where sections take both")
+c.check(rc == 0 and "flexure: error" not in se and note in so, f"a duplicated element runs and is named: exit {rc} {so.strip()[:400]!r}")
 # an initial velocity on a group that holds the clamped root: taken elsewhere, and the root's one DOF it would move is named
 rc, so, se = run(a.np, [CASE, "-ic_names", "v0", "-ic_v0_type", "velocity", "-ic_v0_group", "beam", "-ic_v0_value", "0,1,0,0,0,0",
                         "-ts_max_steps", "3", "-ts_monitor_interval", "-1"] + out, timeout=120, check=False)

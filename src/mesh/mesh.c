@@ -1,4 +1,5 @@
 /* FlxMesh life cycle and accessors. */
+#include <string.h>
 #include <flexure/private/meshimpl.h>
 
 const char *const FlxCellTypeNames[] = {"line2", "tri3", "quad4"};
@@ -166,6 +167,59 @@ static PetscErrorCode LoadSerial(FlxMesh mesh)
   PetscFunctionReturn(0);
 }
 
+/* qsort order of the cells' keys: type, then the sorted nodes (5 numbers), the cell last */
+static int CompareCellKeys(const void *x, const void *y)
+{
+  const PetscInt *a = (const PetscInt *)x, *b = (const PetscInt *)y;
+
+  for (int k = 0; k < 6; k++)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
+/* Cells of one type on the same nodes (a curve meshed twice, elements copied in a pre-processor): where sections take
+   both, each adds its stiffness and mass. Said once, with the first pair and their groups, not refused (two layers
+   may be meant; a group without a section adds nothing). The serial mesh on rank 0; collective. */
+static PetscErrorCode NoteDuplicateCells(FlxMesh mesh)
+{
+  PetscInt info[6] = {0, -1, -1, 0, 0, 0}; /* count, the first pair (natural ids), the type, the pair's groups */
+
+  PetscFunctionBegin;
+  if (mesh->rank == 0 && mesh->serial) {
+    const FlxSerialMesh *sm = mesh->serial;
+    PetscInt            *key;
+    PetscCall(PetscMalloc1(6 * sm->ncells + 1, &key));
+    for (PetscInt i = 0; i < sm->ncells; i++) {
+      PetscInt *k = key + 6 * i, nn = sm->cptr[i + 1] - sm->cptr[i];
+      k[0] = sm->type[i];
+      for (int j = 0; j < 4; j++)
+        k[1 + j] = j < nn ? sm->conn[sm->cptr[i] + j] : -1;
+      PetscCall(PetscSortInt(4, k + 1));
+      k[5] = i;
+    }
+    qsort(key, (size_t)sm->ncells, 6 * sizeof(PetscInt), CompareCellKeys);
+    for (PetscInt i = 1; i < sm->ncells; i++)
+      if (!memcmp(key + 6 * (i - 1), key + 6 * i, 5 * sizeof(PetscInt))) {
+        if (!info[0] || key[6 * i + 5] < info[2]) {
+          info[1] = key[6 * (i - 1) + 5];
+          info[2] = key[6 * i + 5];
+          info[3] = key[6 * i];
+        }
+        info[0]++;
+      }
+    if (info[0]) {
+      info[4] = sm->group[info[1]];
+      info[5] = sm->group[info[2]];
+    }
+    PetscCall(PetscFree(key));
+  }
+  PetscCallMPI(MPI_Bcast(info, 6, MPIU_INT, 0, mesh->comm));
+  if (info[0])
+    PetscCall(PetscPrintf(mesh->comm, "flexure: note: %" PetscInt_FMT " %s element%s of the mesh repeat%s the nodes of another (element %" PetscInt_FMT " of group '%s' and %" PetscInt_FMT " of group '%s', natural order from 0): where sections take both, each adds its stiffness and mass; remove the duplicates unless two layers are meant\n", info[0],
+                          FlxCellTypeNames[info[3]], info[0] > 1 ? "s" : "", info[0] > 1 ? "" : "s", info[1], mesh->gname[info[4]], info[2], mesh->gname[info[5]]));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxMeshSetUp(FlxMesh mesh)
 {
   PetscFunctionBegin;
@@ -174,6 +228,7 @@ PetscErrorCode FlxMeshSetUp(FlxMesh mesh)
   PetscCall(LoadSerial(mesh));
   PetscCall(FlxPhaseBegin(mesh->comm, "partitioning the mesh (METIS)"));
   PetscCall(FlxMeshPartitionAndDistribute(mesh));
+  PetscCall(NoteDuplicateCells(mesh));
   mesh->setup = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
