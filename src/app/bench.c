@@ -568,7 +568,7 @@ static PetscErrorCode Run(void)
   {
     PetscBool aligned;
     PetscCall(FlxMemoryAligned(&aligned));
-    PetscCall(PetscPrintf(B.comm, "bench: vector arrays %s\n", aligned ? "64-byte aligned" : "NOT 64-byte aligned (PETSc traces its allocations: -malloc_debug or similar): vector loads split across cache lines"));
+    PetscCall(PetscPrintf(B.comm, "bench: vector arrays %s\n", aligned ? "64-byte aligned" : "NOT 64-byte aligned (PETSc's own allocator kept: -malloc_debug or similar, or -malloc_hbw): vector loads split across cache lines"));
   }
   { /* the two products agree */
     Vec       w;

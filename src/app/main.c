@@ -276,6 +276,37 @@ static int LoadCaseFile(MPI_Comm comm, const char *path, PetscBool forceyaml, Fl
   return 0;
 }
 
+#if defined(PETSC_HAVE_POSIX_MEMALIGN) && !defined(PETSC_HAVE_MEMKIND)
+static PetscErrorCode PlainFree(void *p, int line, const char func[], const char file[])
+{
+  free(p); /* PETSc's plain allocator is posix_memalign here */
+  return 0;
+}
+#endif
+
+/* Pop the error handler pushed before PETSc started: its block came from PETSc's plain allocator, which a traced one
+   (-malloc_debug, -malloc_dump) refuses to free ("Block ... is corrupted"); PETSc's PetscMallocResetDRAM does not
+   restore the traced allocator after PetscMallocSetDRAM, so the free is swapped here. Without a plain free to swap
+   in, the block is left (a few bytes). */
+static void PopEarlyErrorHandler(void)
+{
+  PetscBool traced = PETSC_FALSE;
+
+  (void)PetscMallocGetDebug(&traced, NULL, NULL);
+  if (!traced) {
+    (void)PetscPopErrorHandler();
+    return;
+  }
+#if defined(PETSC_HAVE_POSIX_MEMALIGN) && !defined(PETSC_HAVE_MEMKIND)
+  {
+    PetscErrorCode (*tracedfree)(void *, int, const char[], const char[]) = PetscTrFree;
+    PetscTrFree                                                           = PlainFree;
+    (void)PetscPopErrorHandler();
+    PetscTrFree = tracedfree;
+  }
+#endif
+}
+
 int main(int argc, char **argv)
 {
   FlxCommandLine cl;
@@ -389,11 +420,7 @@ int main(int argc, char **argv)
   if (code && rank == 0) fprintf(stderr, "flexure: error: %s\n", err);
   AppDestroy(&app);
   if (!code && !cl.help) (void)FlxOptionsWarnUnusedDiagnostics(PETSC_COMM_WORLD);
-  {
-    PetscBool traced = PETSC_FALSE;
-    (void)PetscMallocGetDebug(&traced, NULL, NULL);
-    if (!traced) PetscPopErrorHandler(); /* pushed before PETSc started: under -malloc_debug its block is not PETSc's to free */
-  }
+  PopEarlyErrorHandler();
   if (SlepcFinalize() && !code) code = FLX_EXIT_SYSTEM;
   FlxCaseFileFree(&cf);
   FlxCommandLineFree(&cl);

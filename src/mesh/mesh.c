@@ -1,4 +1,5 @@
 /* FlxMesh life cycle and accessors. */
+#include <stdlib.h>
 #include <string.h>
 #include <flexure/private/meshimpl.h>
 
@@ -182,23 +183,23 @@ static int CompareCellKeys(const void *x, const void *y)
    may be meant; a group without a section adds nothing). The serial mesh on rank 0; collective. */
 static PetscErrorCode NoteDuplicateCells(FlxMesh mesh)
 {
-  PetscInt info[6] = {0, -1, -1, 0, 0, 0}; /* count, the first pair (natural ids), the type, the pair's groups */
+  PetscInt info[6] = {0, -1, -1, 0, 0, 0}; /* count, the first pair (natural ids), its type, its groups */
 
   PetscFunctionBegin;
   if (mesh->rank == 0 && mesh->serial) {
     const FlxSerialMesh *sm = mesh->serial;
-    PetscInt            *key;
-    PetscCall(PetscMalloc1(6 * sm->ncells + 1, &key));
-    for (PetscInt i = 0; i < sm->ncells; i++) {
+    const size_t         n  = (size_t)sm->ncells;
+    PetscInt            *key = n > 1 ? (PetscInt *)malloc(6 * n * sizeof(PetscInt)) : NULL; /* only a note: no memory, no note */
+    for (size_t i = 0; key && i < n; i++) {
       PetscInt *k = key + 6 * i, nn = sm->cptr[i + 1] - sm->cptr[i];
       k[0] = sm->type[i];
       for (int j = 0; j < 4; j++)
         k[1 + j] = j < nn ? sm->conn[sm->cptr[i] + j] : -1;
       PetscCall(PetscSortInt(4, k + 1));
-      k[5] = i;
+      k[5] = (PetscInt)i;
     }
-    qsort(key, (size_t)sm->ncells, 6 * sizeof(PetscInt), CompareCellKeys);
-    for (PetscInt i = 1; i < sm->ncells; i++)
+    if (key) qsort(key, n, 6 * sizeof(PetscInt), CompareCellKeys);
+    for (size_t i = 1; key && i < n; i++)
       if (!memcmp(key + 6 * (i - 1), key + 6 * i, 5 * sizeof(PetscInt))) {
         if (!info[0] || key[6 * i + 5] < info[2]) {
           info[1] = key[6 * (i - 1) + 5];
@@ -211,12 +212,12 @@ static PetscErrorCode NoteDuplicateCells(FlxMesh mesh)
       info[4] = sm->group[info[1]];
       info[5] = sm->group[info[2]];
     }
-    PetscCall(PetscFree(key));
+    free(key);
   }
   PetscCallMPI(MPI_Bcast(info, 6, MPIU_INT, 0, mesh->comm));
   if (info[0])
-    PetscCall(PetscPrintf(mesh->comm, "flexure: note: %" PetscInt_FMT " %s element%s of the mesh repeat%s the nodes of another (element %" PetscInt_FMT " of group '%s' and %" PetscInt_FMT " of group '%s', natural order from 0): where sections take both, each adds its stiffness and mass; remove the duplicates unless two layers are meant\n", info[0],
-                          FlxCellTypeNames[info[3]], info[0] > 1 ? "s" : "", info[0] > 1 ? "" : "s", info[1], mesh->gname[info[4]], info[2], mesh->gname[info[5]]));
+    PetscCall(PetscPrintf(mesh->comm, "flexure: note: %" PetscInt_FMT " element%s of the mesh repeat%s the nodes of another of %s type (the first: %s element %" PetscInt_FMT " of group '%s' repeats element %" PetscInt_FMT " of group '%s', natural order from 0): where sections take both, each adds its stiffness and mass; remove the duplicates unless two layers are meant\n", info[0],
+                          info[0] > 1 ? "s" : "", info[0] > 1 ? "" : "s", info[0] > 1 ? "their" : "its", FlxCellTypeNames[info[3]], info[2], mesh->gname[info[5]], info[1], mesh->gname[info[4]]));
   PetscFunctionReturn(0);
 }
 

@@ -604,7 +604,7 @@ PetscErrorCode FlxModelGetInitialConditions(FlxModel m, Vec x, Vec v)
     }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPIU_INT, MPI_SUM, m->comm));
     if (held) /* said, not silent: a support keeps its prescribed motion */
-      PetscCall(PetscPrintf(m->comm, "flexure: note: initial condition '%s' gives non-zero values to %" PetscInt_FMT " DOFs that boundary conditions prescribe: they keep their prescribed motion (the value is not applied there)\n", c->name, held));
+      PetscCall(PetscPrintf(m->comm, "flexure: note: initial condition '%s' gives non-zero values to %" PetscInt_FMT " DOF%s that boundary conditions prescribe: %s prescribed motion (the value is not applied there)\n", c->name, held, held > 1 ? "s" : "", held > 1 ? "they keep their" : "it keeps its"));
   }
   PetscCall(VecRestoreArrayRead(m->free, &fr));
   PetscCall(VecRestoreArray(x, &xa));

@@ -1,8 +1,8 @@
 /* Cache-line alignment of PETSc's allocations.
 
    PETSc 3.18 as Debian builds it aligns its allocations to PETSC_MEMALIGN = 16 bytes (posix_memalign(16)); glibc
-   serves a large block from an mmap with a 16-byte header, so every Vec array of more than 128 kB starts 16 or 48
-   bytes past a cache line. Every 64-byte vector load or store of a vectorized loop over such arrays (the GCD fused
+   serves a large block from an mmap or from the heap, 16-byte aligned at best: the Vec arrays of a 1e6-DOF model
+   were measured 48 bytes past a cache line. Every 64-byte vector load or store of a vectorized loop over such arrays (the GCD fused
    pass, the element loop's gathers, BLAS) then spans two cache lines: measured on the 1e6-DOF plate
    (scripts/bench), the gcd5 fused pass took 5.0 ns per DOF on the Vecs and 2.05 on the same data 64-byte aligned.
    FlxMemoryAlignInstall puts an allocator with 64-byte alignment in PETSc's place. It is posix_memalign and free
@@ -68,13 +68,11 @@ static PetscErrorCode ReallocAligned(size_t mem, int line, const char func[], co
 PetscErrorCode FlxMemoryAlignInstall(void)
 {
 #if defined(PETSC_HAVE_POSIX_MEMALIGN) && !defined(PETSC_HAVE_MEMKIND)
-  static PetscBool done = PETSC_FALSE;
-  PetscBool        traced;
-  PetscErrorCode   ierr;
+  PetscBool      traced;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (done) PetscFunctionReturn(0);
-  done = PETSC_TRUE;
+  if (PetscTrMalloc == MallocAligned) PetscFunctionReturn(0); /* PetscFinalize puts PETSc's back: a restart installs it again */
   PetscCall(PetscMallocGetDebug(&traced, NULL, NULL));
   if (traced) PetscFunctionReturn(0);
   /* PetscMallocSet refuses when PETSc has set its allocator itself (an option such as -malloc_hbw): keep that one */
@@ -88,15 +86,19 @@ PetscErrorCode FlxMemoryAlignInstall(void)
 #endif
 }
 
-/* aligned: PETSC_TRUE when PETSc's allocations are 64-byte aligned (FlxMemoryAlignInstall took effect), tested on a
-   block of 1 MB (glibc serves it from an mmap, as it does Vec arrays). Not collective. */
+/* aligned: PETSC_TRUE when PETSc allocates through the 64-byte aligned allocator of FlxMemoryAlignInstall (and a block
+   of 1 MB it returns is aligned). Not collective. */
 PetscErrorCode FlxMemoryAligned(PetscBool *aligned)
 {
   void *p = NULL;
 
   PetscFunctionBegin;
+  *aligned = PETSC_FALSE;
+#if defined(PETSC_HAVE_POSIX_MEMALIGN) && !defined(PETSC_HAVE_MEMKIND)
+  if (PetscTrMalloc != MallocAligned) PetscFunctionReturn(0);
   PetscCall(PetscMalloc(1 << 20, &p));
   *aligned = (PetscBool)((size_t)p % FLX_MEMALIGN == 0);
   PetscCall(PetscFree(p));
+#endif
   PetscFunctionReturn(0);
 }
