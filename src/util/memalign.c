@@ -2,12 +2,12 @@
 
    PETSc 3.18 as Debian builds it aligns its allocations to PETSC_MEMALIGN = 16 bytes (posix_memalign(16)); glibc
    serves a large block from an mmap or from the heap, 16-byte aligned at best: the Vec arrays of a 1e6-DOF model
-   were measured 48 bytes past a cache line. Every 64-byte vector load or store of a vectorized loop over such arrays (the GCD fused
-   pass, the element loop's gathers, BLAS) then spans two cache lines: measured on the 1e6-DOF plate
-   (scripts/bench), the gcd5 fused pass took 5.0 ns per DOF on the Vecs and 2.05 on the same data 64-byte aligned.
-   FlxMemoryAlignInstall puts an allocator with 64-byte alignment in PETSc's place. It is posix_memalign and free
-   like PETSc's own, so blocks allocated before the switch are freed correctly after it. It is not installed when
-   PETSc traces its allocations (-malloc_debug, -malloc_dump, -malloc_view, -log_view_memory): their allocator
+   were measured 48 bytes past a cache line. Every 64-byte vector load or store of a vectorized loop over such
+   arrays (the GCD fused pass, the element loop's gathers, BLAS) then spans two cache lines: measured on the 1e6-DOF
+   plate (scripts/bench), the gcd5 fused pass took 5.0 ns per DOF on the Vecs and 2.05 on the same data 64-byte
+   aligned. FlxMemoryAlignInstall puts an allocator with 64-byte alignment in PETSc's place. It is posix_memalign and
+   free like PETSc's own, so blocks allocated before the switch are freed correctly after it. It is not installed
+   when PETSc traces its allocations (-malloc_debug, -malloc_dump, -malloc_view, -log_view_memory): their allocator
    stays, and alignment is only a matter of speed. */
 #include <flexure/flexure.h>
 #include <stdlib.h>
@@ -90,15 +90,15 @@ PetscErrorCode FlxMemoryAlignInstall(void)
    of 1 MB it returns is aligned). Not collective. */
 PetscErrorCode FlxMemoryAligned(PetscBool *aligned)
 {
-  void *p = NULL;
-
   PetscFunctionBegin;
   *aligned = PETSC_FALSE;
 #if defined(PETSC_HAVE_POSIX_MEMALIGN) && !defined(PETSC_HAVE_MEMKIND)
-  if (PetscTrMalloc != MallocAligned) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc(1 << 20, &p));
-  *aligned = (PetscBool)((size_t)p % FLX_MEMALIGN == 0);
-  PetscCall(PetscFree(p));
+  if (PetscTrMalloc == MallocAligned) {
+    void *p = NULL;
+    PetscCall(PetscMalloc(1 << 20, &p));
+    *aligned = (PetscBool)((size_t)p % FLX_MEMALIGN == 0);
+    PetscCall(PetscFree(p));
+  }
 #endif
   PetscFunctionReturn(0);
 }
