@@ -21,14 +21,7 @@ static PetscErrorCode AddCellField(FlxWriter w, const char name[], PetscInt ncom
     PetscCheck(compnames[c][0] && !strchr(compnames[c], ','), w->comm, PETSC_ERR_ARG_WRONG, "cell field %s: component name '%s' must be non-empty and hold no ','", name, compnames[c]);
     len += strlen(compnames[c]) + 1;
   }
-  if (w->ncf == w->capcf) {
-    CellField *tmp;
-    w->capcf = 2 * w->capcf + 8;
-    PetscCall(PetscCalloc1(w->capcf, &tmp));
-    if (w->ncf) PetscCall(PetscArraycpy(tmp, w->cf, w->ncf));
-    PetscCall(PetscFree(w->cf));
-    w->cf = tmp;
-  }
+  PetscCall(FlxWriterGrow(sizeof(CellField), w->ncf, &w->capcf, (void **)&w->cf));
   f = &w->cf[w->ncf];
   PetscCall(PetscStrallocpy(name, &f->name));
   f->ncomp    = ncomp;

@@ -174,14 +174,7 @@ PetscErrorCode FlxWriterDefineHistory(FlxWriter w, const char name[], PetscInt n
     PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%.*s", (int)(slash - name), name));
     PetscCall(FlxH5EnsureGroup(&w->io, path));
   }
-  if (w->nhist == w->caphist) {
-    History *tmp;
-    w->caphist = 2 * w->caphist + 8;
-    PetscCall(PetscCalloc1(w->caphist, &tmp));
-    if (w->nhist) PetscCall(PetscArraycpy(tmp, w->hist, w->nhist));
-    PetscCall(PetscFree(w->hist));
-    w->hist = tmp;
-  }
+  PetscCall(FlxWriterGrow(sizeof(History), w->nhist, &w->caphist, (void **)&w->hist));
   h       = &w->hist[w->nhist];
   h->ncol = ncol;
   h->dset = -1;

@@ -24,6 +24,20 @@ void FlxWriterSetWhat(FlxWriter w, const char fmt[], ...)
   va_end(ap);
 }
 
+PetscErrorCode FlxWriterGrow(size_t size, PetscInt n, PetscInt *cap, void **a)
+{
+  void *tmp;
+
+  PetscFunctionBegin;
+  if (n < *cap) PetscFunctionReturn(0);
+  *cap = 2 * *cap + 8;
+  PetscCall(PetscCalloc(size * (size_t)*cap, &tmp));
+  if (n) PetscCall(PetscMemcpy(tmp, *a, size * (size_t)n));
+  PetscCall(PetscFree(*a));
+  *a = tmp;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode FlxWriterStaging(FlxWriter w, PetscInt n, double **buf)
 {
   PetscFunctionBegin;
@@ -397,14 +411,7 @@ static PetscErrorCode AddNodeField(FlxWriter w, const char path[], const char la
   const char *second = "rotation";
 
   PetscFunctionBegin;
-  if (w->nnf == w->capnf) {
-    NodeField *tmp;
-    w->capnf = 2 * w->capnf + 8;
-    PetscCall(PetscCalloc1(w->capnf, &tmp));
-    if (w->nnf) PetscCall(PetscArraycpy(tmp, w->nf, w->nnf));
-    PetscCall(PetscFree(w->nf));
-    w->nf = tmp;
-  }
+  PetscCall(FlxWriterGrow(sizeof(NodeField), w->nnf, &w->capnf, (void **)&w->nf));
   *k = w->nnf++;
   f  = &w->nf[*k];
   if (strstr(label, "reaction") || strstr(label, "force")) second = "moment";

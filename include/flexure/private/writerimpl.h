@@ -81,6 +81,9 @@ struct _p_FlxWriter {
 PETSC_INTERN PetscErrorCode FlxWriterWriteRowsStrided(FlxWriter w, hid_t dset, PetscInt row, PetscInt lo, PetscInt cnt, PetscInt width, PetscInt mwidth, hid_t mtype, const void *data);
 /* Staging buffer of at least n doubles. Not collective. */
 PETSC_INTERN PetscErrorCode FlxWriterStaging(FlxWriter w, PetscInt n, double **buf);
+/* Room for one more entry in *a, an array of n entries of size bytes with capacity *cap (grown to 2 cap + 8, the new
+   entries zeroed). Not collective. */
+PETSC_INTERN PetscErrorCode FlxWriterGrow(size_t size, PetscInt n, PetscInt *cap, void **a);
 /* Set the description of what is being written (for error messages). */
 PETSC_INTERN void FlxWriterSetWhat(FlxWriter w, const char fmt[], ...);
 /* Rank 0 writes the XDMF beside the results file (under a temporary name, then renamed); *ok says whether it could.
